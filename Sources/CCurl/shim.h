@@ -1,0 +1,33 @@
+#ifndef WUNDERCAST_CCURL_SHIM_H
+#define WUNDERCAST_CCURL_SHIM_H
+// libcurl from Debian's libcurl4-openssl-dev (7.88).
+#include <curl/curl.h>
+
+// Why: curl_easy_setopt and curl_easy_getinfo are C variadic functions, which Swift cannot
+// call. Each wrapper below fixes the type of the third argument, as libcurl documents it
+// for the options we use.
+static inline CURLcode ccurl_setopt_long(CURL *handle, CURLoption option, long value) {
+    return curl_easy_setopt(handle, option, value);
+}
+static inline CURLcode ccurl_setopt_string(CURL *handle, CURLoption option, const char *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+static inline CURLcode ccurl_setopt_pointer(CURL *handle, CURLoption option, void *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+static inline CURLcode ccurl_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+typedef size_t (*ccurl_write_callback)(char *data, size_t size, size_t count, void *userdata);
+static inline CURLcode ccurl_setopt_write_function(CURL *handle, CURLoption option, ccurl_write_callback value) {
+    return curl_easy_setopt(handle, option, value);
+}
+typedef int (*ccurl_xferinfo_callback)(void *userdata, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow);
+static inline CURLcode ccurl_setopt_xferinfo_function(CURL *handle, ccurl_xferinfo_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, value);
+}
+static inline CURLcode ccurl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
+#endif

@@ -1,0 +1,91 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The daemon's settings, read from a systemd-style INI file (`wundercastd --config PATH`).
+/// Every key has a default; see `etc/wundercast.conf` for the commented sample.
+public struct Configuration: Sendable, Equatable {
+    /// `[Location]`
+    public struct Location: Sendable, Equatable {
+        /// `Authorization=` always | when-in-use | denied | ask. Default `always`.
+        public var authorization: AuthorizationStatus = .authorizedAlways
+        /// `GPSD=` host:port of gpsd's JSON protocol. Default `127.0.0.1:2947`
+        /// (not `localhost`, which resolves to ::1 first; PITFALLS).
+        public var gpsdHost: String = "127.0.0.1"
+        public var gpsdPort: Int = 2947
+        /// `MaxHorizontalError=` in metres: fixes with a larger `eph` are ignored. Default 100 m.
+        public var maxHorizontalError: Double = 100
+        /// `Fallback=` the place used when authorization is `denied`: `LAT,LON` in degrees,
+        /// or a place name. Default none.
+        public var fallback: FallbackPlace? = nil
+        public init() {}
+    }
+
+    /// `[Throttle]`
+    public struct Throttle: Sendable, Equatable {
+        /// `MinInterval=` time span; never two fetches closer than this. Default 2min.
+        public var minInterval: Duration = .seconds(120)
+        /// `MinDistance=` distance in metres from the last fetched position. Default 1km.
+        public var minDistance: Double = 1000
+        /// `MaxAge=` time span; refresh at least this often while stationary. Default 15min.
+        public var maxAge: Duration = .seconds(900)
+        public init() {}
+    }
+
+    /// `[Weather]`
+    public struct WeatherSettings: Sendable, Equatable {
+        /// `Provider=` open-meteo. Default `open-meteo`.
+        public var provider: String = "open-meteo"
+        /// `URL=` base URL of the provider's API. Default `https://api.open-meteo.com`.
+        public var url: String = "https://api.open-meteo.com"
+        /// `Units=` metric | imperial. Default `metric`.
+        public var units: UnitSystem = .metric
+        /// `Precision=` decimals of latitude/longitude sent to the provider, 0–4. Default 2 (≈1.1 km).
+        public var precision: Int = 2
+        /// `Timeout=` total time span of one HTTP request. Default 10s.
+        public var timeout: Duration = .seconds(10)
+        public init() {}
+    }
+
+    /// `[Socket]`
+    public struct Socket: Sendable, Equatable {
+        /// `Path=` of the Unix stream socket. Default `/run/wundercast/wundercast.sock`.
+        public var path: String = "/run/wundercast/wundercast.sock"
+        public init() {}
+    }
+
+    public var location = Location()
+    public var throttle = Throttle()
+    public var weather = WeatherSettings()
+    public var socket = Socket()
+
+    public init() {}
+}
+
+/// The place used when the GPS may not be used (`Fallback=`).
+public enum FallbackPlace: Sendable, Equatable {
+    /// `LAT,LON` in decimal degrees.
+    case coordinate(Coordinate)
+    /// A place name, to be geocoded.
+    case name(String)
+}
+
+/// A configuration error: `file:line: what is wrong`.
+public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file path as given (or `<string>`).
+    public var file: String
+    /// 1-based line number; 0 when the error is not tied to a line (unreadable file).
+    public var line: Int
+    /// What is wrong, naming the key and the value.
+    public var message: String
+
+    public init(file: String, line: Int, message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+
+    public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
+}

@@ -1,0 +1,2 @@
+import WundercastCore
+import CCurl

@@ -1,0 +1,109 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The one value wundercast publishes, replayed to every new reader: `now` answers it,
+/// `watch` streams it, the journal records each change. Encodes as a `"class":"WEATHER"`
+/// JSON object (docs/PROTOCOL.md); members without a value are omitted, not `null`.
+public struct WeatherState: Sendable, Equatable, Codable {
+    /// What the state means for a reader.
+    public enum Status: String, Sendable, Codable, CaseIterable {
+        /// Weather fetched for the current position within `MaxAge`.
+        case fresh
+        /// Weather is kept from an earlier fetch; the last attempt failed (see `error`).
+        case stale
+        /// No weather yet, and the provider could not be reached (transfer failed).
+        case offline
+        /// No weather yet, and the provider answered with an error (see `error`).
+        case error
+        /// A fetch is under way (the book's `running` indicator); any old weather is kept.
+        case fetching
+        /// No position to fetch weather for: no fix yet, GPS not authorized, or no fallback.
+        case noLocation
+    }
+
+    /// Where the position came from and how good it is.
+    public struct Location: Sendable, Equatable, Codable {
+        /// Degrees north/east, rounded to the configured `Precision`. Source: gpsd TPV or `Fallback=`.
+        public var latitude: Double
+        public var longitude: Double
+        /// gpsd fix mode (2 = 2D, 3 = 3D); absent for the fallback place.
+        public var mode: Int?
+        /// `"gpsd"` or `"fallback"`.
+        public var source: String
+        /// Place name, when known (the fallback's name).
+        public var name: String?
+        /// GPS time of the fix (ISO 8601 UTC), when the receiver reported one. Not wall-clock time.
+        public var time: Date?
+        /// Horizontal error estimate, metres (gpsd `eph`), when known.
+        public var eph: Double?
+        /// Wall-clock time the daemon received the fix; the reader's ``ageSeconds`` derives from it.
+        public var receivedAt: Date?
+        /// Seconds since ``receivedAt``, computed when the state is sent.
+        public var ageSeconds: Int?
+
+        public init(latitude: Double, longitude: Double, mode: Int? = nil, source: String, name: String? = nil,
+                    time: Date? = nil, eph: Double? = nil, receivedAt: Date? = nil) {
+            self.latitude = latitude
+            self.longitude = longitude
+            self.mode = mode
+            self.source = source
+            self.name = name
+            self.time = time
+            self.eph = eph
+            self.receivedAt = receivedAt
+        }
+    }
+
+    /// The last error, without secrets.
+    public struct ErrorInfo: Sendable, Equatable, Codable {
+        /// Machine-readable, e.g. `http-500`, `transport`, `decoding`, `no-fix`.
+        public var code: String
+        /// One human line.
+        public var message: String
+        public init(code: String, message: String) {
+            self.code = code
+            self.message = message
+        }
+    }
+
+    /// Always `"WEATHER"` (gpsd-style class tag).
+    public var `class`: String = "WEATHER"
+    public var status: Status
+    /// The position the weather is for (or the newest one, while fetching).
+    public var location: Location?
+    /// The last good weather; kept across failures (never replaced by a dummy).
+    public var weather: Weather?
+    /// Provider name, e.g. `"open-meteo"`.
+    public var provider: String
+    /// When ``weather`` was fetched (ISO 8601 UTC).
+    public var fetchedAt: Date?
+    /// Seconds since ``fetchedAt``, computed when the state is sent.
+    public var ageSeconds: Int?
+    /// GPS authorization status (`authorizedAlways`, …).
+    public var authorization: AuthorizationStatus?
+    /// Why the state is not `fresh`, when there is a reason.
+    public var error: ErrorInfo?
+
+    public init(status: Status, provider: String, authorization: AuthorizationStatus? = nil) {
+        self.status = status
+        self.provider = provider
+        self.authorization = authorization
+    }
+
+    /// A copy with the `ageSeconds` members filled in for `now` (never negative).
+    public func stamped(now: Date) -> WeatherState {
+        var copy = self
+        copy.ageSeconds = fetchedAt.map { max(0, Int(now.timeIntervalSince($0).rounded(.down))) }
+        if let received = copy.location?.receivedAt {
+            copy.location?.ageSeconds = max(0, Int(now.timeIntervalSince(received).rounded(.down)))
+        }
+        return copy
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case `class`, status, location, weather, provider, fetchedAt, ageSeconds, authorization, error
+    }
+}

@@ -1,0 +1,292 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import WundercastCore
+
+/// Serves the line protocol (``SocketProtocol``) on a listening Unix stream socket.
+///
+/// All client I/O is non-blocking on one serial queue. A client that reads too slowly is
+/// disconnected once `maxPendingBytes` of output wait for it: a slow or dead reader never
+/// holds up the daemon or other readers. A client that disconnects is simply dropped
+/// (writes use `MSG_NOSIGNAL`; SIGPIPE is ignored as well).
+public final class SocketServer: @unchecked Sendable {
+    /// What the server asks of the daemon. Called on the server's queue; must not block.
+    public struct Handlers: Sendable {
+        /// The state to send now (it will be stamped with `ageSeconds`).
+        public var currentState: @Sendable () -> WeatherState
+        /// A `now` request arrived (when-in-use refresh hook).
+        public var nowRequested: @Sendable () -> Void
+        /// `authorize` with a status (decide) or `nil` (show); returns the status in force after it.
+        public var authorize: @Sendable (AuthorizationStatus?) -> AuthorizationStatus
+        /// The number of `watch` clients changed.
+        public var watchersChanged: @Sendable (Int) -> Void
+
+        public init(
+            currentState: @escaping @Sendable () -> WeatherState, nowRequested: @escaping @Sendable () -> Void = {},
+            authorize: @escaping @Sendable (AuthorizationStatus?) -> AuthorizationStatus,
+            watchersChanged: @escaping @Sendable (Int) -> Void = { _ in }
+        ) {
+            self.currentState = currentState
+            self.nowRequested = nowRequested
+            self.authorize = authorize
+            self.watchersChanged = watchersChanged
+        }
+    }
+
+    let queue = DispatchQueue(label: "wundercast.socket")
+    let listenFD: Int32
+    let handlers: Handlers
+    let logger: Logger
+    let wallClock: @Sendable () -> Date
+    let maxPendingBytes: Int
+    private var acceptSource: DispatchSourceRead?
+    private var clients: [ObjectIdentifier: Client] = [:]
+    private var watcherCount = 0
+
+    /// - Parameter listenFD: a listening stream socket (from ``UnixSocket/listen(path:backlog:)``
+    ///   or socket activation); the server owns it from now on.
+    public init(
+        listenFD: Int32, handlers: Handlers, logger: Logger = .discard, maxPendingBytes: Int = 1 << 20,
+        wallClock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.listenFD = listenFD
+        self.handlers = handlers
+        self.logger = logger
+        self.maxPendingBytes = maxPendingBytes
+        self.wallClock = wallClock
+    }
+
+    /// Starts accepting clients.
+    public func start() {
+        UnixSocket.setNonBlocking(listenFD)
+        let source = DispatchSource.makeReadSource(fileDescriptor: listenFD, queue: queue)
+        source.setEventHandler { [weak self] in self?.acceptAll() }
+        source.resume()
+        queue.sync { acceptSource = source }
+    }
+
+    /// Sends `state` to every `watch` client.
+    public func broadcast(_ state: WeatherState) {
+        queue.async {
+            let line = SocketProtocol.line(state.stamped(now: self.wallClock()))
+            for client in self.clients.values where client.watching {
+                client.send(line)
+            }
+        }
+    }
+
+    /// Stops accepting and disconnects every client.
+    public func stop() {
+        queue.sync {
+            acceptSource?.cancel()
+            acceptSource = nil
+            close(listenFD)
+            for client in clients.values { client.close() }
+            clients.removeAll()
+        }
+    }
+
+    /// Number of connected clients (tests).
+    public var clientCount: Int { queue.sync { clients.count } }
+
+    private func acceptAll() {
+        while true {
+            let fd = accept(listenFD, nil, nil)
+            if fd < 0 {
+                if errno == EINTR { continue }
+                if errno != EAGAIN && errno != EWOULDBLOCK { logger.warning("accept: \(String(cString: strerror(errno)))") }
+                return
+            }
+            UnixSocket.setNonBlocking(fd)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            let client = Client(fd: fd, server: self)
+            clients[ObjectIdentifier(client)] = client
+            client.start()
+        }
+    }
+
+    fileprivate func handle(line: String, from client: Client) {
+        let request: SocketProtocol.Request
+        do {
+            request = try SocketProtocol.parse(line)
+        } catch {
+            client.send(SocketProtocol.line(SocketProtocol.ErrorResponse(message: error.message)))
+            return
+        }
+        switch request {
+        case .now:
+            handlers.nowRequested()
+            client.send(SocketProtocol.line(handlers.currentState().stamped(now: wallClock())))
+        case .watch:
+            if !client.watching {
+                client.watching = true
+                watcherCount += 1
+                handlers.watchersChanged(watcherCount)
+            }
+            client.send(SocketProtocol.line(handlers.currentState().stamped(now: wallClock())))
+        case .version:
+            client.send(SocketProtocol.line(SocketProtocol.VersionResponse()))
+        case .help:
+            client.send(SocketProtocol.line(SocketProtocol.HelpResponse()))
+        case .authorize(let status):
+            let now = handlers.authorize(status)
+            client.send(SocketProtocol.line(SocketProtocol.AuthorizationResponse(now)))
+        }
+    }
+
+    fileprivate func remove(_ client: Client) {
+        guard clients.removeValue(forKey: ObjectIdentifier(client)) != nil else { return }
+        if client.watching {
+            watcherCount -= 1
+            handlers.watchersChanged(watcherCount)
+        }
+    }
+
+    /// One connection. Lives on the server's queue.
+    fileprivate final class Client {
+        let fd: Int32
+        unowned let server: SocketServer
+        var readSource: DispatchSourceRead?
+        var writeSource: DispatchSourceWrite?
+        var writeSourceResumed = false
+        var input: [UInt8] = []
+        var output: [UInt8] = []
+        var outputOffset = 0
+        var watching = false
+        var peerClosedInput = false
+        var closed = false
+
+        init(fd: Int32, server: SocketServer) {
+            self.fd = fd
+            self.server = server
+        }
+
+        func start() {
+            // The descriptor is closed once both sources are cancelled (Dispatch requires
+            // that a source's descriptor stays open until its cancel handler ran).
+            var sourcesLeft = 2
+            let fd = self.fd
+            let cancelled = { sourcesLeft -= 1; if sourcesLeft == 0 { Glibc.close(fd) } }
+            let read = DispatchSource.makeReadSource(fileDescriptor: fd, queue: server.queue)
+            read.setCancelHandler(handler: cancelled)
+            read.setEventHandler { [weak self] in self?.readAvailable() }
+            let write = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: server.queue)
+            write.setEventHandler { [weak self] in self?.flush() }
+            write.setCancelHandler(handler: cancelled)
+            readSource = read
+            writeSource = write
+            read.resume()
+        }
+
+        private func readAvailable() {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while !closed {
+                let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                if n > 0 {
+                    input.append(contentsOf: buffer[0..<n])
+                    processLines()
+                } else if n == 0 {
+                    peerClosedInput = true
+                    readSource?.cancel()
+                    readSource = nil
+                    // Answer what was asked, then leave (a watcher stays while it reads).
+                    if !watching && pendingBytes == 0 { close() }
+                    return
+                } else {
+                    if errno == EINTR { continue }
+                    if errno != EAGAIN && errno != EWOULDBLOCK { close() }
+                    return
+                }
+            }
+        }
+
+        private func processLines() {
+            while let newline = input.firstIndex(of: UInt8(ascii: "\n")) {
+                let lineBytes = input[..<newline]
+                input.removeSubrange(...newline)
+                guard lineBytes.count <= SocketProtocol.maxRequestLength else {
+                    reject("request longer than \(SocketProtocol.maxRequestLength) bytes")
+                    return
+                }
+                guard let line = String(validating: lineBytes, as: UTF8.self) else {
+                    send(SocketProtocol.line(SocketProtocol.ErrorResponse(message: "request is not UTF-8 text")))
+                    continue
+                }
+                server.handle(line: line, from: self)
+                if closed { return }
+            }
+            if input.count > SocketProtocol.maxRequestLength {
+                reject("request longer than \(SocketProtocol.maxRequestLength) bytes")
+            }
+        }
+
+        private func reject(_ message: String) {
+            send(SocketProtocol.line(SocketProtocol.ErrorResponse(message: message)))
+            input.removeAll()
+            peerClosedInput = true
+            readSource?.cancel()
+            readSource = nil
+        }
+
+        var pendingBytes: Int { output.count - outputOffset }
+
+        func send(_ bytes: [UInt8]) {
+            guard !closed else { return }
+            if pendingBytes + bytes.count > server.maxPendingBytes {
+                server.logger.warning("dropping a socket client that does not read (\(pendingBytes) bytes waiting)")
+                close()
+                return
+            }
+            output.append(contentsOf: bytes)
+            flush()
+        }
+
+        func flush() {
+            while !closed && pendingBytes > 0 {
+                let n = output.withUnsafeBytes { raw in
+                    Glibc.send(fd, raw.baseAddress! + outputOffset, raw.count - outputOffset, Int32(MSG_NOSIGNAL))
+                }
+                if n >= 0 {
+                    outputOffset += n
+                } else if errno == EINTR {
+                    continue
+                } else if errno == EAGAIN || errno == EWOULDBLOCK {
+                    if !writeSourceResumed {
+                        writeSourceResumed = true
+                        writeSource?.resume()
+                    }
+                    return
+                } else {
+                    close()  // EPIPE, ECONNRESET: the reader left.
+                    return
+                }
+            }
+            output.removeAll(keepingCapacity: true)
+            outputOffset = 0
+            if writeSourceResumed {
+                writeSourceResumed = false
+                writeSource?.suspend()
+            }
+            if peerClosedInput && !watching { close() }
+        }
+
+        func close() {
+            guard !closed else { return }
+            closed = true
+            readSource?.cancel()
+            if let writeSource {
+                if !writeSourceResumed { writeSource.resume() }
+                writeSource.cancel()
+            }
+            readSource = nil
+            writeSource = nil
+            server.remove(self)
+        }
+    }
+}

@@ -1,0 +1,395 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Configuration {
+    /// Parses a systemd-style INI file (systemd.syntax(7)), starting from the defaults
+    /// (`Configuration()`) and applying each assignment in order; a later assignment of the
+    /// same key wins.
+    ///
+    /// Syntax: `[Section]` headers; `Key=Value` with whitespace around key and value trimmed;
+    /// a value wholly in `"…"` or `'…'` loses the quotes; blank lines and lines starting with
+    /// `#` or `;` are ignored; a line ending in `\` continues on the next line (the backslash
+    /// becomes a space; comment lines inside are skipped). Section and key names are
+    /// case-sensitive: `[Location]` `Authorization` `GPSD` `MaxHorizontalError` `Fallback`;
+    /// `[Throttle]` `MinInterval` `MinDistance` `MaxAge`; `[Weather]` `Provider` `URL` `Units`
+    /// `Precision` `Timeout`; `[Socket]` `Path`. As in systemd, sections and keys whose names
+    /// start with `X-` are ignored. CRLF line ends and a UTF-8 byte order mark are accepted.
+    ///
+    /// - Parameters:
+    ///   - text: the file's contents.
+    ///   - file: the name used in error messages.
+    /// - Throws: ``ConfigurationError`` at the first problem (unknown section or key, a key
+    ///   before any section, a line without `=`, a bad value), with the 1-based line number
+    ///   (the first line of a continued line) and a message naming the key and quoting the
+    ///   value, e.g. `wundercast.conf:7: MinInterval="5 parsecs" is not a time span (examples: 30s, 5min, 1h 30min)`.
+    public static func parse(_ text: String, file: String = "<string>") throws(ConfigurationError) -> Configuration {
+        var parser = Parser(file: file)
+        var pending: (line: Int, text: String)? = nil
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+        for (index, physical) in lines.enumerated() {
+            var line = Substring(physical)
+            if index == 0, line.first == "\u{FEFF}" { line = line.dropFirst() }
+            let trimmed = line.trimmingWhitespace()
+            if trimmed.first == "#" || trimmed.first == ";" { continue }
+            if pending == nil, trimmed.isEmpty { continue }
+            let start = pending?.line ?? index + 1
+            if trimmed.last == "\\" {
+                pending = (start, (pending?.text ?? "") + line.trimmingTrailingWhitespace().dropLast() + " ")
+                continue
+            }
+            let logical = (pending?.text ?? "") + line
+            pending = nil
+            try parser.consume(logical, line: start)
+        }
+        if let pending { try parser.consume(pending.text, line: pending.line) }
+        return parser.configuration
+    }
+
+    /// Reads and parses the file at `path` (see ``parse(_:file:)``); errors name `path` as given.
+    ///
+    /// - Throws: ``ConfigurationError`` with line 0 and the operating system's reason when the
+    ///   file cannot be read (e.g. `/etc/x.conf: cannot read: No such file or directory`), or
+    ///   when it is not UTF-8 or larger than 1 MiB; otherwise whatever ``parse(_:file:)`` throws.
+    public static func load(path: String) throws(ConfigurationError) -> Configuration {
+        let bytes: [UInt8]
+        do {
+            bytes = try readFile(path, limit: 1 << 20)
+        } catch {
+            throw ConfigurationError(file: path, line: 0, message: "cannot read: \(error.reason)")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw ConfigurationError(file: path, line: 0, message: "is not valid UTF-8 text")
+        }
+        return try parse(text, file: path)
+    }
+}
+
+// MARK: - The sections and keys
+
+extension Configuration {
+    /// A `[Section]` and its keys, in the order of the sample file.
+    struct Section: Sendable {
+        var name: String
+        var keys: [Key]
+    }
+
+    /// One `Key=`: its name and how its value changes the configuration.
+    struct Key: Sendable {
+        var name: String
+        var apply: @Sendable (inout Configuration, String) throws(InvalidValue) -> Void
+    }
+
+    /// Why a value was refused, worded to follow `Key="value" `, e.g. `is not a time span`.
+    struct InvalidValue: Error {
+        var reason: String
+        init(_ reason: String) { self.reason = reason }
+    }
+
+    /// Every section and key the parser knows.
+    static let sections: [Section] = [
+        Section(
+            name: "Location",
+            keys: [
+                Key(name: "Authorization") { (c, v) throws(InvalidValue) in
+                    guard let status = AuthorizationStatus(configName: v) else {
+                        let names = AuthorizationStatus.configOrder.map(\.configName).joined(separator: ", ")
+                        throw InvalidValue("is not one of: \(names)")
+                    }
+                    c.location.authorization = status
+                },
+                Key(name: "GPSD") { (c, v) throws(InvalidValue) in
+                    let (host, port) = try parseHostPort(v, defaultPort: 2947)
+                    c.location.gpsdHost = host
+                    c.location.gpsdPort = port
+                },
+                Key(name: "MaxHorizontalError") { (c, v) throws(InvalidValue) in
+                    let metres = try distance(v)
+                    guard metres > 0 else { throw InvalidValue("must be greater than 0m (it would refuse every fix)") }
+                    c.location.maxHorizontalError = metres
+                },
+                Key(name: "Fallback") { (c, v) throws(InvalidValue) in
+                    c.location.fallback = try parseFallback(v)
+                },
+            ]),
+        Section(
+            name: "Throttle",
+            keys: [
+                Key(name: "MinInterval") { (c, v) throws(InvalidValue) in c.throttle.minInterval = try timeSpan(v) },
+                Key(name: "MinDistance") { (c, v) throws(InvalidValue) in c.throttle.minDistance = try distance(v) },
+                Key(name: "MaxAge") { (c, v) throws(InvalidValue) in c.throttle.maxAge = try timeSpan(v, positive: true) },
+            ]),
+        Section(
+            name: "Weather",
+            keys: [
+                Key(name: "Provider") { (c, v) throws(InvalidValue) in
+                    guard supportedProviders.contains(v) else {
+                        throw InvalidValue("is not a supported provider (supported: \(supportedProviders.joined(separator: ", ")))")
+                    }
+                    c.weather.provider = v
+                },
+                Key(name: "URL") { (c, v) throws(InvalidValue) in c.weather.url = try parseURL(v) },
+                Key(name: "Units") { (c, v) throws(InvalidValue) in
+                    guard let units = UnitSystem(rawValue: v) else {
+                        throw InvalidValue("is not one of: \(UnitSystem.allCases.map(\.rawValue).joined(separator: ", "))")
+                    }
+                    c.weather.units = units
+                },
+                Key(name: "Precision") { (c, v) throws(InvalidValue) in
+                    guard v.utf8.count == 1, let digits = Int(v), (0...4).contains(digits) else {
+                        throw InvalidValue("is not an integer from 0 to 4 (MET Norway refuses more than 4 decimals)")
+                    }
+                    c.weather.precision = digits
+                },
+                Key(name: "Timeout") { (c, v) throws(InvalidValue) in c.weather.timeout = try timeSpan(v, positive: true) },
+            ]),
+        Section(
+            name: "Socket",
+            keys: [
+                Key(name: "Path") { (c, v) throws(InvalidValue) in c.socket.path = try parseSocketPath(v) }
+            ]),
+    ]
+
+    /// Values of `Provider=` this build can use.
+    static let supportedProviders = ["open-meteo"]
+}
+
+extension AuthorizationStatus {
+    /// The configuration names in the order the documentation lists them.
+    fileprivate static let configOrder: [AuthorizationStatus] = [
+        .authorizedAlways, .authorizedWhenInUse, .denied, .notDetermined,
+    ]
+}
+
+// MARK: - Value parsers
+
+extension Configuration {
+    private static func timeSpan(_ v: String, positive: Bool = false) throws(InvalidValue) -> Duration {
+        guard let span = TimeSpan.parse(v) else {
+            throw InvalidValue("is not a time span (examples: 30s, 5min, 1h 30min)")
+        }
+        if positive, span <= .zero { throw InvalidValue("must be longer than 0 (examples: 30s, 5min, 1h 30min)") }
+        return span
+    }
+
+    private static func distance(_ v: String) throws(InvalidValue) -> Double {
+        guard let metres = Distance.parse(v) else { throw InvalidValue("is not a distance (examples: 500m, 2km, 1.5km)") }
+        return metres
+    }
+
+    /// `host:port`, `host` (port `defaultPort`), `[v6]:port` or `[v6]`; the host comes back
+    /// without brackets, ready for getaddrinfo.
+    static func parseHostPort(_ v: String, defaultPort: Int) throws(InvalidValue) -> (host: String, port: Int) {
+        let examples = "(examples: 127.0.0.1:2947, gpsd.lan, [::1]:2947)"
+        var host: Substring
+        var portText: Substring?
+        if v.hasPrefix("[") {
+            guard let close = v.firstIndex(of: "]") else { throw InvalidValue("has no closing ] \(examples)") }
+            host = v[v.index(after: v.startIndex)..<close]
+            let rest = v[v.index(after: close)...]
+            if !rest.isEmpty {
+                guard rest.first == ":" else { throw InvalidValue("is not host:port \(examples)") }
+                portText = rest.dropFirst()
+            }
+        } else {
+            let colons = v.count(where: { $0 == ":" })
+            if colons > 1 { throw InvalidValue("looks like an IPv6 address: write it in brackets, as [::1]:2947") }
+            if let colon = v.firstIndex(of: ":") {
+                host = v[..<colon]
+                portText = v[v.index(after: colon)...]
+            } else {
+                host = Substring(v)
+            }
+        }
+        guard !host.isEmpty, !host.contains(where: { $0.isWhitespace || $0 == "/" || $0 == "[" || $0 == "]" }) else {
+            throw InvalidValue("is not host:port \(examples)")
+        }
+        var port = defaultPort
+        if let portText {
+            guard !portText.isEmpty, portText.count <= 5, portText.allSatisfy(\.isASCIIDigit), let p = Int(portText) else {
+                throw InvalidValue("has no valid port number \(examples)")
+            }
+            guard (1...65535).contains(p) else { throw InvalidValue("has port \(p), outside 1-65535") }
+            port = p
+        }
+        return (String(host), port)
+    }
+
+    /// `LAT,LON` in decimal degrees, a place name, or empty for none.
+    static func parseFallback(_ v: String) throws(InvalidValue) -> FallbackPlace? {
+        if v.isEmpty { return nil }
+        // Text with a comma made only of what coordinates are made of must be coordinates:
+        // "48.8," is a typo, not a town (a bare "75001" may be a postcode).
+        let looksNumeric = v.contains(",") && v.allSatisfy { $0.isASCIIDigit || $0 == "." || $0 == "," || $0 == "-" || $0 == "+" || $0.isWhitespace }
+        let parts = v.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingWhitespace() }
+        let numbers = parts.count == 2 ? parts.compactMap(decimalDegrees) : []
+        guard numbers.count == 2 else {
+            if looksNumeric { throw InvalidValue("is neither LAT,LON in decimal degrees (example: 48.8566,2.3522) nor a place name") }
+            return .name(v)
+        }
+        let (latitude, longitude) = (numbers[0], numbers[1])
+        guard (-90...90).contains(latitude) else { throw InvalidValue("has latitude \(parts[0]), outside -90...90") }
+        guard (-180...180).contains(longitude) else { throw InvalidValue("has longitude \(parts[1]), outside -180...180") }
+        return .coordinate(Coordinate(latitude: latitude, longitude: longitude))
+    }
+
+    /// `[+-]digits[.digits]` (no exponent, no `nan`/`inf`) as a finite Double.
+    private static func decimalDegrees(_ s: Substring) -> Double? {
+        var body = s
+        if body.first == "-" || body.first == "+" { body = body.dropFirst() }
+        let pieces = body.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard !body.isEmpty, body != ".", pieces.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }) else { return nil }
+        guard let value = Double(s.first == "+" ? String(s.dropFirst()) : String(s)), value.isFinite else { return nil }
+        return value == 0 ? 0 : value
+    }
+
+    /// An `http://` or `https://` URL with a host, without trailing slashes.
+    static func parseURL(_ v: String) throws(InvalidValue) -> String {
+        let lower = v.lowercased()
+        guard let scheme = ["http://", "https://"].first(where: { lower.hasPrefix($0) }) else {
+            throw InvalidValue("does not start with http:// or https://")
+        }
+        var url = Substring(v)
+        while url.hasSuffix("/") { url = url.dropLast() }
+        guard url.count > scheme.count, !url.contains(where: \.isWhitespace) else {
+            throw InvalidValue("is not an http:// or https:// URL with a host")
+        }
+        return String(url)
+    }
+
+    /// A non-empty absolute path that fits `sockaddr_un.sun_path` (108 bytes with the NUL).
+    static func parseSocketPath(_ v: String) throws(InvalidValue) -> String {
+        guard v.hasPrefix("/") else { throw InvalidValue("is not an absolute path") }
+        guard !v.utf8.contains(0) else { throw InvalidValue("contains a NUL byte") }
+        guard v.utf8.count <= 107 else {
+            throw InvalidValue("is \(v.utf8.count) bytes long; a Unix socket path has at most 107")
+        }
+        return v
+    }
+}
+
+// MARK: - The line parser
+
+extension Configuration {
+    /// Applies logical lines one by one; remembers the current section.
+    private struct Parser {
+        enum Current {
+            case none
+            case known(Section)
+            case ignored  // [X-…]
+        }
+
+        let file: String
+        var configuration = Configuration()
+        var current = Current.none
+
+        init(file: String) { self.file = file }
+
+        mutating func consume(_ text: String, line: Int) throws(ConfigurationError) {
+            func fail(_ message: String) -> ConfigurationError {
+                ConfigurationError(file: file, line: line, message: message)
+            }
+            let content = Substring(text).trimmingWhitespace()
+            if content.isEmpty { return }
+            if content.first == "[" {
+                guard content.count >= 2, content.last == "]" else {
+                    throw fail("\"\(content)\" is not a section header (expected [Section])")
+                }
+                let name = String(content.dropFirst().dropLast())
+                if let section = Configuration.sections.first(where: { $0.name == name }) {
+                    current = .known(section)
+                } else if name.hasPrefix("X-") {
+                    current = .ignored
+                } else {
+                    let known = Configuration.sections.map { "[\($0.name)]" }.joined(separator: ", ")
+                    throw fail("unknown section [\(name)] (known sections: \(known))")
+                }
+                return
+            }
+            guard let equals = content.firstIndex(of: "=") else {
+                throw fail("\"\(content)\" is not a Key=Value assignment or a [Section] header")
+            }
+            let key = String(content[..<equals].trimmingWhitespace())
+            let value = unquote(content[content.index(after: equals)...].trimmingWhitespace())
+            guard !key.isEmpty else { throw fail("\"\(content)\" has no key before the =") }
+            let section: Section
+            switch current {
+            case .none: throw fail("\(key)= appears before any [Section] header")
+            case .ignored: return
+            case .known(let s): section = s
+            }
+            if key.hasPrefix("X-") { return }
+            guard let entry = section.keys.first(where: { $0.name == key }) else {
+                let known = section.keys.map(\.name).joined(separator: ", ")
+                throw fail("unknown key \(key)= in [\(section.name)] (known keys: \(known))")
+            }
+            do {
+                try entry.apply(&configuration, value)
+            } catch {
+                throw fail("\(key)=\"\(value)\" \(error.reason)")
+            }
+        }
+
+        /// Strips one pair of matching `"` or `'` around the whole value.
+        private func unquote(_ v: Substring) -> String {
+            if v.count >= 2, let q = v.first, q == "\"" || q == "'", v.last == q {
+                return String(v.dropFirst().dropLast())
+            }
+            return String(v)
+        }
+    }
+}
+
+// MARK: - Reading a file
+
+/// An `errno` from reading a file, with its text.
+private struct FileReadError: Error {
+    var reason: String
+}
+
+/// Reads a whole file with open/read (EINTR retried) so the error carries the OS's reason.
+private func readFile(_ path: String, limit: Int) throws(FileReadError) -> [UInt8] {
+    func failure(_ code: Int32) -> FileReadError { FileReadError(reason: String(cString: strerror(code))) }
+    var fd: Int32
+    repeat { fd = open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
+    guard fd >= 0 else { throw failure(errno) }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n < 0 {
+            if errno == EINTR { continue }
+            throw failure(errno)
+        }
+        if n == 0 { return bytes }
+        bytes.append(contentsOf: chunk[..<n])
+        if bytes.count > limit { throw FileReadError(reason: "larger than \(limit) bytes") }
+    }
+}
+
+// MARK: - Small helpers
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool {
+        guard let ascii = asciiValue else { return false }
+        return ascii >= 0x30 && ascii <= 0x39
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingWhitespace() -> Substring {
+        trimmingTrailingWhitespace().drop(while: \.isWhitespace)
+    }
+
+    fileprivate func trimmingTrailingWhitespace() -> Substring {
+        var s = self
+        while let last = s.last, last.isWhitespace { s = s.dropLast() }
+        return s
+    }
+}

@@ -1,1 +1,194 @@
-print("todo")
+// wundercastctl: asks wundercastd over its Unix socket. Only wiring; formats live in WundercastCore.
+#if canImport(Glibc)
+import Glibc
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import WundercastCore
+
+let usage = """
+    usage: wundercastctl [--socket PATH] COMMAND
+
+    commands:
+      now [--json]        the current weather, one line (or the daemon's JSON object)
+      watch [--json]      one line per change, until interrupted
+      authorize [STATUS]  show, or decide, GPS use: always | when-in-use | denied | ask
+      version             the daemon's version
+
+    The socket is --socket PATH, else $WUNDERCAST_SOCKET, else /run/wundercast/wundercast.sock
+    (or $XDG_RUNTIME_DIR/wundercast/wundercast.sock when only that one exists).
+    """
+
+func fail(_ message: String, status: Int32 = 1) -> Never {
+    var text = "wundercastctl: \(message)\n"
+    text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    exit(status)
+}
+
+/// Writes `text` to stdout at once (status bars read line by line; stdout may be a pipe).
+func emit(_ text: String) {
+    var text = text
+    text.withUTF8 { buffer in
+        var offset = 0
+        while offset < buffer.count {
+            let n = write(1, buffer.baseAddress! + offset, buffer.count - offset)
+            if n <= 0 {
+                if n < 0 && errno == EINTR { continue }
+                exit(errno == EPIPE ? 0 : 1)  // the reader left
+            }
+            offset += n
+        }
+    }
+}
+
+func defaultSocketPath() -> String {
+    let env = ProcessInfo.processInfo.environment
+    if let path = env["WUNDERCAST_SOCKET"], !path.isEmpty { return path }
+    let system = "/run/wundercast/wundercast.sock"
+    if access(system, F_OK) != 0, let runtime = env["XDG_RUNTIME_DIR"], !runtime.isEmpty {
+        let user = runtime + "/wundercast/wundercast.sock"
+        if access(user, F_OK) == 0 { return user }
+    }
+    return system
+}
+
+/// A connection to the daemon: sends one request, reads response lines.
+struct Connection {
+    let fd: Int32
+    var buffer: [UInt8] = []
+
+    init(path: String) {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { fail("socket: \(String(cString: strerror(errno)))") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { fail("socket path too long: \(path)") }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        if result != 0 {
+            let reason = String(cString: strerror(errno))
+            switch errno {
+            case ENOENT, ECONNREFUSED:
+                fail("wundercastd is not running (no daemon at \(path): \(reason)); start it with 'systemctl start wundercast' or give --socket PATH")
+            case EACCES:
+                fail("no permission to use \(path): \(reason); join the 'wundercast' group")
+            default:
+                fail("cannot connect to \(path): \(reason)")
+            }
+        }
+        self.fd = fd
+    }
+
+    func send(_ request: String) {
+        let bytes = Array((request + "\n").utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                fail("lost the daemon while sending: \(String(cString: strerror(errno)))")
+            }
+            offset += n
+        }
+    }
+
+    /// The next line without its newline, or `nil` when the daemon closed the connection.
+    mutating func readLine() -> [UInt8]? {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Array(buffer[..<newline])
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return nil }
+            buffer.append(contentsOf: chunk[0..<n])
+        }
+    }
+}
+
+/// Decodes a response line; an ERROR object from the daemon ends the program with its message.
+func decodeOrFail(_ line: [UInt8]) -> WeatherState {
+    do {
+        return try SocketProtocol.decodeState(line)
+    } catch {
+        if let err = try? JSONDecoder().decode(SocketProtocol.ErrorResponse.self, from: Data(line)), err.class == "ERROR" {
+            fail("the daemon refused the request: \(err.message)")
+        }
+        fail("unreadable answer from the daemon: \(String(decoding: line.prefix(200), as: UTF8.self))")
+    }
+}
+
+signal(SIGPIPE, SIG_IGN)
+var arguments = Array(CommandLine.arguments.dropFirst())[...]
+var socketPath: String? = nil
+var words: [String] = []
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--socket", "-s":
+        guard let value = arguments.popFirst() else { fail("--socket needs a PATH", status: 2) }
+        socketPath = value
+    case "--help", "-h":
+        emit(usage + "\n")
+        exit(0)
+    default:
+        words.append(argument)
+    }
+}
+let path = socketPath ?? defaultSocketPath()
+guard let command = words.first else {
+    emit(usage + "\n")
+    exit(2)
+}
+let flags = Set(words.dropFirst())
+
+switch command {
+case "now", "watch":
+    let unknown = flags.subtracting(["--json"])
+    guard unknown.isEmpty else { fail("unknown option '\(unknown.sorted()[0])' for \(command)", status: 2) }
+    let json = flags.contains("--json")
+    var connection = Connection(path: path)
+    connection.send(command)
+    while let line = connection.readLine() {
+        if json {
+            _ = decodeOrFail(line)
+            emit(String(decoding: line, as: UTF8.self) + "\n")
+        } else {
+            emit(HumanFormat.line(decodeOrFail(line), now: Date()) + "\n")
+        }
+        if command == "now" { exit(0) }
+    }
+    fail("the daemon closed the connection")
+case "authorize":
+    guard words.count <= 2 else { fail("authorize takes at most one STATUS", status: 2) }
+    if words.count == 2, AuthorizationStatus(configName: words[1]) == nil {
+        fail("'\(words[1])' is not a status: use always, when-in-use, denied or ask", status: 2)
+    }
+    var connection = Connection(path: path)
+    connection.send(words.joined(separator: " "))
+    guard let line = connection.readLine() else { fail("the daemon closed the connection") }
+    guard let answer = try? JSONDecoder().decode(SocketProtocol.AuthorizationResponse.self, from: Data(line)) else {
+        fail("unexpected answer: \(String(decoding: line, as: UTF8.self))")
+    }
+    emit("GPS authorization: \(answer.config)\n")
+case "version":
+    var connection = Connection(path: path)
+    connection.send("version")
+    guard let line = connection.readLine(),
+        let answer = try? JSONDecoder().decode(SocketProtocol.VersionResponse.self, from: Data(line))
+    else { fail("unexpected answer from the daemon") }
+    emit("wundercastctl \(Wundercast.version), wundercastd \(answer.release) (protocol \(answer.proto))\n")
+default:
+    fail("unknown command '\(command)'\n\(usage)", status: 2)
+}

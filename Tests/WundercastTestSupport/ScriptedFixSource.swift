@@ -1,0 +1,67 @@
+import Synchronization
+import WundercastCore
+
+/// A ``FixSource`` the test feeds by hand; it counts how often it was opened and released,
+/// and how many streams are open now.
+public final class ScriptedFixSource: FixSource {
+    private struct State {
+        var streams: [Int: AsyncStream<Fix>.Continuation] = [:]
+        var nextID = 0
+        var opened = 0
+        var released = 0
+        var openWaiters: [(Int, CheckedContinuation<Void, Never>)] = []
+    }
+    private let state = Mutex(State())
+
+    public init() {}
+
+    public func fixes() -> AsyncStream<Fix> {
+        let (stream, continuation) = AsyncStream<Fix>.makeStream()
+        let waiters = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+            let id = s.nextID
+            s.nextID += 1
+            s.streams[id] = continuation
+            s.opened += 1
+            continuation.onTermination = { [weak self] _ in
+                self?.state.withLock { s in
+                    s.streams.removeValue(forKey: id)
+                    s.released += 1
+                }
+            }
+            let ready = s.openWaiters.filter { $0.0 <= s.opened }.map(\.1)
+            s.openWaiters.removeAll { $0.0 <= s.opened }
+            return ready
+        }
+        for waiter in waiters { waiter.resume() }
+        return stream
+    }
+
+    /// Delivers `fix` to every open stream.
+    public func send(_ fix: Fix) {
+        for c in state.withLock({ Array($0.streams.values) }) { c.yield(fix) }
+    }
+
+    /// Times `fixes()` was called.
+    public var openCount: Int { state.withLock { $0.opened } }
+    /// Times a stream was released by its reader.
+    public var releaseCount: Int { state.withLock { $0.released } }
+    /// Streams open now.
+    public var openStreams: Int { state.withLock { $0.streams.count } }
+
+    /// Suspends until `fixes()` has been called at least `count` times in all.
+    public func waitForOpen(count: Int = 1) async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { s -> Bool in
+                if s.opened >= count { return true }
+                s.openWaiters.append((count, c))
+                return false
+            }
+            if ready { c.resume() }
+        }
+    }
+}
+
+/// A fix at `latitude`,`longitude`, 3D, with an optional horizontal error.
+public func makeFix(_ latitude: Double, _ longitude: Double, eph: Double? = nil) -> Fix {
+    Fix(coordinate: Coordinate(latitude: latitude, longitude: longitude), mode: .threeD, horizontalError: eph)
+}

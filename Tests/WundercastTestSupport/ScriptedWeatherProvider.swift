@@ -1,0 +1,88 @@
+import Synchronization
+import WundercastCore
+
+/// A ``WeatherProvider`` whose answers the test decides: each call waits until the test
+/// answers it with ``answerNext(with:)``, so the test controls ordering exactly.
+public final class ScriptedWeatherProvider: WeatherProvider {
+    public let name = "scripted"
+    private struct Pending {
+        var coordinate: Coordinate
+        var continuation: CheckedContinuation<Result<Weather, WeatherError>, Never>
+    }
+    private struct State {
+        var pending: [Int: Pending] = [:]
+        var order: [Int] = []
+        var nextID = 0
+        var requested: [Coordinate] = []
+        var cancelled = 0
+        var waiters: [(Int, CheckedContinuation<Void, Never>)] = []
+    }
+    private let state = Mutex(State())
+
+    public init() {}
+
+    public func currentWeather(at coordinate: Coordinate) async throws(WeatherError) -> Weather {
+        let id = state.withLock { s -> Int in
+            defer { s.nextID += 1 }
+            return s.nextID
+        }
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (c: CheckedContinuation<Result<Weather, WeatherError>, Never>) in
+                let waiters = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+                    s.pending[id] = Pending(coordinate: coordinate, continuation: c)
+                    s.order.append(id)
+                    s.requested.append(coordinate)
+                    let ready = s.waiters.filter { $0.0 <= s.requested.count }.map(\.1)
+                    s.waiters.removeAll { $0.0 <= s.requested.count }
+                    return ready
+                }
+                for w in waiters { w.resume() }
+            }
+        } onCancel: {
+            let pending = state.withLock { s -> Pending? in
+                guard let p = s.pending.removeValue(forKey: id) else { return nil }
+                s.order.removeAll { $0 == id }
+                s.cancelled += 1
+                return p
+            }
+            pending?.continuation.resume(returning: .failure(.cancelled))
+        }
+        return try result.get()
+    }
+
+    /// Coordinates of every request so far, in order.
+    public var requested: [Coordinate] { state.withLock { $0.requested } }
+    /// Requests cancelled while waiting for an answer.
+    public var cancelledCount: Int { state.withLock { $0.cancelled } }
+    /// Requests waiting for an answer.
+    public var pendingCount: Int { state.withLock { $0.pending.count } }
+
+    /// Suspends until `count` requests have been made in all.
+    public func waitForRequests(_ count: Int) async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { s -> Bool in
+                if s.requested.count >= count { return true }
+                s.waiters.append((count, c))
+                return false
+            }
+            if ready { c.resume() }
+        }
+    }
+
+    /// Answers the oldest waiting request. Returns its coordinate, or `nil` when none waits.
+    @discardableResult
+    public func answerNext(with result: Result<Weather, WeatherError>) -> Coordinate? {
+        let pending = state.withLock { s -> Pending? in
+            guard let id = s.order.first else { return nil }
+            s.order.removeFirst()
+            return s.pending.removeValue(forKey: id)
+        }
+        pending?.continuation.resume(returning: result)
+        return pending?.coordinate
+    }
+}
+
+/// Weather with the given temperature (°C), for tests.
+public func makeWeather(_ temperature: Double, code: Int = 3) -> Weather {
+    Weather(temperature: temperature, relativeHumidity: 70, weatherCode: code, isDay: true, units: .requested(.metric))
+}

@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+"""Loopback HTTP/1.1 server that serves RECORDED weather-API responses from Tests/Fixtures.
+
+For tests only: it binds 127.0.0.1 and nothing else, and never makes a request of its own.
+
+    fixture_http_server.py --root Tests/Fixtures --port 0 --state DIR
+
+After binding it prints "PORT <n>" on stdout. It exits when stdin closes or on SIGTERM/SIGINT.
+
+Routes:
+  GET /v1/forecast   200 with weather/open-meteo/current_bucharest_metric.json, or
+                     current_bucharest_fahrenheit_mph.json when temperature_unit=fahrenheit.
+  GET /redirect?to=TARGET
+                     302 to TARGET with "X-Fixture-Hop: redirect"; TARGET is a path ("/v1/forecast")
+                     or a URL on 127.0.0.1 of any scheme (to test which redirects a client refuses).
+  anything else      404 {"error": true, "reason": "no fixture for /PATH"}
+Bodies are gzip-compressed when the request's Accept-Encoding includes gzip.
+
+STATE/control.json is read on every request and changes the /v1/forecast answer; all members
+are optional:
+  {"status": 500, "body": "text", "file": "weather/open-meteo/error_400.json",
+   "retryAfter": 3, "delaySeconds": 1.5}
+"body" wins over "file"; "file" is relative to --root and must stay inside it.
+Every request is appended to STATE/requests.jsonl as one JSON object per line:
+  {"method", "path", "queryString", "query": {name: last value}, "headers": {lower-case name: value}, "time"}
+"""
+
+import argparse
+import gzip
+import json
+import os
+import signal
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qsl, urlsplit
+
+HOST = "127.0.0.1"
+METRIC = "weather/open-meteo/current_bucharest_metric.json"
+IMPERIAL = "weather/open-meteo/current_bucharest_fahrenheit_mph.json"
+
+
+class FixtureServer(ThreadingHTTPServer):
+    daemon_threads = True  # a delayed answer must not hold up shutdown
+    allow_reuse_address = True
+
+    def __init__(self, port, root, state):
+        super().__init__((HOST, port), FixtureHandler)
+        self.root = os.path.realpath(root)
+        self.state = state
+        self.log_lock = threading.Lock()
+
+
+class FixtureHandler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "wundercast-fixture/1"
+
+    def log_message(self, format, *args):
+        sys.stderr.write("fixture_http_server: %s - %s\n" % (self.address_string(), format % args))
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    def control(self):
+        path = os.path.join(self.server.state, "control.json")
+        try:
+            with open(path, "rb") as f:
+                value = json.load(f)
+            return value if isinstance(value, dict) else {}
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError) as error:
+            self.log_message("ignoring unreadable control.json: %s", error)
+            return {}
+
+    def record(self, url):
+        entry = {
+            "method": self.command,
+            "path": url.path,
+            "queryString": url.query,
+            "query": dict(parse_qsl(url.query, keep_blank_values=True)),
+            "headers": {name.lower(): value for name, value in self.headers.items()},
+            "time": time.time(),
+        }
+        line = json.dumps(entry, ensure_ascii=False) + "\n"
+        with self.server.log_lock:
+            with open(os.path.join(self.server.state, "requests.jsonl"), "a", encoding="utf-8") as f:
+                f.write(line)
+
+    def fixture(self, relative):
+        path = os.path.realpath(os.path.join(self.server.root, relative))
+        if os.path.commonpath([path, self.server.root]) != self.server.root:
+            raise FileNotFoundError(relative)
+        with open(path, "rb") as f:
+            return f.read()
+
+    def accepts_gzip(self):
+        for item in self.headers.get("Accept-Encoding", "").split(","):
+            coding, _, params = item.strip().partition(";")
+            if coding.strip().lower() in ("gzip", "x-gzip", "*"):
+                quality = params.strip().lower()
+                return not (quality.startswith("q=") and float(quality[2:] or 0) == 0)
+        return False
+
+    def send(self, status, body, content_type="application/json", extra=()):
+        if body and self.accepts_gzip():
+            body = gzip.compress(body)
+            extra = list(extra) + [("Content-Encoding", "gzip")]
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Vary", "Accept-Encoding")
+            for name, value in extra:
+                self.send_header(name, value)
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(body)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up (timeout, cancellation)
+
+    @staticmethod
+    def loopback_target(target):
+        if target.startswith("/") and not target.startswith("//"):
+            return True
+        try:
+            return urlsplit(target).hostname == HOST
+        except ValueError:
+            return False
+
+    def not_found(self, path):
+        body = json.dumps({"error": True, "reason": "no fixture for %s" % path}).encode()
+        self.send(404, body)
+
+    # -- routes -----------------------------------------------------------------------------
+
+    def do_GET(self):
+        url = urlsplit(self.path)
+        self.record(url)
+        query = dict(parse_qsl(url.query, keep_blank_values=True))
+        if url.path == "/v1/forecast":
+            self.forecast(query)
+        elif url.path == "/redirect" and self.loopback_target(query.get("to", "")):
+            self.send(302, b"", "text/plain", [("Location", query["to"]), ("X-Fixture-Hop", "redirect")])
+        else:
+            self.not_found(url.path)
+
+    def do_HEAD(self):
+        self.do_GET()
+
+    def forecast(self, query):
+        control = self.control()
+        delay = control.get("delaySeconds")
+        if isinstance(delay, (int, float)) and delay > 0:
+            time.sleep(delay)
+        status = int(control.get("status", 200))
+        extra = []
+        if control.get("retryAfter") is not None:
+            extra.append(("Retry-After", str(control["retryAfter"])))
+        if isinstance(control.get("body"), str):
+            body = control["body"].encode("utf-8")
+        else:
+            default = IMPERIAL if query.get("temperature_unit") == "fahrenheit" else METRIC
+            relative = control.get("file") or default
+            try:
+                body = self.fixture(relative)
+            except OSError:
+                self.not_found(relative)
+                return
+        self.send(status, body, extra=extra)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", required=True, help="the fixtures directory (Tests/Fixtures)")
+    parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1; 0 picks a free one")
+    parser.add_argument("--state", required=True, help="directory for control.json and requests.jsonl")
+    args = parser.parse_args()
+
+    os.makedirs(args.state, exist_ok=True)
+    server = FixtureServer(args.port, args.root, args.state)
+
+    stop = threading.Event()
+
+    def watch_stdin():
+        # os.read, not sys.stdin: a daemon thread blocked in a buffered read aborts interpreter shutdown.
+        try:
+            while os.read(sys.stdin.fileno(), 4096):
+                pass
+        except OSError:
+            pass
+        stop.set()
+
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    threading.Thread(target=watch_stdin, daemon=True).start()
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True).start()
+
+    print("PORT %d" % server.server_address[1], flush=True)
+    while not stop.wait(0.2):
+        pass
+    server.shutdown()
+    server.server_close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,250 @@
+import Foundation
+import Testing
+import WundercastCore
+import WundercastHTTP
+import WundercastTestSupport
+
+/// CurlHTTPClient against the loopback fixture server (127.0.0.1 only). Each test starts its own
+/// server, so tests can run in parallel without sharing `control.json`.
+@Suite struct CurlHTTPClientTests {
+    static let metric = "weather/open-meteo/current_bucharest_metric.json"
+    static let userAgent = "wundercast-tests/1.0 (+https://example.invalid/wundercast)"
+
+    @Test func bodyIsTheFixtureGzipDecoded() async throws {
+        let server = try FixtureHTTPServer()
+        defer { server.stop() }
+        let client = CurlHTTPClient(userAgent: Self.userAgent)
+        let response = try await client.get(server.baseURL + "/v1/forecast?latitude=44.44&longitude=26.1", headers: [:])
+        #expect(response.status == 200)
+        #expect(response.body == (try Fixtures.bytes(Self.metric)))
+        #expect(response.headers["content-type"] == "application/json")
+        #expect(response.headers["content-encoding"] == "gzip")  // it was compressed on the wire
+        let request = try #require(try server.requests().first)
+        #expect(request.headers["accept-encoding"]?.contains("gzip") == true)
+        #expect(request.path == "/v1/forecast")
+        #expect(request.query == ["latitude": "44.44", "longitude": "26.1"])
+    }
+
+    @Test func fahrenheitRecordingForFahrenheitQueries() async throws {
+        let server = try FixtureHTTPServer()
+        defer { server.stop() }
+        let client = CurlHTTPClient(userAgent: Self.userAgent)
+        let response = try await client.get(server.baseURL + "/v1/forecast?temperature_unit=fahrenheit", headers: [:])
+        #expect(response.body == (try Fixtures.bytes("weather/open-meteo/current_bucharest_fahrenheit_mph.json")))
+    }
+
+    @Test func userAgentAndExtraHeadersArrive() async throws {
+        let server = try FixtureHTTPServer()
+        defer { server.stop() }
+        let client = CurlHTTPClient(userAgent: Self.userAgent)
+        _ = try await client.get(
+            server.baseURL + "/v1/forecast",
+            headers: ["Accept": "application/json", "If-Modified-Since": "Tue, 16 Jun 2020 12:13:49 GMT"])
+        let request = try #require(try server.requests().first)
+        #expect(request.method == "GET")
+        #expect(request.headers["user-agent"] == Self.userAgent)
+        #expect(request.headers["accept"] == "application/json")
+        #expect(request.headers["if-modified-since"] == "Tue, 16 Jun 2020 12:13:49 GMT")
+    }
+
+    @Test func errorStatusesAreReturnedNotThrown() async throws {
+        let server = try FixtureHTTPServer()
+        defer { server.stop() }
+        let client = CurlHTTPClient(userAgent: Self.userAgent)
+
+        let missing = try await client.get(server.baseURL + "/no/such/path", headers: [:])
+        #expect(missing.status == 404)
+        #expect(String(decoding: missing.body, as: UTF8.self).contains("\"error\": true"))
+
+        try server.respond(status: 500, body: "internal error", retryAfter: 3)
+        let failed = try await client.get(server.baseURL + "/v1/forecast", headers: [:])
+        #expect(failed.status == 500)
+        #expect(failed.body == Array("internal error".utf8))
+        #expect(failed.headers["retry-after"] == "3")
+
+        try server.respond(status: 400, file: "weather/open-meteo/error_400.json")
+        let bad = try await client.get(server.baseURL + "/v1/forecast", headers: [:])
+        #expect(bad.status == 400)
+        #expect(bad.body == (try Fixtures.bytes("weather/open-meteo/error_400.json")))
+        #expect(bad.headers["retry-after"] == nil)
+
+        try server.reset()
+        #expect(try await client.get(server.baseURL + "/v1/forecast", headers: [:]).status == 200)
+        #expect(try server.requests().count == 1)
+    }
+
+    @Test func redirectsAreFollowedAndOnlyTheFinalHeadersKept() async throws {
+        let server = try FixtureHTTPServer()
+        defer { server.stop() }
+        let client = CurlHTTPClient(userAgent: Self.userAgent)
+        let response = try await client.get(server.baseURL + "/redirect?to=/v1/forecast%3Flatitude%3D1", headers: [:])
+        #expect(response.status == 200)
+        #expect(response.body == (try Fixtures.bytes(Self.metric)))
+        #expect(response.headers["x-fixture-hop"] == nil)
+        #expect(response.headers["location"] == nil)
+        #expect(try server.requests().map(\.path) == ["/redirect", "/v1/forecast"])
+    }
+
+    @Test func redirectToAnotherProtocolIsRefused() async throws {
+        let server = try FixtureHTTPServer()
+        defer { server.stop() }
+        let client = CurlHTTPClient(userAgent: Self.userAgent)
+        await #expect(throws: WeatherError.transport(
+            code: 1, message: "Unsupported protocol: Protocol \"ftp\" not supported or disabled in libcurl")
+        ) {
+            _ = try await client.get(server.baseURL + "/redirect?to=ftp://127.0.0.1/x%3Fappid%3DSECRET", headers: [:])
+        }
+        #expect(try server.requests().count == 1)
+    }
+
+    @Test func totalTimeout() async throws {
+        let server = try FixtureHTTPServer()
+        defer { server.stop() }
+        try server.respond(delaySeconds: 5)
+        let client = CurlHTTPClient(userAgent: Self.userAgent, timeout: .milliseconds(500))
+        let start = ContinuousClock.now
+        do {
+            _ = try await client.get(server.baseURL + "/v1/forecast", headers: [:])
+            Issue.record("expected a timeout")
+        } catch {
+            guard case .transport(let code, let message) = error else {
+                Issue.record("expected .transport, got \(error)")
+                return
+            }
+            #expect(code == 28)  // CURLE_OPERATION_TIMEDOUT
+            #expect(message.contains("Timeout") || message.contains("timed out"))
+        }
+        #expect(ContinuousClock.now - start < .seconds(4))
+    }
+
+    @Test func connectionRefused() async throws {
+        let port = try Self.closedPort()
+        let client = CurlHTTPClient(userAgent: Self.userAgent)
+        do {
+            _ = try await client.get("http://127.0.0.1:\(port)/v1/forecast", headers: [:])
+            Issue.record("expected a transport error")
+        } catch {
+            guard case .transport(let code, _) = error else {
+                Issue.record("expected .transport, got \(error)")
+                return
+            }
+            #expect(code == 7)  // CURLE_COULDNT_CONNECT
+        }
+    }
+
+    @Test func cancellationDuringADelayedResponseIsPrompt() async throws {
+        let server = try FixtureHTTPServer()
+        defer { server.stop() }
+        try server.respond(delaySeconds: 5)
+        let client = CurlHTTPClient(userAgent: Self.userAgent, timeout: .seconds(20))
+        let url = server.baseURL + "/v1/forecast"
+        let task = Task { () async throws(WeatherError) -> HTTPResponse in
+            try await client.get(url, headers: [:])
+        }
+        // The request is in flight once recorded (before the delay).
+        try await server.waitForRequests(count: 1)
+        let cancelledAt = ContinuousClock.now
+        task.cancel()
+        let result = await task.result
+        let latency = ContinuousClock.now - cancelledAt
+        #expect(throws: WeatherError.cancelled) { try result.get() }
+        #expect(latency < .milliseconds(500), "cancellation took \(latency)")
+    }
+
+    @Test func alreadyCancelledTaskSendsNothing() async throws {
+        let server = try FixtureHTTPServer()
+        defer { server.stop() }
+        let client = CurlHTTPClient(userAgent: Self.userAgent)
+        let url = server.baseURL + "/v1/forecast"
+        let task = Task { () async throws(WeatherError) -> HTTPResponse in
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await client.get(url, headers: [:])
+        }
+        await #expect(throws: WeatherError.cancelled) { try await task.result.get() }
+        #expect(try server.requests().isEmpty)
+    }
+
+    @Test func bodyLargerThanTheCapIsAnError() async throws {
+        let server = try FixtureHTTPServer()
+        defer { server.stop() }
+        let client = CurlHTTPClient(userAgent: Self.userAgent, maxBodySize: 1000)
+        do {
+            _ = try await client.get(server.baseURL + "/v1/forecast", headers: [:])
+            Issue.record("expected a transport error")
+        } catch {
+            #expect(error == .transport(code: 23, message: "response body larger than 1000 bytes"))
+        }
+    }
+
+    @Test func headerWithALineBreakIsRefused() async throws {
+        let server = try FixtureHTTPServer()
+        defer { server.stop() }
+        let client = CurlHTTPClient(userAgent: Self.userAgent)
+        await #expect(throws: WeatherError.self) {
+            _ = try await client.get(server.baseURL + "/v1/forecast", headers: ["X-Test": "a\r\nX-Injected: 1"])
+        }
+        #expect(try server.requests().isEmpty)
+    }
+
+    /// An `appid` in a URL must never reach an error message (and so a log line).
+    @Test func errorMessagesNeverContainTheQuery() async throws {
+        let port = try Self.closedPort()
+        let server = try FixtureHTTPServer()
+        defer { server.stop() }
+        let client = CurlHTTPClient(userAgent: Self.userAgent, timeout: .milliseconds(300))
+        try server.respond(delaySeconds: 3)
+        let urls = [
+            "http://127.0.0.1:\(port)/data/2.5/weather?lat=1&lon=2&appid=SECRET",
+            server.baseURL + "/v1/forecast?appid=SECRET",  // times out
+            server.baseURL + "/redirect?to=ftp://127.0.0.1/x%3Fappid%3DSECRET",  // redirect protocol refused
+            "ftp://127.0.0.1/data?appid=SECRET",  // protocol not allowed
+            "http://127.0.0.1:\(port) /bad url?appid=SECRET",  // malformed
+            "http://[::1/x?appid=SECRET",
+        ]
+        for url in urls {
+            do {
+                let response = try await client.get(url, headers: [:])
+                #expect(response.status >= 400)
+            } catch {
+                #expect(!error.message.contains("SECRET"), "\(error.message)")
+                #expect(!"\(error)".contains("SECRET"))
+            }
+        }
+    }
+
+    @Test(arguments: [
+        ("Failed to connect to http://api.example/x?appid=SECRET&q=1 after 3 ms", "Failed to connect to http://api.example/x after 3 ms"),
+        ("URL 'https://h/p?appid=SECRET': bad", "URL 'https://h/p': bad"),
+        ("redirect to \"https://h/p?appid=SECRET\"", "redirect to \"https://h/p\""),
+        ("at end https://h/p?appid=SECRET", "at end https://h/p"),
+        ("fragment https://h/p#appid=SECRET x", "fragment https://h/p x"),
+        ("no url here", "no url here"),
+        ("What? Why?", "What? Why?"),
+        ("see https://h/p?", "see https://h/p?"),
+    ])
+    func redactingQueries(message: String, expected: String) {
+        #expect(CurlHTTPClient.redactingQueries(message) == expected)
+    }
+
+    @Test func clientsOnManyTasks() async throws {
+        let server = try FixtureHTTPServer()
+        defer { server.stop() }
+        let client = CurlHTTPClient(userAgent: Self.userAgent)
+        let expected = try Fixtures.bytes(Self.metric)
+        let url = server.baseURL + "/v1/forecast"
+        try await withThrowingTaskGroup(of: [UInt8].self) { group in
+            for _ in 0..<8 {
+                group.addTask { try await client.get(url, headers: [:]).body }
+            }
+            for try await body in group { #expect(body == expected) }
+        }
+    }
+
+    /// A port on 127.0.0.1 that nobody listens on: the port of a fixture server that has stopped.
+    static func closedPort() throws -> Int {
+        let server = try FixtureHTTPServer()
+        let port = server.port
+        server.stop()
+        return port
+    }
+}

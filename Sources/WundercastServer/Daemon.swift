@@ -1,0 +1,292 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import WundercastCore
+import WundercastGPSD
+import WundercastHTTP
+import WundercastSystemd
+
+/// `wundercastd`: reads the configuration, wires gpsd → location stream → throttle →
+/// weather pipeline → state store → socket, journal and sd_notify, and runs until SIGTERM.
+public enum Daemon {
+    /// Default configuration file; a missing default file means "all defaults".
+    public static let defaultConfigPath = "/etc/wundercast/wundercast.conf"
+
+    static let usage = """
+        usage: wundercastd [--config PATH] [--socket PATH] [--check-config] [--version]
+
+          --config PATH    configuration file (default \(defaultConfigPath); all defaults if it is absent)
+          --socket PATH    serve on PATH instead of [Socket] Path= (ignored under socket activation)
+          --check-config   read the configuration, report the first error as file:line, and exit
+          --version        print the version and exit
+        """
+
+    struct Options {
+        var configPath: String?
+        var socketPath: String?
+        var checkOnly = false
+    }
+
+    /// Runs the daemon with command-line `arguments` (without the program name).
+    /// Returns the process exit status: 0 after a clean stop, 1 on a configuration or
+    /// start-up error, 2 on a usage error.
+    public static func main(_ arguments: [String]) async -> Int32 {
+        // gps_stream and socket writes to a peer that left raise SIGPIPE (PITFALLS).
+        signal(SIGPIPE, SIG_IGN)
+        var options = Options()
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--config", "-c":
+                guard let value = rest.popFirst() else { return usageError("--config needs a PATH") }
+                options.configPath = value
+            case "--socket":
+                guard let value = rest.popFirst() else { return usageError("--socket needs a PATH") }
+                options.socketPath = value
+            case "--check-config":
+                options.checkOnly = true
+            case "--version":
+                print("wundercastd \(Wundercast.version)")
+                return 0
+            case "--help", "-h":
+                print(usage)
+                return 0
+            default:
+                return usageError("unknown argument '\(argument)'")
+            }
+        }
+
+        let configuration: Configuration
+        do {
+            configuration = try loadConfiguration(options.configPath)
+        } catch {
+            writeError("wundercastd: \(error)\n")
+            return 1
+        }
+        if options.checkOnly {
+            print("wundercastd: configuration OK")
+            return 0
+        }
+        let logger = LogDestination.automatic(identifier: "wundercastd", threshold: logThreshold())
+        let daemon = Instance(configuration: configuration, options: options, logger: logger)
+        return await daemon.run()
+    }
+
+    static func loadConfiguration(_ path: String?) throws(ConfigurationError) -> Configuration {
+        if let path { return try Configuration.load(path: path) }
+        if access(defaultConfigPath, F_OK) == 0 { return try Configuration.load(path: defaultConfigPath) }
+        return Configuration()
+    }
+
+    static func logThreshold() -> LogPriority {
+        ProcessInfo.processInfo.environment["WUNDERCAST_DEBUG"].map { $0.isEmpty || $0 == "0" } == false ? .debug : .info
+    }
+
+    static func usageError(_ message: String) -> Int32 {
+        writeError("wundercastd: \(message)\n\(usage)\n")
+        return 2
+    }
+
+    static func writeError(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    /// One running daemon.
+    final class Instance: Sendable {
+        let configuration: Configuration
+        let options: Options
+        let logger: Logger
+        let notifier = ServiceNotifier()
+        let authorization: ObservableValue<AuthorizationStatus>
+        let store: StateStore
+        let service: WeatherService<ContinuousClock>
+        let locationManager: LocationManager
+        let decisionFile: String?
+
+        init(configuration: Configuration, options: Options, logger: Logger) {
+            self.configuration = configuration
+            self.options = options
+            self.logger = logger
+            let clock = ContinuousClock()
+            decisionFile = ProcessInfo.processInfo.environment["STATE_DIRECTORY"]
+                .flatMap { $0.split(separator: ":").first.map(String.init) }
+                .map { $0 + "/authorization" }
+            var initial = configuration.location.authorization
+            if initial == .notDetermined, let saved = Self.savedDecision(decisionFile) {
+                initial = saved
+            }
+            authorization = ObservableValue(initial)
+            let source = GPSDFixSource(
+                host: configuration.location.gpsdHost, port: configuration.location.gpsdPort, logger: logger)
+            locationManager = LocationManager(
+                source: source, authorization: authorization,
+                maxHorizontalError: configuration.location.maxHorizontalError, logger: logger)
+            let http = CurlHTTPClient(
+                userAgent: Wundercast.userAgent, connectTimeout: min(Duration.seconds(5), configuration.weather.timeout),
+                timeout: configuration.weather.timeout)
+            let provider = OpenMeteoProvider(baseURL: configuration.weather.url, units: configuration.weather.units, http: http)
+            store = StateStore(provider: provider.name, authorization: initial)
+            let pipeline = WeatherPipeline(
+                provider: provider, store: store, clock: clock, precision: configuration.weather.precision,
+                refreshInterval: configuration.throttle.maxAge, logger: logger)
+            service = WeatherService(
+                locationManager: locationManager, pipeline: pipeline,
+                throttle: Throttle(policy: ThrottlePolicy(configuration.throttle), clock: clock), clock: clock,
+                fallback: configuration.location.fallback, logger: logger)
+        }
+
+        static func savedDecision(_ path: String?) -> AuthorizationStatus? {
+            guard let path, let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+            return AuthorizationStatus(configName: text.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+
+        /// `authorize` from the socket: applies and persists a decision, or shows the status.
+        func authorize(_ status: AuthorizationStatus?) -> AuthorizationStatus {
+            guard let status else { return authorization.value }
+            if status != authorization.value {
+                authorization.send(status)
+                logger.log(
+                    .notice, "GPS authorization is now \(status.configName)",
+                    fields: [("MESSAGE_ID", MessageID.authorizationChanged), ("WUNDERCAST_AUTHORIZATION", status.configName)])
+            }
+            if let decisionFile {
+                do {
+                    try Data((status.configName + "\n").utf8).write(to: URL(fileURLWithPath: decisionFile), options: .atomic)
+                } catch {
+                    logger.warning("cannot save the authorization decision to \(decisionFile): \(error)")
+                }
+            }
+            return status
+        }
+
+        func run() async -> Int32 {
+            let signals = Signals.stream([SIGTERM, SIGINT, SIGHUP])
+            let listenFD: Int32
+            let where_: String
+            var ownedPath: String?
+            if let activated = ListenSockets.take().first {
+                listenFD = activated.fd
+                where_ = "socket-activated fd \(activated.fd) (\(activated.name))"
+            } else {
+                let path = options.socketPath ?? configuration.socket.path
+                do {
+                    listenFD = try UnixSocket.listen(path: path)
+                } catch {
+                    logger.error("cannot serve the socket: \(error)")
+                    Daemon.writeError("wundercastd: cannot serve the socket: \(error)\n")
+                    return 1
+                }
+                where_ = path
+                ownedPath = path
+            }
+            let store = self.store
+            let service = self.service
+            let server = SocketServer(
+                listenFD: listenFD,
+                handlers: .init(
+                    currentState: { store.current },
+                    nowRequested: { service.requestRefresh() },
+                    authorize: { [self] in self.authorize($0) },
+                    watchersChanged: { service.demand.send($0) }),
+                logger: logger)
+            server.start()
+
+            let serviceTask = Task { await service.run() }
+            let publisher = Task { await self.publish(to: server) }
+            let watchdog = Task { await self.watchdog(server) }
+            _ = try? notifier.ready(status: "serving on \(where_)")
+            logger.log(
+                .notice,
+                "wundercastd \(Wundercast.version) serving on \(where_); GPS authorization \(authorization.value.configName), gpsd \(configuration.location.gpsdHost):\(configuration.location.gpsdPort), provider \(configuration.weather.provider)",
+                fields: [("MESSAGE_ID", MessageID.started)])
+
+            for await number in signals {
+                if number == SIGHUP {
+                    reload()
+                } else {
+                    break
+                }
+            }
+            _ = try? notifier.stopping()
+            logger.info("stopping")
+            serviceTask.cancel()
+            watchdog.cancel()
+            locationManager.close()
+            store.finish()
+            _ = await publisher.value
+            server.stop()
+            // A socket we bound ourselves goes with us; an activated one belongs to systemd.
+            if let ownedPath { unlink(ownedPath) }
+            return 0
+        }
+
+        /// SIGHUP: re-read the configuration. The authorization status applies at once;
+        /// other keys need a restart. A bad file is refused and the running state kept.
+        func reload() {
+            _ = try? notifier.reloading()
+            defer { _ = try? notifier.ready(status: "reloaded") }
+            do {
+                let fresh = try Daemon.loadConfiguration(options.configPath)
+                if fresh.location.authorization != configuration.location.authorization {
+                    _ = authorize(fresh.location.authorization)
+                }
+                var comparable = fresh
+                comparable.location.authorization = configuration.location.authorization
+                if comparable != configuration {
+                    logger.notice("configuration reloaded; changes other than Authorization= take effect after a restart")
+                } else {
+                    logger.info("configuration reloaded")
+                }
+            } catch {
+                logger.log(
+                    .error, "configuration rejected, keeping the running one: \(error)",
+                    fields: [("MESSAGE_ID", MessageID.configurationRejected)])
+            }
+        }
+
+        /// Sends each state change to watchers, the journal and systemd's STATUS=.
+        func publish(to server: SocketServer) async {
+            var previous: WeatherState?
+            for await state in store.states() {
+                server.broadcast(state)
+                defer { previous = state }
+                guard let previous, previous != state else { continue }
+                let line = HumanFormat.line(state, now: Date())
+                _ = try? notifier.status(line)
+                logger.log(state.status == .stale || state.status == .error ? .warning : .info, "weather: \(line)", fields: Self.journalFields(state))
+            }
+        }
+
+        static func journalFields(_ state: WeatherState) -> [(String, String)] {
+            var fields: [(String, String)] = [
+                ("MESSAGE_ID", MessageID.weatherChanged), ("WUNDERCAST_STATUS", state.status.rawValue),
+                ("WUNDERCAST_PROVIDER", state.provider),
+            ]
+            if let w = state.weather {
+                if let t = w.temperature { fields.append(("WUNDERCAST_TEMPERATURE", "\(t)")) }
+                fields.append(("WUNDERCAST_TEMPERATURE_UNIT", w.units.temperature))
+                if let c = w.weatherCode { fields.append(("WUNDERCAST_WEATHER_CODE", "\(c)")) }
+                if let h = w.relativeHumidity { fields.append(("WUNDERCAST_RELATIVE_HUMIDITY", "\(h)")) }
+            }
+            if let l = state.location {
+                fields.append(("WUNDERCAST_LATITUDE", "\(l.latitude)"))
+                fields.append(("WUNDERCAST_LONGITUDE", "\(l.longitude)"))
+                if let mode = l.mode { fields.append(("WUNDERCAST_FIX_MODE", "\(mode)")) }
+            }
+            if let e = state.error { fields.append(("WUNDERCAST_ERROR", e.code)) }
+            return fields
+        }
+
+        /// Pings the systemd watchdog at half its interval, after a round trip through the
+        /// socket server's queue (so a stuck server stops the pings).
+        func watchdog(_ server: SocketServer) async {
+            guard let interval = notifier.watchdogInterval else { return }
+            while !Task.isCancelled {
+                do { try await Task.sleep(for: interval / 2) } catch { return }
+                _ = server.clientCount
+                _ = try? notifier.watchdog()
+            }
+        }
+    }
+}

@@ -1,0 +1,293 @@
+import Foundation
+import Testing
+import WundercastCore
+import WundercastTestSupport
+
+/// The whole main job with real processes: gpsfake replays a real track into a private gpsd,
+/// a loopback HTTP server serves recorded Open-Meteo responses and records every request,
+/// `wundercastd` runs with a temporary socket, `wundercastctl` asks it.
+@Suite(.serialized) struct DaemonEndToEndTests {
+    static let boat = Fixtures.url("nmea/bundg_zeus_9.log")
+    static let car = Fixtures.url("nmea/nl2008u.log")
+
+    func configuration(gpsdPort: Int, http: FixtureHTTPServer, minDistance: String = "50m", precision: Int = 4) -> String {
+        """
+        [Location]
+        Authorization=always
+        GPSD=127.0.0.1:\(gpsdPort)
+        MaxHorizontalError=10km
+        [Throttle]
+        MinInterval=0
+        MinDistance=\(minDistance)
+        MaxAge=1h
+        [Weather]
+        URL=\(http.baseURL)
+        Precision=\(precision)
+        Timeout=5s
+        """
+    }
+
+    func forecastRequests(_ http: FixtureHTTPServer) throws -> [RecordedRequest] {
+        try http.requests().filter { $0.path == "/v1/forecast" }
+    }
+
+    func coordinate(of request: RecordedRequest) throws -> Coordinate {
+        let lat = try #require(request.query["latitude"].flatMap(Double.init))
+        let lon = try #require(request.query["longitude"].flatMap(Double.init))
+        return Coordinate(latitude: lat, longitude: lon)
+    }
+
+    func decimals(_ text: String) -> Int {
+        guard let dot = text.firstIndex(of: ".") else { return 0 }
+        return text.distance(from: dot, to: text.endIndex) - 1
+    }
+
+    @Test func weatherFollowsARealTrackWithTheRequestsTheThrottleAllows() throws {
+        let http = try FixtureHTTPServer()
+        let port = try GPSFake.freePort()
+        let minDistance = 50.0
+        let daemon = try DaemonProcess(configuration: configuration(gpsdPort: port, http: http, minDistance: "50m"))
+        // The daemon is up and retrying gpsd; now gpsd appears and the log plays once.
+        let gpsfake = try GPSFake(log: Self.boat, cycle: 0.005, once: true, linger: 1, port: port)
+        let deadline = Date().addingTimeInterval(180)
+        while gpsfake.isRunning && Date() < deadline { usleep(100_000) }
+        #expect(!gpsfake.isRunning, "gpsfake did not finish the log")
+        let state = try daemon.waitForState(timeout: 30, "fresh weather") { $0["status"] as? String == "fresh" }
+
+        let requests = try forecastRequests(http)
+        try #require(!requests.isEmpty, "no weather request reached the server; log:\n\(daemon.log.suffix(2000))")
+
+        // No request carries more decimals than Precision=4.
+        for request in requests {
+            #expect(decimals(request.query["latitude"] ?? "") <= 4, "\(request.queryString)")
+            #expect(decimals(request.query["longitude"] ?? "") <= 4, "\(request.queryString)")
+            #expect(request.headers["user-agent"]?.hasPrefix("wundercast/") == true)
+        }
+
+        // Expected count, computed from the NMEA: the distance rule (MinInterval=0, MaxAge
+        // far beyond the replay), starting at the first position the daemon used (it joins
+        // gpsd a moment after gpsfake starts feeding).
+        let track = try NMEATrack.load(Self.boat).positions
+        let first = try coordinate(of: requests[0])
+        let start = try #require(
+            track.firstIndex { Coordinate(latitude: $0.latitude, longitude: $0.longitude).rounded(toDecimals: 4) == first },
+            "first request \(first) is not a position of the track")
+        var lastEmitted = track[start]
+        var expected = 1
+        for p in track[(start + 1)...] {
+            if NMEATrack.haversine(lastEmitted.latitude, lastEmitted.longitude, p.latitude, p.longitude) >= minDistance {
+                lastEmitted = p
+                expected += 1
+            }
+        }
+        #expect(requests.count == expected, "requests: \(requests.map(\.queryString))")
+        #expect(expected >= 5)
+
+        // `now --json` carries the recorded weather and a position from the track.
+        #expect(state[path: "weather.temperature"] as? Double == -5.3)
+        #expect(state[path: "weather.weatherCode"] as? Int == 0)
+        #expect(state[path: "weather.units.temperature"] as? String == "°C")
+        #expect(state["provider"] as? String == "open-meteo")
+        #expect((state["fetchedAt"] as? String)?.hasSuffix("Z") == true)
+        #expect(state["ageSeconds"] is Int)
+        let lat = try #require(state[path: "location.latitude"] as? Double)
+        let lon = try #require(state[path: "location.longitude"] as? Double)
+        #expect(try coordinate(of: requests.last!) == Coordinate(latitude: lat, longitude: lon))
+        #expect((state[path: "location.mode"] as? Int ?? 0) >= 2)
+        let box = try #require(NMEATrack(positions: track).boundingBox)
+        #expect(lat >= box.minLatitude - 0.0001 && lat <= box.maxLatitude + 0.0001)
+        #expect(lon >= box.minLongitude - 0.0001 && lon <= box.maxLongitude + 0.0001)
+
+        // The human line.
+        let human = try daemon.ctl("now")
+        #expect(human.status == 0)
+        #expect(human.stdout.hasPrefix("-5°C Clear sky, humidity 72%, "), "\(human.stdout)")
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test func fixesResumeWhenGPSDIsKilledAndStartedAgain() throws {
+        let http = try FixtureHTTPServer()
+        let port = try GPSFake.freePort()
+        let daemon = try DaemonProcess(configuration: configuration(gpsdPort: port, http: http, minDistance: "1km"))
+        var gpsfake: GPSFake? = try GPSFake(log: Self.boat, cycle: 0.01, port: port)
+        _ = try daemon.waitForState(timeout: 60, "weather for the boat") { $0["status"] as? String == "fresh" }
+        let boatRequests = try forecastRequests(http).count
+        gpsfake?.stop()
+        gpsfake = nil
+        // gpsd is gone; the daemon keeps serving its last state.
+        #expect(try daemon.now()[path: "weather.temperature"] as? Double == -5.3)
+        // A new gpsd on the same port, replaying a car 260 km away: the daemon reconnects.
+        let again = try GPSFake(log: Self.car, cycle: 0.01, port: port)
+        defer { again.stop() }
+        let carTrack = try #require(try NMEATrack.load(Self.car).boundingBox)
+        let state = try daemon.waitForState(timeout: 90, "weather for the car") { s in
+            guard let lat = s[path: "location.latitude"] as? Double else { return false }
+            return abs(lat - carTrack.minLatitude) < 0.1 && s["status"] as? String == "fresh"
+        }
+        #expect(try forecastRequests(http).count > boatRequests)
+        #expect(state[path: "location.source"] as? String == "gpsd")
+    }
+
+    @Test func serverErrorsTurnTheStateStaleAndKeepTheLastWeather() throws {
+        let http = try FixtureHTTPServer()
+        let port = try GPSFake.freePort()
+        let gpsfake = try GPSFake(log: Self.boat, cycle: 0.005, port: port)
+        defer { gpsfake.stop() }
+        let daemon = try DaemonProcess(configuration: configuration(gpsdPort: port, http: http, minDistance: "20m"))
+        _ = try daemon.waitForState(timeout: 60, "fresh weather") { $0["status"] as? String == "fresh" }
+        try http.respond(status: 500, body: #"{"error":true,"reason":"Internal error"}"#)
+        // The boat moves on, the next fetch fails: stale, with the old weather.
+        let stale = try daemon.waitForState(timeout: 60, "stale state") { $0["status"] as? String == "stale" }
+        #expect(stale[path: "weather.temperature"] as? Double == -5.3)
+        #expect(stale[path: "error.code"] as? String == "http-500")
+        #expect((stale[path: "error.message"] as? String)?.contains("Internal error") == true)
+        let human = try daemon.ctl("now")
+        #expect(human.stdout.contains("(stale: HTTP 500"), "\(human.stdout)")
+        // Recovery.
+        try http.reset()
+        _ = try daemon.waitForState(timeout: 90, "fresh again") { $0["status"] as? String == "fresh" }
+    }
+}
+
+/// The daemon and wundercastctl at their edges: configuration errors, a missing daemon,
+/// the socket path from the environment, `watch`, sd_notify and socket activation.
+@Suite(.serialized) struct DaemonEdgeTests {
+    @Test func configurationErrorStopsStartUpWithFileAndLine() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wundercast-conf-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("bad.conf").path
+        try "[Location]\nAuthorization=always\n\n[Throttle]\nMinInterval=5 parsecs\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try runProcess(try Binaries.path("wundercastd"), ["--config", path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("bad.conf:5: "), "\(result.stderr)")
+        #expect(result.stderr.contains("MinInterval"), "\(result.stderr)")
+        let check = try runProcess(try Binaries.path("wundercastd"), ["--check-config", "--config", path])
+        #expect(check.status == 1)
+    }
+
+    @Test func ctlSaysClearlyWhenTheDaemonIsNotRunning() throws {
+        let result = try runProcess(try Binaries.path("wundercastctl"), ["--socket", "/nonexistent/wundercast.sock", "now"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("not running"), "\(result.stderr)")
+    }
+
+    @Test func deniedWithFallbackServesTheFallbackAndEnvironmentSetsTheSocket() throws {
+        let http = try FixtureHTTPServer()
+        let daemon = try DaemonProcess(configuration: """
+            [Location]
+            Authorization=denied
+            GPSD=127.0.0.1:1
+            Fallback=59.9139,10.7522
+            [Weather]
+            URL=\(http.baseURL)
+            Precision=2
+            """)
+        _ = try daemon.waitForState(timeout: 30, "fresh fallback weather") { $0["status"] as? String == "fresh" }
+        var env = ProcessInfo.processInfo.environment
+        env["WUNDERCAST_SOCKET"] = daemon.socketPath
+        let result = try runProcess(try Binaries.path("wundercastctl"), ["now", "--json"], environment: env)
+        #expect(result.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object[path: "location.source"] as? String == "fallback")
+        #expect(object[path: "location.latitude"] as? Double == 59.91)
+        #expect(object["authorization"] as? String == "denied")
+        let requests = try http.requests().filter { $0.path == "/v1/forecast" }
+        #expect(requests.map { $0.query["latitude"] } == ["59.91"])
+    }
+
+    @Test func watchStreamsChangesAndAuthorizeDecides() throws {
+        let http = try FixtureHTTPServer()
+        let daemon = try DaemonProcess(configuration: """
+            [Location]
+            Authorization=ask
+            GPSD=127.0.0.1:1
+            Fallback=52.37,4.89
+            [Weather]
+            URL=\(http.baseURL)
+            """)
+        let ask = try daemon.now()
+        #expect(ask["status"] as? String == "noLocation")
+        #expect(ask[path: "error.code"] as? String == "not-determined")
+        // A watcher sees the decision take effect: noLocation → fetching → fresh.
+        let watch = Process()
+        watch.executableURL = URL(fileURLWithPath: try Binaries.path("wundercastctl"))
+        watch.arguments = ["--socket", daemon.socketPath, "watch", "--json"]
+        let out = Pipe()
+        watch.standardOutput = out
+        try watch.run()
+        defer { if watch.isRunning { watch.terminate() } }
+        let decided = try daemon.ctl("authorize", "denied")
+        #expect(decided.stdout == "GPS authorization: denied\n")
+        _ = try daemon.waitForState(timeout: 30, "fresh") { $0["status"] as? String == "fresh" }
+        watch.terminate()
+        watch.waitUntilExit()
+        let lines = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+        let statuses = lines.compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["status"] as? String
+        }
+        #expect(statuses.first == "noLocation")
+        #expect(statuses.last == "fresh")
+        #expect(statuses.contains("fetching"))
+    }
+
+    @Test func readyIsSentOnceTheSocketListens() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wundercast-notify-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let notifyPath = dir.appendingPathComponent("notify").path
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            let bytes = Array(notifyPath.utf8)
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(bound == 0)
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let daemon = try DaemonProcess(
+            configuration: "[Location]\nAuthorization=denied\n", environment: ["NOTIFY_SOCKET": notifyPath],
+            waitForSocket: false)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        try #require(n > 0, "no sd_notify datagram; log: \(daemon.log)")
+        let message = String(decoding: buffer[0..<n], as: UTF8.self)
+        #expect(message.contains("READY=1"))
+        // At READY=1 the socket already answers.
+        #expect(FileManager.default.fileExists(atPath: daemon.socketPath))
+        #expect(try daemon.now()["class"] as? String == "WEATHER")
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test func socketActivationServesTheInheritedSocket() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wundercast-act-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let socketPath = dir.appendingPathComponent("activated.sock").path
+        let configPath = dir.appendingPathComponent("c.conf").path
+        try "[Location]\nAuthorization=denied\n[Socket]\nPath=\(dir.path)/unused.sock\n".write(toFile: configPath, atomically: true, encoding: .utf8)
+        let activate = Process()
+        activate.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-socket-activate")
+        activate.arguments = ["-l", socketPath, "--fdname=control", try Binaries.path("wundercastd"), "--config", configPath]
+        activate.standardOutput = FileHandle.nullDevice
+        activate.standardError = FileHandle.nullDevice
+        try activate.run()
+        defer {
+            activate.interrupt()
+            activate.waitUntilExit()
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: socketPath) && Date() < deadline { usleep(20_000) }
+        // The first connection starts the daemon, which answers on the inherited socket.
+        let result = try runProcess(try Binaries.path("wundercastctl"), ["--socket", socketPath, "now", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(#""class":"WEATHER""#))
+        #expect(!FileManager.default.fileExists(atPath: "\(dir.path)/unused.sock"))
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+
+/// The built `wundercastd`/`wundercastctl` binaries, run as real processes.
+public enum Binaries {
+    /// `$WUNDERCAST_BIN_DIR`, else the directory of the running test bundle
+    /// (`.build/debug`, where `swift build` puts the executables).
+    public static var directory: URL {
+        if let dir = ProcessInfo.processInfo.environment["WUNDERCAST_BIN_DIR"], !dir.isEmpty {
+            return URL(fileURLWithPath: dir)
+        }
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var url = URL(fileURLWithPath: exe).deletingLastPathComponent()
+        // The bundle may be run from inside `X.xctest/…` on some layouts.
+        while url.path.contains(".xctest") { url.deleteLastPathComponent() }
+        return url
+    }
+
+    public struct Missing: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The path of executable `name`; throws when it was not built (run `swift build` first;
+    /// `make test` does).
+    public static func path(_ name: String) throws -> String {
+        let url = directory.appendingPathComponent(name)
+        guard FileManager.default.isExecutableFile(atPath: url.path) else {
+            throw Missing(description: "\(url.path) not built: run `swift build` before the tests (`make test` does)")
+        }
+        return url.path
+    }
+}
+
+/// Output of a finished process.
+public struct ProcessResult: Sendable {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+}
+
+/// Runs `executable` with `arguments` to completion (bounded by `timeout` seconds; then killed).
+public func runProcess(
+    _ executable: String, _ arguments: [String], environment: [String: String]? = nil, timeout: TimeInterval = 30
+) throws -> ProcessResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
+    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    killer.cancel()
+    return ProcessResult(
+        status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+        stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// A running `wundercastd` with a configuration written by the test and a socket in a
+/// temporary directory. ``stop()`` (and `deinit`) sends SIGTERM and waits.
+public final class DaemonProcess: @unchecked Sendable {
+    public let directory: URL
+    public let socketPath: String
+    public let configPath: String
+    public let logPath: String
+    private let process: Process
+
+    public struct StartError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Writes `configuration` (INI text; `Path=` of `[Socket]` is appended by this method) and
+    /// starts the daemon, returning once its socket accepts connections.
+    public init(configuration: String, environment: [String: String] = [:], extraArguments: [String] = [], waitForSocket: Bool = true) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("wundercastd-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        socketPath = directory.appendingPathComponent("wundercast.sock").path
+        configPath = directory.appendingPathComponent("wundercast.conf").path
+        logPath = directory.appendingPathComponent("wundercastd.log").path
+        try (configuration + "\n[Socket]\nPath=\(socketPath)\n").write(toFile: configPath, atomically: true, encoding: .utf8)
+        FileManager.default.createFile(atPath: logPath, contents: nil)
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: try Binaries.path("wundercastd"))
+        process.arguments = ["--config", configPath] + extraArguments
+        var env = ProcessInfo.processInfo.environment
+        env["WUNDERCAST_DEBUG"] = "1"
+        env.removeValue(forKey: "NOTIFY_SOCKET")
+        env.removeValue(forKey: "JOURNAL_STREAM")
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        process.standardOutput = log
+        process.standardError = log
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        try? log.close()
+        guard waitForSocket else { return }
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: socketPath) {
+            guard process.isRunning else { throw StartError(description: "wundercastd exited (\(process.terminationStatus)): \(self.log)") }
+            guard Date() < deadline else { throw StartError(description: "wundercastd did not create its socket: \(self.log)") }
+            usleep(20_000)
+        }
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    public var pid: Int32 { process.processIdentifier }
+    public var isRunning: Bool { process.isRunning }
+
+    /// What the daemon logged so far (stderr; debug entries included).
+    public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// Runs `wundercastctl --socket <this socket> arguments…`.
+    public func ctl(_ arguments: String...) throws -> ProcessResult {
+        try runProcess(try Binaries.path("wundercastctl"), ["--socket", socketPath] + arguments)
+    }
+
+    /// `wundercastctl now --json`, parsed.
+    public func now() throws -> [String: Any] {
+        let result = try ctl("now", "--json")
+        guard result.status == 0, let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
+            throw StartError(description: "now --json failed (\(result.status)): \(result.stderr) \(result.stdout)")
+        }
+        return object
+    }
+
+    /// Polls `now --json` until `condition` holds (bounded by `timeout`); returns the last state.
+    @discardableResult
+    public func waitForState(timeout: TimeInterval = 60, _ what: String, _ condition: ([String: Any]) -> Bool) throws -> [String: Any] {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last: [String: Any] = [:]
+        while Date() < deadline {
+            last = try now()
+            if condition(last) { return last }
+            usleep(100_000)
+        }
+        throw StartError(description: "timed out waiting for \(what); last state: \(last); log:\n\(log.suffix(3000))")
+    }
+
+    /// Sends SIGTERM and waits (bounded) for the exit; returns the exit status.
+    @discardableResult
+    public func stop() -> Int32 {
+        guard process.isRunning else { return process.terminationStatus }
+        process.terminate()
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
+
+extension Dictionary where Key == String, Value == Any {
+    /// The value at a dotted path, e.g. `"weather.temperature"`.
+    public subscript(path path: String) -> Any? {
+        var current: Any? = self
+        for key in path.split(separator: ".") {
+            current = (current as? [String: Any])?[String(key)]
+        }
+        return current
+    }
+}

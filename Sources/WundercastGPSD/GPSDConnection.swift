@@ -1,0 +1,239 @@
+import CGPS
+import WundercastCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One libgps client handle and the `gps_data_t` it fills, confined to the reader thread.
+///
+/// libgps segfaults when `gps_waiting`/`gps_read` run after `gps_close`, or `gps_read` after a
+/// failed `gps_open` (PITFALLS, libgps). This type keeps the handle's phase
+/// (`closed → open → streaming → closed`) and refuses out-of-phase calls with a
+/// `preconditionFailure` naming the phase, so a mistake traps in Swift instead of in libgps.
+///
+/// Not `Sendable`: it is created, used and destroyed on one thread.
+final class GPSDConnection {
+    enum Phase: Equatable, CustomStringConvertible {
+        /// No libgps handle: only ``open(host:port:)`` is allowed.
+        case closed
+        /// `gps_open` succeeded; no `?WATCH` sent yet.
+        case open
+        /// `?WATCH={"enable":true,"json":true}` sent; reports arrive.
+        case streaming
+
+        var description: String {
+            switch self {
+            case .closed: "closed"
+            case .open: "open"
+            case .streaming: "streaming"
+            }
+        }
+    }
+
+    /// What one `gps_read` produced.
+    enum ReadResult {
+        /// A complete JSON line was read and unpacked.
+        case message(Message)
+        /// `gps_read` returned 0: only part of a line is buffered (or nothing). Wait on the
+        /// descriptor again.
+        case incomplete
+        /// `gps_read` returned -1: gpsd closed the connection (`errno` 0), or a socket error.
+        case failed(reason: String)
+    }
+
+    /// The part of a report wundercast cares about.
+    enum Message {
+        /// A TPV whose read set `LATLON_SET`: the report, not yet judged.
+        case position(TPVReport)
+        /// `{"class":"DEVICE",...,"activated":0}`: gpsd lost the receiver at `path`.
+        case deviceDeactivated(path: String)
+        /// A DEVICE report with an activation time: gpsd opened the receiver at `path`.
+        case deviceActivated(path: String)
+        /// Anything else (VERSION, WATCH, DEVICES, SKY, a TPV without position, ...).
+        case other
+    }
+
+    private(set) var phase: Phase = .closed
+
+    /// `gps_data_t` is 24,496 bytes and Swift copies imported C structs by value (PITFALLS,
+    /// libgps): it lives on the heap for the connection's lifetime and is only ever accessed
+    /// through this pointer, never loaded whole.
+    private let data: UnsafeMutablePointer<gps_data_t>
+
+    /// The raw JSON line of the last read (`gps_read`'s `message` buffer), for the class name
+    /// and DEVICE `activated`, which libgps does not expose as a field.
+    private let line: UnsafeMutablePointer<CChar>
+    private static let lineCapacity = 1024
+
+    init() {
+        data = .allocate(capacity: 1)
+        Self.zero(data)
+        line = .allocate(capacity: Self.lineCapacity)
+        line.initialize(repeating: 0, count: Self.lineCapacity)
+    }
+
+    deinit {
+        if phase != .closed { close() }
+        data.deallocate()
+        line.deinitialize(count: Self.lineCapacity)
+        line.deallocate()
+    }
+
+    /// Connects to gpsd. On failure the handle stays closed and the reason is libgps's text
+    /// for the negative `NL_*` code that `gps_open` leaves in `errno` (PITFALLS, libgps:
+    /// use `gps_errstr(errno)`, not `strerror`).
+    func open(host: String, port: Int) -> Result<Void, GPSDConnectionError> {
+        guard phase == .closed else { preconditionFailure("gps_open on a handle that is \(phase)") }
+        // A zero-initialised gps_data_t reads 0,0 (PITFALLS): start every connection from zero
+        // so nothing of the previous one survives; the fix rules never accept it anyway.
+        Self.zero(data)
+        errno = 0
+        guard gps_open(host, String(port), data) == 0 else {
+            let code = errno
+            return .failure(GPSDConnectionError(code: code, reason: String(cString: gps_errstr(code))))
+        }
+        // After a successful open errno is garbage (PITFALLS): do not look at it.
+        phase = .open
+        return .success(())
+    }
+
+    /// Sends `?WATCH={"enable":true,"json":true}`. `false` when the write failed (gpsd gone);
+    /// SIGPIPE is ignored process-wide for exactly this write (see ``GPSDFixSource``).
+    func startStreaming() -> Bool {
+        guard phase == .open else { preconditionFailure("gps_stream(WATCH_ENABLE) on a handle that is \(phase)") }
+        guard gps_stream(data, cgps_watch_enable | cgps_watch_json, nil) == 0 else { return false }
+        phase = .streaming
+        return true
+    }
+
+    enum WaitResult {
+        case readable
+        case timeout
+        case failed(reason: String)
+    }
+
+    /// Waits up to `milliseconds` for the socket to become readable (or hang up).
+    ///
+    /// `gps_waiting` is true while any byte is buffered, even half a line, and the documented
+    /// `while gps_waiting() { gps_read() }` loop then spins (PITFALLS, libgps); this polls
+    /// `gps_fd` instead, so a partial line costs nothing until more bytes arrive.
+    func waitReadable(milliseconds: Int32) -> WaitResult {
+        guard phase == .streaming else { preconditionFailure("poll(gps_fd) on a handle that is \(phase)") }
+        var descriptor = pollfd(fd: data.pointee.gps_fd, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&descriptor, 1, milliseconds)
+        if ready > 0 { return .readable }  // POLLIN, POLLHUP and POLLERR all end in gps_read.
+        if ready == 0 { return .timeout }
+        let code = errno
+        if code == EINTR { return .timeout }
+        return .failed(reason: "poll: " + String(cString: strerror(code)))
+    }
+
+    /// One `gps_read`: unpacks at most one complete line from libgps's buffer, receiving
+    /// more bytes first when no complete line is buffered.
+    ///
+    /// libgps keeps the unread lines in its own buffer, where `poll` cannot see them: call
+    /// again until ``ReadResult/incomplete`` before waiting on the descriptor.
+    func read() -> ReadResult {
+        guard phase == .streaming else { preconditionFailure("gps_read on a handle that is \(phase)") }
+        // `set` accumulates: SKY/DEVICE only OR bits in, so after TPV→SKY LATLON_SET would still
+        // stand for the old fix (PITFALLS, libgps). Clear it so it describes this read only.
+        data.pointee.set = 0
+        line[0] = 0
+        errno = 0
+        let status = gps_read(data, line, Int32(Self.lineCapacity))
+        if status == 0 { return .incomplete }  // half a line buffered (PITFALLS, libgps)
+        if status < 0 {
+            // -1 with errno 0: gpsd closed the connection (PITFALLS, libgps); also a full buffer.
+            let code = errno
+            return .failed(reason: code == 0 ? "gpsd closed the connection" : String(cString: strerror(code)))
+        }
+        return .message(message())
+    }
+
+    /// Ends the session politely: `?WATCH={"enable":false}` (gpsd may power the receiver
+    /// down) when streaming, then `gps_close`. Does nothing when already closed.
+    func release() {
+        if phase == .streaming {
+            // The result does not matter: the connection is closed next either way.
+            _ = gps_stream(data, cgps_watch_disable, nil)
+        }
+        if phase != .closed { close() }
+    }
+
+    /// `gps_close`, exactly once per successful `gps_open` (closing twice is undefined).
+    func close() {
+        guard phase != .closed else { preconditionFailure("gps_close on a handle that is already closed") }
+        _ = gps_close(data)
+        phase = .closed
+    }
+
+    // MARK: - Reading the report
+
+    private func message() -> Message {
+        if lineStarts(with: #"{"class":"TPV""#) {
+            return position().map(Message.position) ?? .other
+        }
+        if lineStarts(with: #"{"class":"DEVICE""#) {
+            let text = String(cString: line)
+            let path = Self.stringValue(of: "path", in: text) ?? "?"
+            // libgps 3.22 does not set DEVICE_SET for `"activated":0` (a number where a time
+            // string is expected; seen here), so read the line itself.
+            return Self.isDeactivation(text) ? .deviceDeactivated(path: path) : .deviceActivated(path: path)
+        }
+        return .other
+    }
+
+    /// The TPV report of this read, built only when this very read set LATLON_SET (`set`
+    /// was cleared before it); fields gpsd did not report stay NaN.
+    private func position() -> TPVReport? {
+        guard data.pointee.set & cgps_latlon_set != 0 else { return nil }
+        // Borrow the fix in place: `data.pointee` would copy 24 KB.
+        guard let fix = data.pointer(to: \.fix) else { return nil }
+        let time = fix.pointee.time
+        return TPVReport(
+            latLonSet: true,
+            mode: Int(fix.pointee.mode),
+            latitude: fix.pointee.latitude,
+            longitude: fix.pointee.longitude,
+            // A report without "time" leaves fix.time at {0,0} (PITFALLS, libgps).
+            time: time.tv_sec == 0 && time.tv_nsec == 0 ? nil : Double(time.tv_sec) + Double(time.tv_nsec) / 1e9,
+            eph: fix.pointee.eph,
+            epx: fix.pointee.epx,
+            epy: fix.pointee.epy,
+            altitude: fix.pointee.altHAE,
+            speed: fix.pointee.speed,
+            track: fix.pointee.track)
+    }
+
+    private func lineStarts(with prefix: String) -> Bool {
+        prefix.withCString { strncmp(line, $0, strlen($0)) == 0 }
+    }
+
+    /// `"activated":0` — a number, not a time string (PITFALLS, libgps).
+    static func isDeactivation(_ line: String) -> Bool {
+        line.contains(#""activated":0,"#) || line.contains(#""activated":0}"#)
+    }
+
+    /// The string value of `"key":"..."` in one gpsd JSON line (values gpsd writes here
+    /// contain no escaped quotes: device paths).
+    static func stringValue(of key: String, in line: String) -> String? {
+        guard let start = line.range(of: "\"\(key)\":\"") else { return nil }
+        let rest = line[start.upperBound...]
+        guard let end = rest.firstIndex(of: "\"") else { return nil }
+        return String(rest[..<end])
+    }
+
+    private static func zero(_ data: UnsafeMutablePointer<gps_data_t>) {
+        UnsafeMutableRawPointer(data).initializeMemory(
+            as: UInt8.self, repeating: 0, count: MemoryLayout<gps_data_t>.size)
+    }
+}
+
+/// Why `gps_open` failed: libgps's negative `NL_*` code and its text.
+struct GPSDConnectionError: Error, Equatable {
+    /// The negative `NL_*` code from `errno` (e.g. -6 `NL_NOCONNECT`).
+    let code: Int32
+    /// `gps_errstr(code)`, e.g. "can't connect to host/port pair".
+    let reason: String
+}

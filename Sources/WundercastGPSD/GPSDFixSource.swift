@@ -1,0 +1,95 @@
+import Foundation
+import Synchronization
+import WundercastCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Fixes from gpsd, read through libgps.
+///
+/// Every ``fixes()`` call opens its own connection to gpsd (`?WATCH={"enable":true,"json":true}`)
+/// on a dedicated thread, judges each TPV with ``Fix/init(report:)`` and drops the repeated
+/// TPVs of one epoch (``EpochDeduplicator``). When gpsd goes away the stream stays open and
+/// the thread reconnects with exponential back-off (`initialBackoff`, doubling, at most
+/// `maxBackoff`; back to `initialBackoff` after a connection that delivered data).
+///
+/// Cancellation and finish: when the consumer stops iterating (its task is cancelled or it
+/// drops the iterator), the thread sends `?WATCH={"enable":false}`, closes the connection and
+/// ends within about 200 ms; the stream then finishes. It never finishes on its own.
+public final class GPSDFixSource: FixSource {
+    /// What happened to a connection; see ``onConnectionChange``.
+    public enum ConnectionEvent: Sendable, Equatable {
+        /// Connected and `?WATCH` sent; reports will follow.
+        case connected
+        /// `gps_open` failed (`reason` from `gps_errstr`); retrying after a back-off delay.
+        case connectFailed(reason: String)
+        /// An open connection was lost (gpsd closed it, or a socket error) and was closed;
+        /// reconnecting after a back-off delay.
+        case disconnected(reason: String)
+        /// The consumer stopped: `?WATCH={"enable":false}` sent, connection closed, the
+        /// reader thread is ending. Last event of a `fixes()` stream.
+        case stopped
+    }
+
+    /// gpsd's host; `127.0.0.1` by default, since `localhost` resolves to `::1` first (PITFALLS).
+    public let host: String
+    /// gpsd's TCP port (2947). `/run/gpsd.sock` is the root-only control socket, not this.
+    public let port: Int
+    private let logger: Logger
+    private let initialBackoff: Duration
+    private let maxBackoff: Duration
+    private let handler = Mutex<(@Sendable (ConnectionEvent) -> Void)?>(nil)
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 2947, logger: Logger = .discard,
+        initialBackoff: Duration = .milliseconds(250), maxBackoff: Duration = .seconds(30)
+    ) {
+        self.host = host
+        self.port = port
+        self.logger = logger
+        self.initialBackoff = initialBackoff
+        self.maxBackoff = maxBackoff
+    }
+
+    /// Called on the reader thread on every connection change of every stream (for
+    /// `sd_notify` STATUS, or tests). Must return quickly and must not block.
+    public var onConnectionChange: (@Sendable (ConnectionEvent) -> Void)? {
+        get { handler.withLock { $0 } }
+        set { handler.withLock { $0 = newValue } }
+    }
+
+    /// Opens one gpsd connection for this stream; see the type's documentation.
+    ///
+    /// Buffers the newest 64 fixes for a slow consumer and drops older ones: a position is
+    /// only worth its latest value.
+    public func fixes() -> AsyncStream<Fix> {
+        Self.ignoreSIGPIPE()
+        let (stream, continuation) = AsyncStream.makeStream(of: Fix.self, bufferingPolicy: .bufferingNewest(64))
+        let stop = StopFlag()
+        continuation.onTermination = { _ in stop.request() }
+        let configuration = GPSDReader.Configuration(
+            host: host, port: port, logger: logger, initialBackoff: initialBackoff, maxBackoff: maxBackoff)
+        // Holds the source while the thread runs, so a handler set later is still seen.
+        let notify: @Sendable (ConnectionEvent) -> Void = { [self] event in
+            onConnectionChange?(event)
+        }
+        // libgps is blocking C: keep it off Swift's cooperative thread pool.
+        let thread = Thread {
+            GPSDReader(configuration: configuration, continuation: continuation, stop: stop, notify: notify).run()
+        }
+        thread.name = "wundercast-gpsd"
+        thread.start()
+        return stream
+    }
+
+    /// `gps_stream` writes to the socket, and with gpsd gone that raises SIGPIPE, which would
+    /// kill the daemon (PITFALLS): ignore it, once per process (a `static let` runs once).
+    private static let sigpipeIgnored: Void = {
+        _ = signal(SIGPIPE, SIG_IGN)
+    }()
+
+    private static func ignoreSIGPIPE() {
+        _ = sigpipeIgnored
+    }
+}

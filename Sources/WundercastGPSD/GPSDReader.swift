@@ -1,0 +1,235 @@
+import Synchronization
+import WundercastCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Set by the stream's `onTermination` (any thread), read by the reader thread.
+final class StopFlag: Sendable {
+    private let requested = Atomic<Bool>(false)
+
+    var isRequested: Bool { requested.load(ordering: .acquiring) }
+
+    func request() { requested.store(true, ordering: .releasing) }
+}
+
+/// The body of one reader thread: one connection to gpsd for one `fixes()` call, reconnected
+/// with back-off until the consumer stops.
+///
+/// The states, one `switch` per turn of the loop in ``run()``:
+///
+///     closed ──gps_open ok──▶ open ──WATCH ok──▶ streaming ──read -1──▶ (close) backingOff
+///       ▲  └──gps_open fails──────────────────────────────────────────────────▶ backingOff
+///       └────────────────────────────── delay elapsed ────────────────────────────┘
+///     any state ──stop requested──▶ (WATCH disable, close if open) finished
+///
+/// libgps is blocking C, so this runs on a dedicated `Thread`, never on Swift's cooperative
+/// pool. It checks the stop flag at least every ``pollInterval`` (in `poll` and in back-off),
+/// so the thread ends within about that long after the consumer stops.
+final class GPSDReader {
+    struct Configuration: Sendable {
+        var host: String
+        var port: Int
+        var logger: Logger
+        var initialBackoff: Duration
+        var maxBackoff: Duration
+    }
+
+    private enum State {
+        case closed
+        case open
+        case streaming
+        case backingOff(Duration)
+        case finished
+    }
+
+    /// Longest wait before the stop flag is looked at again, in `poll` and in back-off.
+    static let pollInterval: Int32 = 200  // milliseconds
+
+    private let configuration: Configuration
+    private let continuation: AsyncStream<Fix>.Continuation
+    private let stop: StopFlag
+    private let notify: @Sendable (GPSDFixSource.ConnectionEvent) -> Void
+
+    private let connection = GPSDConnection()
+    private var state = State.closed
+    private var backoff: ExponentialBackoff
+    private var deduplicator = EpochDeduplicator()
+    /// True from the first failure until a connection delivers a report again: the outage is
+    /// logged once with `MessageID.gpsdDisconnected`, its retries only at debug level.
+    private var inOutage = false
+    /// Whether the current connection has delivered a report yet (then it counts as good).
+    private var connectionIsGood = false
+    /// Whether any connection of this stream has been good (the first one is logged).
+    private var everConnected = false
+
+    init(
+        configuration: Configuration, continuation: AsyncStream<Fix>.Continuation, stop: StopFlag,
+        notify: @escaping @Sendable (GPSDFixSource.ConnectionEvent) -> Void
+    ) {
+        self.configuration = configuration
+        self.continuation = continuation
+        self.stop = stop
+        self.notify = notify
+        self.backoff = ExponentialBackoff(initial: configuration.initialBackoff, maximum: configuration.maxBackoff)
+    }
+
+    private var logger: Logger { configuration.logger }
+    private var server: String { "\(configuration.host):\(configuration.port)" }
+
+    /// Runs the state machine until the consumer stops, then releases gpsd and finishes the stream.
+    func run() {
+        while true {
+            if stop.isRequested, !isFinished {
+                finish()
+            }
+            switch state {
+            case .closed: connect()
+            case .open: watch()
+            case .streaming: readOnce()
+            case .backingOff(let delay): wait(delay)
+            case .finished:
+                continuation.finish()
+                notify(.stopped)
+                return
+            }
+        }
+    }
+
+    private var isFinished: Bool {
+        if case .finished = state { return true }
+        return false
+    }
+
+    // MARK: - Transitions
+
+    /// closed → open, or closed → backingOff.
+    private func connect() {
+        switch connection.open(host: configuration.host, port: configuration.port) {
+        case .success:
+            connectionIsGood = false
+            state = .open
+        case .failure(let error):
+            // Never gps_read after a failed gps_open (PITFALLS): the handle stays closed.
+            notify(.connectFailed(reason: error.reason))
+            outage("cannot connect to gpsd at \(server): \(error.reason)")
+        }
+    }
+
+    /// open → streaming, or open → backingOff.
+    private func watch() {
+        if connection.startStreaming() {
+            state = .streaming
+            notify(.connected)
+            logger.debug("gpsd \(server): watching")
+        } else {
+            connection.close()
+            notify(.disconnected(reason: "sending ?WATCH failed"))
+            outage("gpsd at \(server) refused ?WATCH")
+        }
+    }
+
+    /// streaming → streaming (one poll and the reads it allows), or → backingOff.
+    private func readOnce() {
+        switch connection.waitReadable(milliseconds: Self.pollInterval) {
+        case .timeout:
+            // Silence is not a disconnect (PITFALLS: gpsd keeps clients when a device goes).
+            return
+        case .failed(let reason):
+            lose(reason)
+        case .readable:
+            drain()
+        }
+    }
+
+    /// Reads every complete line libgps can give now: it buffers lines `poll` cannot see.
+    private func drain() {
+        while !stop.isRequested {
+            switch connection.read() {
+            case .incomplete:
+                // gps_read returned 0: half a line (PITFALLS). Back to poll, no spinning.
+                return
+            case .failed(let reason):
+                lose(reason)
+                return
+            case .message(let message):
+                markGood()
+                handle(message)
+            }
+        }
+    }
+
+    private func handle(_ message: GPSDConnection.Message) {
+        switch message {
+        case .position(let report):
+            guard let fix = Fix(report: report), let published = deduplicator.admit(fix) else { return }
+            if case .terminated = continuation.yield(published) { stop.request() }
+        case .deviceDeactivated(let path):
+            // gpsd keeps the client connection open when a device goes (PITFALLS): keep reading.
+            logger.info("gpsd \(server): device \(path) deactivated; waiting for it to return")
+        case .deviceActivated(let path):
+            logger.debug("gpsd \(server): device \(path) active")
+        case .other:
+            return
+        }
+    }
+
+    /// The current connection delivered a report: it is good, the outage (if any) is over.
+    private func markGood() {
+        guard !connectionIsGood else { return }
+        connectionIsGood = true
+        backoff.reset()
+        if inOutage {
+            inOutage = false
+            logger.info("gpsd \(server): connected again")
+        } else if !everConnected {
+            logger.info("gpsd \(server): connected")
+        }
+        everConnected = true
+    }
+
+    /// streaming → (close) → backingOff.
+    private func lose(_ reason: String) {
+        connection.close()
+        notify(.disconnected(reason: reason))
+        outage("lost gpsd at \(server): \(reason)")
+    }
+
+    /// Enters back-off; logs the first failure of an outage as a journal-worthy message,
+    /// the retries that follow at debug level.
+    private func outage(_ message: String) {
+        let delay = backoff.nextDelay()
+        if inOutage {
+            logger.debug("\(message); retrying in \(delay)")
+        } else {
+            inOutage = true
+            logger.log(
+                .warning, "\(message); reconnecting with back-off",
+                fields: [("MESSAGE_ID", MessageID.gpsdDisconnected), ("WUNDERCAST_GPSD_SERVER", server)])
+        }
+        state = .backingOff(delay)
+    }
+
+    /// backingOff → closed after `delay`, looking at the stop flag every `pollInterval`.
+    private func wait(_ delay: Duration) {
+        let clock = ContinuousClock()
+        let deadline = clock.now + delay
+        while !stop.isRequested {
+            let left = deadline - clock.now
+            if left <= .zero { break }
+            let slice = min(left, .milliseconds(Int(Self.pollInterval)))
+            let (seconds, attoseconds) = slice.components
+            var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+            _ = nanosleep(&request, nil)
+        }
+        state = .closed
+    }
+
+    /// any → finished: `?WATCH={"enable":false}` and `gps_close` when a handle is open, never
+    /// a second close.
+    private func finish() {
+        connection.release()
+        state = .finished
+    }
+}

@@ -1,2 +1,0 @@
-import WundercastCore
-import CGPS

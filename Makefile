@@ -24,7 +24,7 @@ demo: build
 
 test: deps
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --no-parallel
 
 bench: deps
 	$(SWIFT) build -c release -Xswiftc -warnings-as-errors

@@ -54,7 +54,9 @@ final class GPSDReader {
 
     private let connection = GPSDConnection()
     private var state = State.closed
-    private var backoff: ExponentialBackoff
+    private let backoff: Backoff
+    /// Failed attempts since the last connection that delivered data.
+    private var failures = 0
     private var deduplicator = EpochDeduplicator()
     /// True from the first failure until a connection delivers a report again: the outage is
     /// logged once with `MessageID.gpsdDisconnected`, its retries only at debug level.
@@ -72,7 +74,7 @@ final class GPSDReader {
         self.continuation = continuation
         self.stop = stop
         self.notify = notify
-        self.backoff = ExponentialBackoff(initial: configuration.initialBackoff, maximum: configuration.maxBackoff)
+        self.backoff = Backoff(initial: configuration.initialBackoff, maximum: configuration.maxBackoff)
     }
 
     private var logger: Logger { configuration.logger }
@@ -179,7 +181,7 @@ final class GPSDReader {
     private func markGood() {
         guard !connectionIsGood else { return }
         connectionIsGood = true
-        backoff.reset()
+        failures = 0
         if inOutage {
             inOutage = false
             logger.info("gpsd \(server): connected again")
@@ -199,7 +201,8 @@ final class GPSDReader {
     /// Enters back-off; logs the first failure of an outage as a journal-worthy message,
     /// the retries that follow at debug level.
     private func outage(_ message: String) {
-        let delay = backoff.nextDelay()
+        failures += 1
+        let delay = backoff.delay(attempt: failures)
         if inOutage {
             logger.debug("\(message); retrying in \(delay)")
         } else {

@@ -34,6 +34,12 @@ public enum Daemon {
     public static func main(_ arguments: [String]) async -> Int32 {
         // gps_stream and socket writes to a peer that left raise SIGPIPE (PITFALLS).
         signal(SIGPIPE, SIG_IGN)
+        // A parent may hand down a mask with SIGTERM blocked (Foundation's Process does, from
+        // a Swift concurrency thread): unblock what we handle, or SIGTERM would never arrive.
+        var handled = sigset_t()
+        sigemptyset(&handled)
+        for number in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&handled, number) }
+        pthread_sigmask(SIG_UNBLOCK, &handled, nil)
         var options = Options()
         var rest = arguments[...]
         while let argument = rest.popFirst() {

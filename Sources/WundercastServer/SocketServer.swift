@@ -46,6 +46,7 @@ public final class SocketServer: @unchecked Sendable {
     let wallClock: @Sendable () -> Date
     let maxPendingBytes: Int
     private var acceptSource: DispatchSourceRead?
+    private var stopped = false
     private var clients: [ObjectIdentifier: Client] = [:]
     private var watcherCount = 0
 
@@ -84,6 +85,8 @@ public final class SocketServer: @unchecked Sendable {
     /// Stops accepting and disconnects every client.
     public func stop() {
         queue.sync {
+            guard !stopped else { return }
+            stopped = true
             acceptSource?.cancel()
             acceptSource = nil
             close(listenFD)
@@ -195,8 +198,13 @@ public final class SocketServer: @unchecked Sendable {
                     peerClosedInput = true
                     readSource?.cancel()
                     readSource = nil
-                    // Answer what was asked, then leave (a watcher stays while it reads).
-                    if !watching && pendingBytes == 0 { close() }
+                    // Gone entirely (POLLHUP): leave now, so that a `watch` client that quit
+                    // stops counting at once (when-in-use). Only half-closed (`echo now |
+                    // socat`): answer what was asked first; a half-closed watcher stays
+                    // until a write to it fails.
+                    var descriptor = pollfd(fd: fd, events: 0, revents: 0)
+                    let hungUp = poll(&descriptor, 1, 0) > 0 && descriptor.revents & Int16(POLLHUP) != 0
+                    if hungUp || (!watching && pendingBytes == 0) { close() }
                     return
                 } else {
                     if errno == EINTR { continue }

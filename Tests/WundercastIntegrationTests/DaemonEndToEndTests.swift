@@ -216,13 +216,21 @@ import WundercastTestSupport
         let out = Pipe()
         watch.standardOutput = out
         try watch.run()
-        defer { if watch.isRunning { watch.terminate() } }
+        defer { if watch.isRunning { kill(watch.processIdentifier, SIGKILL) } }
+        // Decide only once the watcher has its first line (it is connected).
+        var firstLine = Data()
+        while !firstLine.contains(UInt8(ascii: "\n")) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            firstLine.append(chunk)
+        }
         let decided = try daemon.ctl("authorize", "denied")
         #expect(decided.stdout == "GPS authorization: denied\n")
         _ = try daemon.waitForState(timeout: 30, "fresh") { $0["status"] as? String == "fresh" }
-        watch.terminate()
+        // SIGKILL: a child of Foundation's Process may start with SIGTERM blocked.
+        kill(watch.processIdentifier, SIGKILL)
         watch.waitUntilExit()
-        let lines = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+        let lines = String(decoding: firstLine + out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
         let statuses = lines.compactMap { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["status"] as? String
         }
@@ -272,15 +280,17 @@ import WundercastTestSupport
         let socketPath = dir.appendingPathComponent("activated.sock").path
         let configPath = dir.appendingPathComponent("c.conf").path
         try "[Location]\nAuthorization=denied\n[Socket]\nPath=\(dir.path)/unused.sock\n".write(toFile: configPath, atomically: true, encoding: .utf8)
-        let activate = Process()
-        activate.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-socket-activate")
-        activate.arguments = ["-l", socketPath, "--fdname=control", try Binaries.path("wundercastd"), "--config", configPath]
-        activate.standardOutput = FileHandle.nullDevice
-        activate.standardError = FileHandle.nullDevice
-        try activate.run()
+        // Not Foundation's Process: systemd-socket-activate closes inherited descriptors before
+        // exec, which Process takes for the child's death (see Spawn).
+        let activate = try Spawn.process(
+            ["/usr/bin/systemd-socket-activate", "-l", socketPath, "--fdname=control", try Binaries.path("wundercastd"),
+             "--config", configPath],
+            output: dir.appendingPathComponent("out.log").path)
         defer {
-            activate.interrupt()
-            activate.waitUntilExit()
+            kill(activate, SIGTERM)
+            var status: Int32 = 0
+            waitpid(activate, &status, 0)
+            #expect(status & 0x7f == 0 && (status >> 8) & 0xff == 0, "the activated daemon stops cleanly on SIGTERM")
         }
         let deadline = Date().addingTimeInterval(10)
         while !FileManager.default.fileExists(atPath: socketPath) && Date() < deadline { usleep(20_000) }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import WundercastCore
 import WundercastServer
@@ -44,12 +43,24 @@ func jsonObject(_ line: String?) throws -> [String: Any] {
     return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
 }
 
+/// A value behind a lock, shareable with the server's handlers.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func withLock<R>(_ body: (inout Value) -> R) -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
+    }
+}
+
 @Suite(.serialized) final class SocketServerTests {
     let directory: URL
     let path: String
     let store = StateStore(provider: "open-meteo", authorization: .authorizedAlways)
-    let watchers = Mutex<[Int]>([])
-    let nowRequests = Mutex(0)
+    let watchers = Locked<[Int]>([])
+    let nowRequests = Locked(0)
     var server: SocketServer!
 
     init() throws {
@@ -125,11 +136,8 @@ func jsonObject(_ line: String?) throws -> [String: Any] {
         defer { client.close() }
         client.send("watch\n")
         #expect(try jsonObject(client.readLine())["status"] as? String == "noLocation")
-        let states = store.states()
-        let forward = Task { for await state in states { self.server.broadcast(state) } }
-        defer { forward.cancel() }
-        _ = client.readLine()  // the replayed current state from the forwarding stream
         store.publishNoLocation(reason: .init(code: "denied", message: "GPS use is denied"))
+        server.broadcast(store.current)
         let changed = try jsonObject(client.readLine())
         #expect((changed["error"] as? [String: Any])?["code"] as? String == "denied")
         #expect(watchers.withLock { $0 } == [1])
@@ -166,22 +174,36 @@ func jsonObject(_ line: String?) throws -> [String: Any] {
         defer { healthy.close() }
         stuck.send("watch\n")
         healthy.send("watch\n")
-        _ = healthy.readLine()
+        #expect(healthy.readLine() != nil)
+        // A reader on its own thread drains the healthy client as fast as lines come.
+        let received = Locked(0)
+        let drained = DispatchSemaphore(value: 0)
+        let reader = Thread { [healthy] in
+            var client = healthy
+            while let line = client.readLine() {
+                received.withLock { $0 += 1 }
+                if line.contains("\"VERSION\"") { break }
+            }
+            drained.signal()
+        }
+        reader.start()
         var state = store.current
-        for i in 0..<3000 {
-            state.error = .init(code: "test", message: "change \(i) " + String(repeating: "·", count: 200))
-            server.broadcast(state)
-            if i % 100 == 0 { _ = healthy.readLine() }
+        let changes = 3000
+        for batch in 0..<30 {
+            for i in (batch * 100)..<(batch * 100 + 100) {
+                state.error = .init(code: "test", message: "change \(i) " + String(repeating: "·", count: 200))
+                server.broadcast(state)
+            }
+            // A healthy reader keeps up with changes as they come (bounded wait).
+            let deadline = Date().addingTimeInterval(10)
+            while received.withLock({ $0 }) < batch * 100 + 100 && Date() < deadline { usleep(1000) }
         }
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(20)
         while server.clientCount > 1 && Date() < deadline { usleep(10_000) }
-        #expect(server.clientCount == 1)
+        #expect(server.clientCount == 1, "the stuck reader is dropped, the healthy one kept")
         healthy.send("version\n")
-        var sawVersion = false
-        while let line = healthy.readLine() {
-            if line.contains("\"VERSION\"") { sawVersion = true; break }
-        }
-        #expect(sawVersion)
+        #expect(drained.wait(timeout: .now() + 20) == .success)
+        #expect(received.withLock { $0 } == changes + 1, "every change and the version reached the healthy reader")
     }
 
     @Test func aLiveSocketIsNotStolenAndAStaleOneIsReplaced() throws {

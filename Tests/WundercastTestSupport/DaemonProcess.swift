@@ -69,7 +69,10 @@ public final class DaemonProcess: @unchecked Sendable {
     public let socketPath: String
     public let configPath: String
     public let logPath: String
-    private let process: Process
+    /// The daemon's process id (spawned with ``Spawn``, its own process group).
+    public let pid: pid_t
+    private let lock = NSLock()
+    private var exitStatus: Int32?
 
     public struct StartError: Error, CustomStringConvertible {
         public var description: String
@@ -84,26 +87,17 @@ public final class DaemonProcess: @unchecked Sendable {
         configPath = directory.appendingPathComponent("wundercast.conf").path
         logPath = directory.appendingPathComponent("wundercastd.log").path
         try (configuration + "\n[Socket]\nPath=\(socketPath)\n").write(toFile: configPath, atomically: true, encoding: .utf8)
-        FileManager.default.createFile(atPath: logPath, contents: nil)
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: try Binaries.path("wundercastd"))
-        process.arguments = ["--config", configPath] + extraArguments
         var env = ProcessInfo.processInfo.environment
         env["WUNDERCAST_DEBUG"] = "1"
         env.removeValue(forKey: "NOTIFY_SOCKET")
         env.removeValue(forKey: "JOURNAL_STREAM")
+        env.removeValue(forKey: "LISTEN_FDS")
         for (k, v) in environment { env[k] = v }
-        process.environment = env
-        process.standardOutput = log
-        process.standardError = log
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        try? log.close()
+        pid = try Spawn.process([try Binaries.path("wundercastd"), "--config", configPath] + extraArguments, output: logPath, environment: env)
         guard waitForSocket else { return }
         let deadline = Date().addingTimeInterval(20)
         while !FileManager.default.fileExists(atPath: socketPath) {
-            guard process.isRunning else { throw StartError(description: "wundercastd exited (\(process.terminationStatus)): \(self.log)") }
+            guard isRunning else { throw StartError(description: "wundercastd exited: \(self.log)") }
             guard Date() < deadline else { throw StartError(description: "wundercastd did not create its socket: \(self.log)") }
             usleep(20_000)
         }
@@ -114,8 +108,7 @@ public final class DaemonProcess: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    public var pid: Int32 { process.processIdentifier }
-    public var isRunning: Bool { process.isRunning }
+    public var isRunning: Bool { lock.withLock { Spawn.isRunning(pid, status: &exitStatus) } }
 
     /// What the daemon logged so far (stderr; debug entries included).
     public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
@@ -147,16 +140,22 @@ public final class DaemonProcess: @unchecked Sendable {
         throw StartError(description: "timed out waiting for \(what); last state: \(last); log:\n\(log.suffix(3000))")
     }
 
-    /// Sends SIGTERM and waits (bounded) for the exit; returns the exit status.
+    /// Sends SIGTERM and waits (bounded, then SIGKILL) for the exit; returns the exit code
+    /// (128 + signal number when a signal ended it).
     @discardableResult
     public func stop() -> Int32 {
-        guard process.isRunning else { return process.terminationStatus }
-        process.terminate()
-        let deadline = Date().addingTimeInterval(10)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        return process.terminationStatus
+        if isRunning {
+            kill(pid, SIGTERM)
+            let deadline = Date().addingTimeInterval(10)
+            while isRunning && Date() < deadline { usleep(10_000) }
+            if isRunning {
+                kill(pid, SIGKILL)
+                while isRunning { usleep(10_000) }
+            }
+        }
+        let status = lock.withLock { exitStatus } ?? -1
+        if status & 0x7f == 0 { return (status >> 8) & 0xff }
+        return 128 + (status & 0x7f)
     }
 }
 

@@ -65,7 +65,7 @@ public final class GPSFake: @unchecked Sendable {
         if once { arguments.append("-1") }
         if let linger { arguments += ["-W", String(linger)] }
         arguments.append(log.path)
-        pid = try GPSFake.spawn(arguments, output: outputFile.path)
+        pid = try Spawn.process(arguments, output: outputFile.path)
 
         let clock = ContinuousClock()
         let deadline = clock.now + readyTimeout
@@ -137,42 +137,6 @@ public final class GPSFake: @unchecked Sendable {
         deadline = clock.now + .seconds(5)
         while clock.now < deadline, GPSFake.acceptsConnections(port: port) { usleep(10_000) }
         try? FileManager.default.removeItem(atPath: "/tmp/gpsfake-\(pid).sock")  // if gpsd was killed
-    }
-
-    /// `posix_spawn` with an empty signal mask, default dispositions and a new process group;
-    /// stdin from /dev/null, stdout and stderr to `output`.
-    private static func spawn(_ arguments: [String], output: String) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGTERM, SIGINT, SIGQUIT, SIGHUP, SIGPIPE, SIGCHLD, SIGALRM, SIGUSR1, SIGUSR2] {
-            sigaddset(&defaults, signal)
-        }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, environ)
-        guard result == 0 else {
-            throw StartError(description: "posix_spawn \(arguments[0]): \(String(cString: strerror(result)))")
-        }
-        return pid
     }
 
     // MARK: - Helpers

@@ -3,8 +3,8 @@ import Foundation
 /// The positions in an NMEA 0183 log, read independently of gpsd and libgps, so tests can
 /// compute what a replay through `gpsfake` must produce.
 ///
-/// Positions come in file order from RMC sentences with status `A` and GGA sentences with
-/// fix quality > 0, of any talker (`GP`, `GN`, `GL`, ...). A sentence counts only when its
+/// Positions come in file order from RMC and GLL sentences with status `A` and GGA sentences
+/// with fix quality > 0 (gpsd reports a position for each of the three), of any talker (`GP`, `GN`, `GL`, ...). A sentence counts only when its
 /// `*hh` checksum is present and right; comments (`#`), truncated and corrupt lines are
 /// skipped. Consecutive identical positions (the RMC and GGA of one epoch) are collapsed.
 public struct NMEATrack {
@@ -84,7 +84,7 @@ public struct NMEATrack {
         return body.split(separator: ",", omittingEmptySubsequences: false)
     }
 
-    /// The position of a valid RMC or GGA sentence, else `nil`.
+    /// The position of a valid RMC, GLL or GGA sentence, else `nil`.
     static func position(_ fields: [Substring]) -> (latitude: Double, longitude: Double)? {
         guard let address = fields.first, address.count == 5 else { return nil }
         switch address.suffix(3) {
@@ -92,6 +92,11 @@ public struct NMEATrack {
             // $xxRMC,time,status,lat,N/S,lon,E/W,...
             guard fields.count >= 7, fields[2] == "A" else { return nil }
             return coordinates(fields[3], fields[4], fields[5], fields[6])
+        case "GLL":
+            // $xxGLL,lat,N/S,lon,E/W,time,status[,mode]
+            guard fields.count >= 7, fields[6] == "A" else { return nil }
+            if fields.count >= 8, fields[7] == "N" { return nil }
+            return coordinates(fields[1], fields[2], fields[3], fields[4])
         case "GGA":
             // $xxGGA,time,lat,N/S,lon,E/W,quality,...
             guard fields.count >= 7, let quality = Int(fields[6]), quality > 0 else { return nil }

@@ -1,0 +1,70 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Starting child processes for tests without Foundation's `Process`, which (a) hands its
+/// children a signal mask with SIGTERM blocked when called from a Swift concurrency thread,
+/// and (b) takes a child that closes its inherited descriptors before `exec` (as
+/// `systemd-socket-activate` does) for dead and then blocks in `waitpid` for it.
+public enum Spawn {
+    public struct SpawnError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// `posix_spawn` with an empty signal mask, default dispositions and a new process group;
+    /// stdin from /dev/null, stdout and stderr to `output`.
+    public static func process(_ arguments: [String], output: String, environment: [String: String]? = nil) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGTERM, SIGINT, SIGQUIT, SIGHUP, SIGPIPE, SIGCHLD, SIGALRM, SIGUSR1, SIGUSR2] {
+            sigaddset(&defaults, signal)
+        }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let result: Int32
+        if let environment {
+            var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+            defer { for pointer in envp { free(pointer) } }
+            result = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, &envp)
+        } else {
+            result = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, environ)
+        }
+        guard result == 0 else {
+            throw SpawnError(description: "posix_spawn \(arguments[0]): \(String(cString: strerror(result)))")
+        }
+        return pid
+    }
+
+
+    /// Whether `pid` still runs; reaps it when it has ended (then returns its wait status
+    /// through `status`).
+    public static func isRunning(_ pid: pid_t, status: inout Int32?) -> Bool {
+        guard status == nil else { return false }
+        var raw: Int32 = 0
+        let result = waitpid(pid, &raw, WNOHANG)
+        if result == 0 { return true }
+        status = result == pid ? raw : -1
+        return false
+    }
+}

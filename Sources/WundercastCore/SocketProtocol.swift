@@ -96,10 +96,34 @@ public enum SocketProtocol {
     }
 
     /// One response line: compact JSON, ISO 8601 dates, no escaped slashes, then `\n`.
+    /// Members come in a fixed order: `"class"` first (as gpsd does), then the rest sorted.
     public static func line<T: Encodable>(_ value: T) -> [UInt8] {
-        var bytes = (try? encoder.encode(value)).map { [UInt8]($0) } ?? Array(#"{"class":"ERROR","message":"encoding failed"}"#.utf8)
+        guard let encoded = try? encoder.encode(value) else {
+            return Array(#"{"class":"ERROR","message":"encoding failed"}"#.utf8) + [UInt8(ascii: "\n")]
+        }
+        var bytes = [UInt8](encoded)
+        // With sorted keys, the top level's `"class":"NAME",` can be lifted to the front: no
+        // member sorted before it holds an object with a "class" of its own, and inside a
+        // string value the quotes would be escaped.
+        let marker = Array(#""class":""#.utf8)
+        if bytes.first == UInt8(ascii: "{"), let start = firstIndex(of: marker, in: bytes), start > 1,
+            let end = bytes[(start + marker.count)...].firstIndex(of: UInt8(ascii: "\"")),
+            end + 1 < bytes.count, bytes[end + 1] == UInt8(ascii: ",")
+        {
+            let member = Array(bytes[start...(end + 1)])
+            bytes.removeSubrange(start...(end + 1))
+            bytes.insert(contentsOf: member, at: 1)
+        }
         bytes.append(UInt8(ascii: "\n"))
         return bytes
+    }
+
+    private static func firstIndex(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard haystack.count >= needle.count else { return nil }
+        for i in 0...(haystack.count - needle.count) where haystack[i] == needle[0] {
+            if Array(haystack[i..<(i + needle.count)]) == needle { return i }
+        }
+        return nil
     }
 
     /// Decodes a `WEATHER` line (clients).
@@ -110,7 +134,7 @@ public enum SocketProtocol {
     static let encoder: JSONEncoder = {
         let e = JSONEncoder()
         e.dateEncodingStrategy = .iso8601
-        e.outputFormatting = [.withoutEscapingSlashes]
+        e.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         return e
     }()
 

@@ -23,7 +23,8 @@ public final class StateStore: Sendable {
     /// Ends every reader's stream (shutdown).
     public func finish() { subject.finish() }
 
-    /// A new position is being used: published rounded to the request precision.
+    /// A new position is being used: published rounded to the request precision, with the
+    /// status `fetching` (any weather kept; a `stale` state stays `stale`, its error still holds).
     func publishPosition(_ position: Position, rounded: Coordinate, receivedAt: Date) {
         subject.updateIfChanged { s in
             var location = WeatherState.Location(
@@ -38,13 +39,6 @@ public final class StateStore: Sendable {
                 location.name = name
             }
             s.location = location
-        }
-    }
-
-    /// A fetch for a new position started: `fetching`, keeping any weather; a `stale`
-    /// state stays `stale` (its error still holds until a fetch succeeds).
-    func markFetching() {
-        subject.updateIfChanged { s in
             if s.status != .stale { s.status = .fetching }
         }
     }

@@ -78,13 +78,10 @@ public actor WeatherPipeline<C: Clock> where C.Duration == Swift.Duration {
     }
 
     private func fetchLoop(_ coordinate: Coordinate, generation: Int) async {
+        // Only a new position shows `fetching` (see ``StateStore``); retries stay `stale` and
+        // refreshes stay `fresh`, so watchers and the journal see real changes only.
         var failures = 0
-        var firstAttempt = true
         while !Task.isCancelled {
-            // Only a new position shows `fetching`; retries stay `stale`, refreshes stay `fresh`,
-            // so watchers and the journal see real changes only.
-            if firstAttempt { store.markFetching() }
-            firstAttempt = false
             let result: Result<Weather, WeatherError>
             do {
                 result = .success(try await provider.currentWeather(at: coordinate))

@@ -76,7 +76,9 @@ public final class SocketServer: @unchecked Sendable {
     public func broadcast(_ state: WeatherState) {
         queue.async {
             let line = SocketProtocol.line(state.stamped(now: self.wallClock()))
-            for client in self.clients.values where client.watching {
+            // A watcher that already has this state (it connected after the change) gets no repeat.
+            for client in self.clients.values where client.watching && client.lastState != state {
+                client.lastState = state
                 client.send(line)
             }
         }
@@ -132,7 +134,9 @@ public final class SocketServer: @unchecked Sendable {
                 watcherCount += 1
                 handlers.watchersChanged(watcherCount)
             }
-            client.send(SocketProtocol.line(handlers.currentState().stamped(now: wallClock())))
+            let state = handlers.currentState()
+            client.lastState = state
+            client.send(SocketProtocol.line(state.stamped(now: wallClock())))
         case .version:
             client.send(SocketProtocol.line(SocketProtocol.VersionResponse()))
         case .help:
@@ -162,6 +166,8 @@ public final class SocketServer: @unchecked Sendable {
         var output: [UInt8] = []
         var outputOffset = 0
         var watching = false
+        /// The last state sent to this watcher.
+        var lastState: WeatherState?
         var peerClosedInput = false
         var closed = false
 

@@ -34,6 +34,13 @@ import WundercastTestSupport
         }
     }
 
+    @Test func everyResponseStartsWithItsClass() {
+        #expect(String(decoding: SocketProtocol.line(SocketProtocol.ErrorResponse(message: "\"class\":\"X\", no")), as: UTF8.self)
+            == #"{"class":"ERROR","message":"\"class\":\"X\", no"}"# + "\n")
+        #expect(String(decoding: SocketProtocol.line(SocketProtocol.AuthorizationResponse(.denied)), as: UTF8.self)
+            == #"{"class":"AUTHORIZATION","config":"denied","status":"denied"}"# + "\n")
+    }
+
     @Test func weatherLineIsOneJSONObjectWithClassAndNoNulls() throws {
         var state = WeatherState(status: .fresh, provider: "open-meteo", authorization: .authorizedAlways)
         state.weather = makeWeather(-0.0)
@@ -42,6 +49,7 @@ import WundercastTestSupport
         #expect(bytes.last == UInt8(ascii: "\n"))
         #expect(bytes.dropLast().contains(UInt8(ascii: "\n")) == false)
         let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.hasPrefix(#"{"class":"WEATHER","ageSeconds":90,"#), "class first, then sorted: \(text)")
         #expect(!text.contains("null"))
         #expect(text.contains("\"fetchedAt\":\"2023-11-14T22:13:20Z\""))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])

@@ -6,26 +6,12 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=$(swift build -c release --show-bin-path)
 seconds=${BENCH_SECONDS:-20}
-work=$(mktemp -d /tmp/wundercast-bench.XXXXXX)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  [ -n "${gpsfake_pid:-}" ] && kill -- -"$gpsfake_pid" 2>/dev/null || true
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
+. Tests/Tools/lib.sh
 
-mkdir -p "$work/http"
-python3 Tests/Tools/fixture_http_server.py --root Tests/Fixtures --port 0 --state "$work/http" > "$work/http.out" 2>/dev/null < /dev/zero &
-pids+=($!)
-for _ in $(seq 100); do grep -q '^PORT ' "$work/http.out" 2>/dev/null && break; sleep 0.1; done
-http_port=$(awk '/^PORT /{print $2}' "$work/http.out")
+start_fixture_server
 gpsd_port=$(free_port)
 # The boat log at ~1000 sentences/s (30x real time), looping.
-setsid gpsfake -q -P "$gpsd_port" -c 0.001 Tests/Fixtures/nmea/bundg_zeus_9.log > "$work/gpsfake.log" 2>&1 &
-gpsfake_pid=$!
+start_gpsfake "$gpsd_port" 0.001 Tests/Fixtures/nmea/bundg_zeus_9.log
 cat > "$work/c.conf" <<CONF
 [Location]
 GPSD=127.0.0.1:$gpsd_port
@@ -34,14 +20,14 @@ MaxHorizontalError=10km
 MinInterval=0
 MinDistance=50m
 [Weather]
-URL=http://127.0.0.1:$http_port
+URL=$fixture_url
 [Socket]
 Path=$work/s.sock
 CONF
 "$bin/wundercastd" --config "$work/c.conf" 2> "$work/d.log" &
 dpid=$!
 pids+=($dpid)
-for _ in $(seq 100); do [ -S "$work/s.sock" ] && break; sleep 0.1; done
+wait_for_socket "$work/s.sock"
 ticks=$(getconf CLK_TCK)
 cpu() { awk '{print $14+$15}' "/proc/$dpid/stat"; }
 sleep 2

@@ -15,19 +15,7 @@ root=$PWD
 bin=$(swift build --show-bin-path)
 track=${DEMO_TRACK:-$root/Tests/Fixtures/nmea/car_regensburg_garmin-geko_2010-04-11_26min.nmea}
 seconds=${DEMO_SECONDS:-120}
-work=$(mktemp -d /tmp/wundercast-demo.XXXXXX)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  # gpsfake starts its own gpsd: end the whole process group it leads.
-  [ -n "${gpsfake_pid:-}" ] && kill -- -"$gpsfake_pid" 2>/dev/null || true
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
+. Tests/Tools/lib.sh
 
 label=""
 url=https://api.open-meteo.com
@@ -43,19 +31,14 @@ else
   echo "demo: Open-Meteo is NOT reachable (no network). Serving RECORDED Open-Meteo responses"
   echo "      (Tests/Fixtures/weather/open-meteo, recorded in Bucharest) from a loopback server."
   echo "      Every line below is recorded weather, not live weather, and says so."
-  mkdir -p "$work/http"
-  python3 Tests/Tools/fixture_http_server.py --root Tests/Fixtures --port 0 --state "$work/http" \
-    > "$work/http.out" 2> "$work/http.err" < /dev/zero &
-  pids+=($!)
-  for _ in $(seq 100); do grep -q '^PORT ' "$work/http.out" 2>/dev/null && break; sleep 0.1; done
-  url="http://127.0.0.1:$(awk '/^PORT /{print $2}' "$work/http.out")"
+  start_fixture_server
+  url=$fixture_url
   label="[recorded] "
 fi
 
 gpsd_port=$(free_port)
-# -c: seconds between sentences (the 26-minute drive in under two minutes); the log loops.
-setsid gpsfake -q -P "$gpsd_port" -c 0.01 "$track" > "$work/gpsfake.log" 2>&1 &
-gpsfake_pid=$!
+# 0.01 s between sentences: the 26-minute drive in under two minutes; the log loops.
+start_gpsfake "$gpsd_port" 0.01 "$track"
 
 cat > "$work/wundercast.conf" <<CONF
 [Location]
@@ -77,8 +60,7 @@ CONF
 
 "$bin/wundercastd" --config "$work/wundercast.conf" 2> "$work/wundercastd.log" &
 pids+=($!)
-for _ in $(seq 100); do [ -S "$work/wundercast.sock" ] && break; sleep 0.1; done
-[ -S "$work/wundercast.sock" ] || { echo "demo: wundercastd did not start:"; cat "$work/wundercastd.log"; exit 1; }
+wait_for_socket "$work/wundercast.sock" || { echo "demo: wundercastd did not start:"; cat "$work/wundercastd.log"; exit 1; }
 
 echo "demo: replaying $(basename "$track") into gpsd on 127.0.0.1:$gpsd_port; wundercastd on $work/wundercast.sock"
 echo "demo: wundercastctl watch (one line per change; ${seconds}s, 0 = until Ctrl-C):"

@@ -89,14 +89,7 @@ public final class GPSFake: @unchecked Sendable {
 
     /// Whether gpsfake itself still runs (it exits after `linger` when playing once). Reaps it.
     public var isRunning: Bool {
-        lock.withLock {
-            guard exitStatus == nil else { return false }
-            var status: Int32 = 0
-            let result = waitpid(pid, &status, WNOHANG)
-            if result == 0 { return true }
-            exitStatus = result == pid ? status : -1
-            return false
-        }
+        lock.withLock { Spawn.isRunning(pid, status: &exitStatus) }
     }
 
     /// What gpsfake and gpsd wrote so far.

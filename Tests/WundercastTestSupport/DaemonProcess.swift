@@ -80,7 +80,14 @@ public final class DaemonProcess: @unchecked Sendable {
 
     /// Writes `configuration` (INI text; `Path=` of `[Socket]` is appended by this method) and
     /// starts the daemon, returning once its socket accepts connections.
-    public init(configuration: String, environment: [String: String] = [:], extraArguments: [String] = [], waitForSocket: Bool = true) throws {
+    ///
+    /// With `journalStream`, `JOURNAL_STREAM` names the device and inode of the daemon's stderr
+    /// (the file at ``logPath``), as systemd sets it for a service whose stderr is the journal:
+    /// the daemon then logs to the journal's native socket instead of stderr.
+    public init(
+        configuration: String, environment: [String: String] = [:], extraArguments: [String] = [], waitForSocket: Bool = true,
+        journalStream: Bool = false
+    ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("wundercastd-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         socketPath = directory.appendingPathComponent("wundercast.sock").path
@@ -93,6 +100,15 @@ public final class DaemonProcess: @unchecked Sendable {
         env.removeValue(forKey: "JOURNAL_STREAM")
         env.removeValue(forKey: "LISTEN_FDS")
         for (k, v) in environment { env[k] = v }
+        if journalStream {
+            // Made now so that its inode is known; `Spawn` opens it with O_TRUNC, which keeps it.
+            guard FileManager.default.createFile(atPath: logPath, contents: nil) else {
+                throw StartError(description: "cannot create \(logPath)")
+            }
+            var status = stat()
+            guard stat(logPath, &status) == 0 else { throw StartError(description: "cannot stat \(logPath)") }
+            env["JOURNAL_STREAM"] = "\(status.st_dev):\(status.st_ino)"
+        }
         pid = try Spawn.process([try Binaries.path("wundercastd"), "--config", configPath] + extraArguments, output: logPath, environment: env)
         guard waitForSocket else { return }
         let deadline = Date().addingTimeInterval(20)

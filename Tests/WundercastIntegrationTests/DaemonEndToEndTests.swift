@@ -239,6 +239,36 @@ import WundercastTestSupport
         #expect(statuses.contains("fetching"))
     }
 
+    @Test func sighupAppliesAuthorizationAndRefusesABadFileKeepingTheLastGoodState() throws {
+        let http = try FixtureHTTPServer()
+        let base = """
+            [Weather]
+            URL=\(http.baseURL)
+            [Location]
+            GPSD=127.0.0.1:1
+            Fallback=59.9139,10.7522
+
+            """
+        let daemon = try DaemonProcess(configuration: base + "Authorization=denied\n")
+        _ = try daemon.waitForState(timeout: 30, "fresh fallback weather") { $0["status"] as? String == "fresh" }
+        let socketSection = "\n[Socket]\nPath=\(daemon.socketPath)\n"
+        try (base + "Authorization=ask\n" + socketSection).write(toFile: daemon.configPath, atomically: true, encoding: .utf8)
+        kill(daemon.pid, SIGHUP)
+        _ = try daemon.waitForState(timeout: 30, "authorization from the reloaded file") {
+            $0["authorization"] as? String == "notDetermined"
+        }
+        // A broken file: refused with file:line, the daemon keeps running and serving.
+        try (base + "Authorization=sometimes\n" + socketSection).write(toFile: daemon.configPath, atomically: true, encoding: .utf8)
+        kill(daemon.pid, SIGHUP)
+        let deadline = Date().addingTimeInterval(20)
+        while !daemon.log.contains("configuration rejected") && Date() < deadline { usleep(50_000) }
+        #expect(daemon.log.contains("configuration rejected, keeping the running one: \(daemon.configPath):6: "), "\(daemon.log.suffix(2000))")
+        #expect(daemon.isRunning)
+        let state = try daemon.now()
+        #expect(state["authorization"] as? String == "notDetermined")
+        #expect(state[path: "weather.temperature"] as? Double == -5.3, "the last good weather is kept")
+    }
+
     @Test func readyIsSentOnceTheSocketListens() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wundercast-notify-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

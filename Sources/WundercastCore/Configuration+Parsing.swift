@@ -114,7 +114,12 @@ extension Configuration {
                     c.location.maxHorizontalError = metres
                 },
                 Key(name: "Fallback") { (c, v) throws(InvalidValue) in
-                    c.location.fallback = try parseFallback(v)
+                    let place = try parseFallback(v)
+                    if case .name = place {
+                        // Checked at start-up, not at run time: without geocoding a name can never work.
+                        throw InvalidValue("is a place name, and geocoding names is not supported yet: give LAT,LON in decimal degrees (example: 48.8566,2.3522)")
+                    }
+                    c.location.fallback = place
                 },
             ]),
         Section(
@@ -142,7 +147,7 @@ extension Configuration {
                 },
                 Key(name: "Precision") { (c, v) throws(InvalidValue) in
                     guard v.utf8.count == 1, let digits = Int(v), (0...4).contains(digits) else {
-                        throw InvalidValue("is not an integer from 0 to 4 (MET Norway refuses more than 4 decimals)")
+                        throw InvalidValue("is not an integer from 0 to 4 (decimals of latitude/longitude sent to the provider; 4 is about 11 m)")
                     }
                     c.weather.precision = digits
                 },

@@ -17,8 +17,8 @@ public struct Configuration: Sendable, Equatable {
         public var gpsdPort: Int = 2947
         /// `MaxHorizontalError=` in metres: fixes with a larger `eph` are ignored. Default 100 m.
         public var maxHorizontalError: Double = 100
-        /// `Fallback=` the place used when authorization is `denied`: `LAT,LON` in degrees,
-        /// or a place name. Default none.
+        /// `Fallback=` the place used when authorization is `denied`: `LAT,LON` in degrees.
+        /// Default none. Place names are refused until geocoding exists.
         public var fallback: FallbackPlace? = nil
         public init() {}
     }
@@ -68,7 +68,8 @@ public struct Configuration: Sendable, Equatable {
 public enum FallbackPlace: Sendable, Equatable {
     /// `LAT,LON` in decimal degrees.
     case coordinate(Coordinate)
-    /// A place name, to be geocoded.
+    /// A place name, to be geocoded. The configuration parser refuses names for now (no
+    /// geocoding yet); the daemon reports one it is handed as a reason for `noLocation`.
     case name(String)
 }
 

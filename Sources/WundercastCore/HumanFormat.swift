@@ -27,12 +27,15 @@ public enum HumanFormat {
         if let condition = weather.condition { head += " \(condition)" }
         parts.append(head)
         if let humidity = weather.relativeHumidity { parts.append("humidity \(Int(humidity.rounded()))%") }
-        if let place { parts.append(place) }
+        // While fetching, the published place is the new one and the weather still the old:
+        // the place goes with "updating", not with the old weather.
+        let fetching = stamped.status == .fetching
+        if let place, !fetching { parts.append(place) }
         if let age = stamped.ageSeconds { parts.append(ageText(age)) }
         var line = parts.joined(separator: ", ")
         switch stamped.status {
         case .stale: line += " (stale" + (stamped.error.map { ": \($0.message)" } ?? "") + ")"
-        case .fetching: line += " (updating…)"
+        case .fetching: line += "; updating" + (place.map { " for \($0)" } ?? "") + "…"
         default: break
         }
         return line

@@ -59,9 +59,10 @@ public final class LocationManager: Sendable {
     public var lastFix: Fix? { state.withLock { $0.lastFix } }
 
     /// Accepted fixes, while authorized, until the reader stops. Each call is one reader of
-    /// the one shared source. A reader that falls behind keeps only the newest fixes.
+    /// the one shared source. A reader that falls behind by more than 1024 fixes (minutes of
+    /// a 5 Hz receiver) loses the oldest ones.
     public func locations() -> AsyncStream<Fix> {
-        let (stream, continuation) = AsyncStream<Fix>.makeStream(bufferingPolicy: .bufferingNewest(16))
+        let (stream, continuation) = AsyncStream<Fix>.makeStream(bufferingPolicy: .bufferingNewest(1024))
         let id: Int? = state.withLock { s in
             guard !s.closed else { return nil }
             defer { s.nextID += 1 }

@@ -76,6 +76,20 @@ public final class StateStore: Sendable {
         }
     }
 
+    /// The location source could not be reached (`problem`), or was reached again (`nil`).
+    /// Shown only while there is no position yet, so that `now` says why there is none; a
+    /// problem with code `gpsd` is cleared when the source is back.
+    public func publishSourceProblem(_ problem: WeatherState.ErrorInfo?) {
+        subject.updateIfChanged { s in
+            guard s.status == .noLocation else { return }
+            if let problem {
+                s.error = problem
+            } else if s.error?.code == "gpsd" {
+                s.error = nil
+            }
+        }
+    }
+
     /// The authorization status changed.
     public func publishAuthorization(_ status: AuthorizationStatus) {
         subject.updateIfChanged { $0.authorization = status }

@@ -65,7 +65,7 @@ public final class GPSDFixSource: FixSource {
     /// only worth its latest value.
     public func fixes() -> AsyncStream<Fix> {
         Self.ignoreSIGPIPE()
-        let (stream, continuation) = AsyncStream.makeStream(of: Fix.self, bufferingPolicy: .bufferingNewest(64))
+        let (stream, continuation) = AsyncStream.makeStream(of: Fix.self, bufferingPolicy: .bufferingNewest(1024))
         let stop = StopFlag()
         continuation.onTermination = { _ in stop.request() }
         let configuration = GPSDReader.Configuration(

@@ -182,12 +182,12 @@ final class GPSDReader {
         guard !connectionIsGood else { return }
         connectionIsGood = true
         failures = 0
-        if inOutage {
-            inOutage = false
-            logger.info("gpsd \(server): connected again")
-        } else if !everConnected {
+        if !everConnected {
             logger.info("gpsd \(server): connected")
+        } else if inOutage {
+            logger.info("gpsd \(server): connected again")
         }
+        inOutage = false
         everConnected = true
     }
 

@@ -133,6 +133,20 @@ public enum Daemon {
                 timeout: configuration.weather.timeout)
             let provider = OpenMeteoProvider(baseURL: configuration.weather.url, units: configuration.weather.units, http: http)
             store = StateStore(provider: provider.name, authorization: initial)
+            let store = self.store
+            let gpsd = "\(configuration.location.gpsdHost):\(configuration.location.gpsdPort)"
+            source.onConnectionChange = { event in
+                switch event {
+                case .connectFailed(let reason):
+                    store.publishSourceProblem(.init(code: "gpsd", message: "cannot reach gpsd at \(gpsd): \(reason)"))
+                case .disconnected(let reason):
+                    store.publishSourceProblem(.init(code: "gpsd", message: "lost gpsd at \(gpsd): \(reason)"))
+                case .connected:
+                    store.publishSourceProblem(nil)
+                case .stopped:
+                    break
+                }
+            }
             let pipeline = WeatherPipeline(
                 provider: provider, store: store, clock: clock, precision: configuration.weather.precision,
                 refreshInterval: configuration.throttle.maxAge, logger: logger)
@@ -148,7 +162,9 @@ public enum Daemon {
         }
 
         /// `authorize` from the socket: applies and persists a decision, or shows the status.
-        func authorize(_ status: AuthorizationStatus?) -> AuthorizationStatus {
+        /// `persist`: a decision from `wundercastctl authorize` is saved; one from a reloaded
+        /// configuration file is not (the file already holds it).
+        func authorize(_ status: AuthorizationStatus?, persist: Bool = true) -> AuthorizationStatus {
             guard let status else { return authorization.value }
             if status != authorization.value {
                 authorization.send(status)
@@ -156,12 +172,15 @@ public enum Daemon {
                     .notice, "GPS authorization is now \(status.configName)",
                     fields: [("MESSAGE_ID", MessageID.authorizationChanged), ("WUNDERCAST_AUTHORIZATION", status.configName)])
             }
-            if let decisionFile {
-                do {
-                    try Data((status.configName + "\n").utf8).write(to: URL(fileURLWithPath: decisionFile), options: .atomic)
-                } catch {
-                    logger.warning("cannot save the authorization decision to \(decisionFile): \(error)")
-                }
+            guard persist else { return status }
+            guard let decisionFile else {
+                logger.notice("the authorization decision is not saved: no state directory (systemd's StateDirectory= sets $STATE_DIRECTORY)")
+                return status
+            }
+            do {
+                try Data((status.configName + "\n").utf8).write(to: URL(fileURLWithPath: decisionFile), options: .atomic)
+            } catch {
+                logger.warning("cannot save the authorization decision to \(decisionFile): \(error)")
             }
             return status
         }
@@ -235,7 +254,7 @@ public enum Daemon {
             do {
                 let fresh = try Daemon.loadConfiguration(options.configPath)
                 if fresh.location.authorization != configuration.location.authorization {
-                    _ = authorize(fresh.location.authorization)
+                    _ = authorize(fresh.location.authorization, persist: false)
                 }
                 var comparable = fresh
                 comparable.location.authorization = configuration.location.authorization

@@ -16,10 +16,13 @@ let usage = """
       now [--json]        the current weather, one line (or the daemon's JSON object)
       watch [--json]      one line per change, until interrupted
       authorize [STATUS]  show, or decide, GPS use: always | when-in-use | denied | ask
-      version             the daemon's version
+      version             the daemon's version (--version: this program's)
 
     The socket is --socket PATH, else $WUNDERCAST_SOCKET, else /run/wundercast/wundercast.sock
     (or $XDG_RUNTIME_DIR/wundercast/wundercast.sock when only that one exists).
+
+    Exit status: 0 when the daemon answered (whatever the weather's status; see --json),
+    1 when it could not be asked, 2 on a usage error.
     """
 
 func fail(_ message: String, status: Int32 = 1) -> Never {
@@ -78,7 +81,7 @@ struct Connection {
             let reason = String(cString: strerror(errno))
             switch errno {
             case ENOENT, ECONNREFUSED:
-                fail("wundercastd is not running (no daemon at \(path): \(reason)); start it with 'systemctl start wundercast' or give --socket PATH")
+                fail("wundercastd is not running (no daemon at \(path): \(reason)); start it (systemctl start wundercast, or wundercastd --config FILE) or give --socket PATH")
             case EACCES:
                 fail("no permission to use \(path): \(reason); join the 'wundercast' group")
             default:
@@ -141,6 +144,9 @@ while let argument = arguments.popFirst() {
         socketPath = value
     case "--help", "-h":
         emit(usage + "\n")
+        exit(0)
+    case "--version":
+        emit("wundercastctl \(Wundercast.version)\n")
         exit(0)
     default:
         words.append(argument)

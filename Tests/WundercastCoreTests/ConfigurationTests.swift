@@ -117,17 +117,13 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
         },
         .init("[Location]\nMaxHorizontalError=1.5 km") { $0.location.maxHorizontalError = 1500 },
         .init("[Location]\nMaxHorizontalError=30") { $0.location.maxHorizontalError = 30 },
-        .init("[Location]\nFallback=Paris") { $0.location.fallback = .name("Paris") },
-        .init("[Location]\nFallback=Bucharest, Romania") { $0.location.fallback = .name("Bucharest, Romania") },
-        .init("[Location]\nFallback=75001") { $0.location.fallback = .name("75001") },
-        .init("[Location]\nFallback=\"New York\"") { $0.location.fallback = .name("New York") },
         .init("[Location]\nFallback=-33.8688, 151.2093") {
             $0.location.fallback = .coordinate(Coordinate(latitude: -33.8688, longitude: 151.2093))
         },
         .init("[Location]\nFallback=90,-180") {
             $0.location.fallback = .coordinate(Coordinate(latitude: 90, longitude: -180))
         },
-        .init("[Location]\nFallback=Paris\nFallback=") { $0.location.fallback = nil },
+        .init("[Location]\nFallback=1,2\nFallback=") { $0.location.fallback = nil },
         .init("[Throttle]\nMinInterval=0") { $0.throttle.minInterval = .zero },
         .init("[Throttle]\nMinInterval=90") { $0.throttle.minInterval = .seconds(90) },
         .init("[Throttle]\nMinDistance=0m") { $0.throttle.minDistance = 0 },
@@ -153,7 +149,6 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
         .init("\u{FEFF}[Throttle]\nMinInterval=5s") { $0.throttle.minInterval = .seconds(5) },
         .init("[Throttle]\nMinInterval=1h \\\n  30min") { $0.throttle.minInterval = .seconds(5400) },
         .init("[Throttle]\nMinInterval=1h\\\n# comment inside\n30min") { $0.throttle.minInterval = .seconds(5400) },
-        .init("[Location]\nFallback=a=b") { $0.location.fallback = .name("a=b") },
         // systemd ignores X- sections and keys.
         .init("[X-Vendor]\nAnything=goes\n[Throttle]\nX-Note=hi\nMinDistance=7") { $0.throttle.minDistance = 7 },
     ]
@@ -186,6 +181,10 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
     }
 
     static let errorCases: [ErrorCase] = [
+        .init("[Location]\nFallback=Paris", line: 2,
+              "Fallback=\"Paris\" is a place name, and geocoding names is not supported yet: give LAT,LON in decimal degrees (example: 48.8566,2.3522)"),
+        .init("[Location]\n\nFallback=\"New York\"", line: 3,
+              "Fallback=\"New York\" is a place name, and geocoding names is not supported yet: give LAT,LON in decimal degrees (example: 48.8566,2.3522)"),
         .init("[Location]\nColour=blue", line: 2,
               "unknown key Colour= in [Location] (known keys: Authorization, GPSD, MaxHorizontalError, Fallback)"),
         .init("\n[Throttle]\n\nmininterval=5s", line: 4,
@@ -248,11 +247,11 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
         .init("[Weather]\nURL=https://", line: 2, "URL=\"https://\" is not an http:// or https:// URL with a host"),
         .init("[Weather]\nUnits=kelvin", line: 2, "Units=\"kelvin\" is not one of: metric, imperial"),
         .init("[Weather]\nPrecision=5", line: 2,
-              "Precision=\"5\" is not an integer from 0 to 4 (MET Norway refuses more than 4 decimals)"),
+              "Precision=\"5\" is not an integer from 0 to 4 (decimals of latitude/longitude sent to the provider; 4 is about 11 m)"),
         .init("[Weather]\nPrecision=-1", line: 2,
-              "Precision=\"-1\" is not an integer from 0 to 4 (MET Norway refuses more than 4 decimals)"),
+              "Precision=\"-1\" is not an integer from 0 to 4 (decimals of latitude/longitude sent to the provider; 4 is about 11 m)"),
         .init("[Weather]\nPrecision=2.5", line: 2,
-              "Precision=\"2.5\" is not an integer from 0 to 4 (MET Norway refuses more than 4 decimals)"),
+              "Precision=\"2.5\" is not an integer from 0 to 4 (decimals of latitude/longitude sent to the provider; 4 is about 11 m)"),
         .init("[Weather]\nTimeout=0ms", line: 2, "Timeout=\"0ms\" must be longer than 0 (examples: 30s, 5min, 1h 30min)"),
         .init("[Weather]\nTimeout=soon", line: 2, "Timeout=\"soon\" is not a time span (examples: 30s, 5min, 1h 30min)"),
         .init("[Socket]\nPath=", line: 2, "Path=\"\" is not an absolute path"),

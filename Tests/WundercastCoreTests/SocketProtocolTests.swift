@@ -79,6 +79,13 @@ import WundercastTestSupport
         #expect(HumanFormat.line(state(.fresh, weather: w, fetchedAgo: 150), now: now) == "3°C Overcast, humidity 72%, 44.44,26.13, 2 min ago")
     }
 
+    @Test func fetchingLineKeepsTheOldWeatherApartFromTheNewPlace() {
+        var w = makeWeather(2.6, code: 3)
+        w.relativeHumidity = 72
+        #expect(HumanFormat.line(state(.fetching, weather: w, fetchedAgo: 30), now: now)
+            == "3°C Overcast, humidity 72%, 30 s ago; updating for 44.44,26.13…")
+    }
+
     @Test func staleLineSaysSoAndWhy() {
         var s = state(.stale, weather: makeWeather(-5.3, code: 0), fetchedAgo: 4000)
         s.error = .init(code: "http-500", message: "HTTP 500")

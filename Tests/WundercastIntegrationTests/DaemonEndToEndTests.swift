@@ -48,7 +48,7 @@ import WundercastTestSupport
         let minDistance = 50.0
         let daemon = try DaemonProcess(configuration: configuration(gpsdPort: port, http: http, minDistance: "50m"))
         // The daemon is up and retrying gpsd; now gpsd appears and the log plays once.
-        let gpsfake = try GPSFake(log: Self.boat, cycle: 0.005, once: true, linger: 1, port: port)
+        let gpsfake = try GPSFake(log: Self.boat, cycle: 0.008, once: true, linger: 1, port: port)
         let deadline = Date().addingTimeInterval(180)
         while gpsfake.isRunning && Date() < deadline { usleep(100_000) }
         #expect(!gpsfake.isRunning, "gpsfake did not finish the log")
@@ -166,6 +166,16 @@ import WundercastTestSupport
         #expect(check.status == 1)
     }
 
+    @Test func nowSaysWhyThereIsNoLocationWhenGPSDCannotBeReached() throws {
+        let port = try GPSFake.freePort()  // nothing listens there
+        let daemon = try DaemonProcess(configuration: "[Location]\nGPSD=127.0.0.1:\(port)\n")
+        let state = try daemon.waitForState(timeout: 30, "a gpsd error") { $0[path: "error.code"] as? String == "gpsd" }
+        #expect(state["status"] as? String == "noLocation")
+        #expect((state[path: "error.message"] as? String)?.hasPrefix("cannot reach gpsd at 127.0.0.1:\(port): ") == true)
+        let human = try daemon.ctl("now")
+        #expect(human.stdout.hasPrefix("no location: cannot reach gpsd at 127.0.0.1:\(port)"), "\(human.stdout)")
+    }
+
     @Test func ctlSaysClearlyWhenTheDaemonIsNotRunning() throws {
         let result = try runProcess(try Binaries.path("wundercastctl"), ["--socket", "/nonexistent/wundercast.sock", "now"])
         #expect(result.status != 0)
@@ -267,6 +277,20 @@ import WundercastTestSupport
         let state = try daemon.now()
         #expect(state["authorization"] as? String == "notDetermined")
         #expect(state[path: "weather.temperature"] as? Double == -5.3, "the last good weather is kept")
+    }
+
+    @Test func anAuthorizationDecisionSurvivesARestart() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("wundercast-state-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: state) }
+        let configuration = "[Location]\nAuthorization=ask\nGPSD=127.0.0.1:1\n"
+        let first = try DaemonProcess(configuration: configuration, environment: ["STATE_DIRECTORY": state.path])
+        #expect(try first.now()["authorization"] as? String == "notDetermined")
+        #expect(try first.ctl("authorize", "when-in-use").stdout == "GPS authorization: when-in-use\n")
+        #expect(first.stop() == 0)
+        #expect(try String(contentsOf: state.appendingPathComponent("authorization"), encoding: .utf8) == "when-in-use\n")
+        let second = try DaemonProcess(configuration: configuration, environment: ["STATE_DIRECTORY": state.path])
+        #expect(try second.now()["authorization"] as? String == "authorizedWhenInUse")
     }
 
     @Test func readyIsSentOnceTheSocketListens() throws {

@@ -7,7 +7,10 @@ DEBIAN_PACKAGES := libgps-dev libcurl4-openssl-dev libsystemd-dev gpsd gpsd-clie
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO_SECONDS ?= 120
 
-.PHONY: demo test deps build bench clean
+PREFIX := /usr/local
+DESTDIR ?=
+
+.PHONY: demo test deps build bench install clean
 
 deps:
 	@missing=$$(for p in $(DEBIAN_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
@@ -29,6 +32,21 @@ test: deps
 bench: deps
 	$(SWIFT) build -c release -Xswiftc -warnings-as-errors
 	bash Tests/Tools/bench.sh
+
+# Installs the release binaries, the sample configuration (kept if one exists), the units,
+# the sysusers entry, the journal catalog and the docs. The units expect $(PREFIX)=/usr/local.
+install: deps
+	$(SWIFT) build -c release -Xswiftc -warnings-as-errors
+	bin=$$($(SWIFT) build -c release --show-bin-path); \
+	install -D -m 0755 "$$bin/wundercastd" "$(DESTDIR)$(PREFIX)/bin/wundercastd"; \
+	install -D -m 0755 "$$bin/wundercastctl" "$(DESTDIR)$(PREFIX)/bin/wundercastctl"
+	[ -e "$(DESTDIR)/etc/wundercast/wundercast.conf" ] || install -D -m 0644 etc/wundercast.conf "$(DESTDIR)/etc/wundercast/wundercast.conf"
+	install -D -m 0644 -t "$(DESTDIR)/etc/systemd/system" systemd/wundercast.service systemd/wundercast.socket
+	install -D -m 0644 -t "$(DESTDIR)/etc/systemd/user" systemd/user/wundercast.service systemd/user/wundercast.socket
+	install -D -m 0644 systemd/wundercast.sysusers "$(DESTDIR)/etc/sysusers.d/wundercast.conf"
+	install -D -m 0644 systemd/wundercast.catalog "$(DESTDIR)/etc/systemd/catalog/wundercast.catalog"
+	install -D -m 0644 -t "$(DESTDIR)$(PREFIX)/share/doc/wundercast" README.md docs/PROTOCOL.md
+	@echo "installed; now: systemd-sysusers && journalctl --update-catalog && systemctl daemon-reload && systemctl enable --now wundercast.socket"
 
 clean:
 	rm -rf .build

@@ -14,9 +14,11 @@ public enum Daemon {
     public static let defaultConfigPath = "/etc/wundercast/wundercast.conf"
 
     static let usage = """
-        usage: wundercastd [--config PATH] [--socket PATH] [--check-config] [--version]
+        usage: wundercastd [--config PATH | --config-if-exists PATH] [--socket PATH] [--check-config] [--version]
 
-          --config PATH    configuration file (default \(defaultConfigPath); all defaults if it is absent)
+          --config PATH    configuration file (default \(defaultConfigPath); all defaults if that is absent)
+          --config-if-exists PATH
+                           the same, but all defaults when PATH does not exist (user units)
           --socket PATH    serve on PATH instead of [Socket] Path= (ignored under socket activation)
           --check-config   read the configuration, report the first error as file:line, and exit
           --version        print the version and exit
@@ -24,6 +26,8 @@ public enum Daemon {
 
     struct Options {
         var configPath: String?
+        /// `--config-if-exists`: a missing file means all defaults, not the default file.
+        var configOptional = false
         var socketPath: String?
         var checkOnly = false
     }
@@ -47,6 +51,10 @@ public enum Daemon {
             case "--config", "-c":
                 guard let value = rest.popFirst() else { return usageError("--config needs a PATH") }
                 options.configPath = value
+            case "--config-if-exists":
+                guard let value = rest.popFirst() else { return usageError("--config-if-exists needs a PATH") }
+                options.configPath = value
+                options.configOptional = true
             case "--socket":
                 guard let value = rest.popFirst() else { return usageError("--socket needs a PATH") }
                 options.socketPath = value
@@ -65,7 +73,7 @@ public enum Daemon {
 
         let configuration: Configuration
         do {
-            configuration = try loadConfiguration(options.configPath)
+            configuration = try loadConfiguration(options)
         } catch {
             writeError("wundercastd: \(error)\n")
             return 1
@@ -79,8 +87,11 @@ public enum Daemon {
         return await daemon.run()
     }
 
-    static func loadConfiguration(_ path: String?) throws(ConfigurationError) -> Configuration {
-        if let path { return try Configuration.load(path: path) }
+    static func loadConfiguration(_ options: Options) throws(ConfigurationError) -> Configuration {
+        if let path = options.configPath {
+            if options.configOptional && access(path, F_OK) != 0 { return Configuration() }
+            return try Configuration.load(path: path)
+        }
         if access(defaultConfigPath, F_OK) == 0 { return try Configuration.load(path: defaultConfigPath) }
         return Configuration()
     }
@@ -252,7 +263,7 @@ public enum Daemon {
             _ = try? notifier.reloading()
             defer { _ = try? notifier.ready(status: "reloaded") }
             do {
-                let fresh = try Daemon.loadConfiguration(options.configPath)
+                let fresh = try Daemon.loadConfiguration(options)
                 if fresh.location.authorization != configuration.location.authorization {
                     _ = authorize(fresh.location.authorization, persist: false)
                 }

@@ -5,7 +5,8 @@ For tests only: it binds 127.0.0.1 and nothing else, and never makes a request o
 
     fixture_http_server.py --root Tests/Fixtures --port 0 --state DIR
 
-After binding it prints "PORT <n>" on stdout. It exits when stdin closes or on SIGTERM/SIGINT.
+After binding it prints "PORT <n>" on stdout. It exits when stdin closes (unless --keep-running)
+or on SIGTERM/SIGINT.
 
 Routes:
   GET /v1/forecast   200 with weather/open-meteo/current_bucharest_metric.json, or
@@ -175,6 +176,8 @@ def main():
     parser.add_argument("--root", required=True, help="the fixtures directory (Tests/Fixtures)")
     parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1; 0 picks a free one")
     parser.add_argument("--state", required=True, help="directory for control.json and requests.jsonl")
+    parser.add_argument("--keep-running", action="store_true",
+                        help="ignore stdin (for use by hand, in the background); stop with SIGTERM or Ctrl-C")
     args = parser.parse_args()
 
     os.makedirs(args.state, exist_ok=True)
@@ -193,7 +196,8 @@ def main():
 
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
-    threading.Thread(target=watch_stdin, daemon=True).start()
+    if not args.keep_running:
+        threading.Thread(target=watch_stdin, daemon=True).start()
     threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True).start()
 
     print("PORT %d" % server.server_address[1], flush=True)

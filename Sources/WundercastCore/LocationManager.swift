@@ -28,7 +28,6 @@ public final class LocationManager: Sendable {
         var readers: [Int: AsyncStream<Fix>.Continuation] = [:]
         var nextID = 0
         var pump: Task<Void, Never>?
-        var lastFix: Fix?
         var closed = false
     }
     private let state = Mutex(State())
@@ -54,9 +53,6 @@ public final class LocationManager: Sendable {
 
     /// Whether the source is open now (a reader is there and the status allows it).
     public var isSourceOpen: Bool { state.withLock { $0.pump != nil } }
-
-    /// The newest accepted fix, if any arrived since start.
-    public var lastFix: Fix? { state.withLock { $0.lastFix } }
 
     /// Accepted fixes, while authorized, until the reader stops. Each call is one reader of
     /// the one shared source. A reader that falls behind by more than 1024 fixes (minutes of
@@ -161,10 +157,7 @@ public final class LocationManager: Sendable {
 
     private func deliver(_ fix: Fix) {
         guard fix.isWithin(horizontalError: maxHorizontalError) else { return }
-        let readers = state.withLock { s -> [AsyncStream<Fix>.Continuation] in
-            s.lastFix = fix
-            return Array(s.readers.values)
-        }
+        let readers = state.withLock { Array($0.readers.values) }
         for reader in readers { reader.yield(fix) }
     }
 }

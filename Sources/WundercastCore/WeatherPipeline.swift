@@ -55,26 +55,10 @@ public actor WeatherPipeline<C: Clock> where C.Duration == Swift.Duration {
         job = Task { await self.fetchLoop(rounded, generation: generation) }
     }
 
-    /// Feeds every position of `positions` to ``submit(_:)`` until the sequence ends or the
-    /// calling task is cancelled; then cancels the job in flight.
-    public func run<S: AsyncSequence & Sendable>(_ positions: S) async where S.Element == Position {
-        do {
-            for try await position in positions { submit(position) }
-        } catch {
-            logger.error("position stream failed: \(error)")
-        }
-        stop()
-    }
-
     /// Cancels the job in flight, if any.
     public func stop() {
         job?.cancel()
         job = nil
-    }
-
-    /// Waits for the job in flight to end (tests).
-    public func waitForJob() async {
-        await job?.value
     }
 
     private func fetchLoop(_ coordinate: Coordinate, generation: Int) async {

@@ -10,7 +10,7 @@ DEMO_SECONDS ?= 120
 PREFIX := /usr/local
 DESTDIR ?=
 
-.PHONY: demo test deps build bench install clean
+.PHONY: demo test deps build bench install format check-format clean
 
 deps:
 	@missing=$$(for p in $(DEBIAN_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
@@ -47,6 +47,14 @@ install: deps
 	install -D -m 0644 systemd/wundercast.catalog "$(DESTDIR)/etc/systemd/catalog/wundercast.catalog"
 	install -D -m 0644 -t "$(DESTDIR)$(PREFIX)/share/doc/wundercast" README.md docs/PROTOCOL.md
 	@echo "installed; now: systemd-sysusers && journalctl --update-catalog && systemctl daemon-reload && systemctl enable --now wundercast.socket"
+
+# swift format (in the toolchain) with the checked-in .swift-format.
+format:
+	$(SWIFT) format -i -r Sources Tests Package.swift
+
+check-format:
+	$(SWIFT) format -i -r Sources Tests Package.swift
+	git diff --exit-code -- Sources Tests Package.swift || { echo "swift format changed the files above: run 'make format' and commit"; exit 1; }
 
 clean:
 	rm -rf .build

@@ -41,7 +41,9 @@ let package = Package(
         .testTarget(name: "WundercastSystemdTests", dependencies: ["WundercastSystemd", "WundercastTestSupport"]),
         .testTarget(
             name: "WundercastIntegrationTests",
-            dependencies: ["WundercastCore", "WundercastGPSD", "WundercastHTTP", "WundercastServer", "WundercastTestSupport"]),
+            dependencies: [
+                "WundercastCore", "WundercastGPSD", "WundercastHTTP", "WundercastServer", "WundercastTestSupport",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -117,7 +117,9 @@ extension Configuration {
                     let place = try parseFallback(v)
                     if case .name = place {
                         // Checked at start-up, not at run time: without geocoding a name can never work.
-                        throw InvalidValue("is a place name, and geocoding names is not supported yet: give LAT,LON in decimal degrees (example: 48.8566,2.3522)")
+                        throw InvalidValue(
+                            "is a place name, and geocoding names is not supported yet: give LAT,LON in decimal degrees (example: 48.8566,2.3522)"
+                        )
                     }
                     c.location.fallback = place
                 },
@@ -127,31 +129,38 @@ extension Configuration {
             keys: [
                 Key(name: "MinInterval") { (c, v) throws(InvalidValue) in c.throttle.minInterval = try timeSpan(v) },
                 Key(name: "MinDistance") { (c, v) throws(InvalidValue) in c.throttle.minDistance = try distance(v) },
-                Key(name: "MaxAge") { (c, v) throws(InvalidValue) in c.throttle.maxAge = try timeSpan(v, positive: true) },
+                Key(name: "MaxAge") { (c, v) throws(InvalidValue) in c.throttle.maxAge = try timeSpan(v, positive: true)
+                },
             ]),
         Section(
             name: "Weather",
             keys: [
                 Key(name: "Provider") { (c, v) throws(InvalidValue) in
                     guard supportedProviders.contains(v) else {
-                        throw InvalidValue("is not a supported provider (supported: \(supportedProviders.joined(separator: ", ")))")
+                        throw InvalidValue(
+                            "is not a supported provider (supported: \(supportedProviders.joined(separator: ", ")))")
                     }
                     c.weather.provider = v
                 },
                 Key(name: "URL") { (c, v) throws(InvalidValue) in c.weather.url = try parseURL(v) },
                 Key(name: "Units") { (c, v) throws(InvalidValue) in
                     guard let units = UnitSystem(rawValue: v) else {
-                        throw InvalidValue("is not one of: \(UnitSystem.allCases.map(\.rawValue).joined(separator: ", "))")
+                        throw InvalidValue(
+                            "is not one of: \(UnitSystem.allCases.map(\.rawValue).joined(separator: ", "))")
                     }
                     c.weather.units = units
                 },
                 Key(name: "Precision") { (c, v) throws(InvalidValue) in
                     guard v.utf8.count == 1, let digits = Int(v), (0...4).contains(digits) else {
-                        throw InvalidValue("is not an integer from 0 to 4 (decimals of latitude/longitude sent to the provider; 4 is about 11 m)")
+                        throw InvalidValue(
+                            "is not an integer from 0 to 4 (decimals of latitude/longitude sent to the provider; 4 is about 11 m)"
+                        )
                     }
                     c.weather.precision = digits
                 },
-                Key(name: "Timeout") { (c, v) throws(InvalidValue) in c.weather.timeout = try timeSpan(v, positive: true) },
+                Key(name: "Timeout") { (c, v) throws(InvalidValue) in
+                    c.weather.timeout = try timeSpan(v, positive: true)
+                },
             ]),
         Section(
             name: "Socket",
@@ -183,7 +192,9 @@ extension Configuration {
     }
 
     private static func distance(_ v: String) throws(InvalidValue) -> Double {
-        guard let metres = Distance.parse(v) else { throw InvalidValue("is not a distance (examples: 500m, 2km, 1.5km)") }
+        guard let metres = Distance.parse(v) else {
+            throw InvalidValue("is not a distance (examples: 500m, 2km, 1.5km)")
+        }
         return metres
     }
 
@@ -216,7 +227,8 @@ extension Configuration {
         }
         var port = defaultPort
         if let portText {
-            guard !portText.isEmpty, portText.count <= 5, portText.allSatisfy(\.isASCIIDigit), let p = Int(portText) else {
+            guard !portText.isEmpty, portText.count <= 5, portText.allSatisfy(\.isASCIIDigit), let p = Int(portText)
+            else {
                 throw InvalidValue("has no valid port number \(examples)")
             }
             guard (1...65535).contains(p) else { throw InvalidValue("has port \(p), outside 1-65535") }
@@ -230,16 +242,22 @@ extension Configuration {
         if v.isEmpty { return nil }
         // Text with a comma made only of what coordinates are made of must be coordinates:
         // "48.8," is a typo, not a town (a bare "75001" may be a postcode).
-        let looksNumeric = v.contains(",") && v.allSatisfy { $0.isASCIIDigit || $0 == "." || $0 == "," || $0 == "-" || $0 == "+" || $0.isWhitespace }
+        let looksNumeric =
+            v.contains(",")
+            && v.allSatisfy { $0.isASCIIDigit || $0 == "." || $0 == "," || $0 == "-" || $0 == "+" || $0.isWhitespace }
         let parts = v.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingWhitespace() }
         let numbers = parts.count == 2 ? parts.compactMap(decimalDegrees) : []
         guard numbers.count == 2 else {
-            if looksNumeric { throw InvalidValue("is neither LAT,LON in decimal degrees (example: 48.8566,2.3522) nor a place name") }
+            if looksNumeric {
+                throw InvalidValue("is neither LAT,LON in decimal degrees (example: 48.8566,2.3522) nor a place name")
+            }
             return .name(v)
         }
         let (latitude, longitude) = (numbers[0], numbers[1])
         guard (-90...90).contains(latitude) else { throw InvalidValue("has latitude \(parts[0]), outside -90...90") }
-        guard (-180...180).contains(longitude) else { throw InvalidValue("has longitude \(parts[1]), outside -180...180") }
+        guard (-180...180).contains(longitude) else {
+            throw InvalidValue("has longitude \(parts[1]), outside -180...180")
+        }
         return .coordinate(Coordinate(latitude: latitude, longitude: longitude))
     }
 

@@ -23,7 +23,9 @@ public enum HumanFormat {
             }
         }
         var parts: [String] = []
-        var head = weather.temperature.map { "\(Int($0.rounded()))\(weather.units.temperature)" } ?? "?\(weather.units.temperature)"
+        var head =
+            weather.temperature.map { "\(Int($0.rounded()))\(weather.units.temperature)" }
+            ?? "?\(weather.units.temperature)"
         if let condition = weather.condition { head += " \(condition)" }
         parts.append(head)
         if let humidity = weather.relativeHumidity { parts.append("humidity \(Int(humidity.rounded()))%") }

@@ -30,11 +30,21 @@ public struct Logger: Sendable {
         sink.log(priority, message(), fields: fields, file: file, line: line)
     }
 
-    public func debug(_ m: @autoclosure () -> String, file: String = #fileID, line: Int = #line) { log(.debug, m(), file: file, line: line) }
-    public func info(_ m: @autoclosure () -> String, file: String = #fileID, line: Int = #line) { log(.info, m(), file: file, line: line) }
-    public func notice(_ m: @autoclosure () -> String, file: String = #fileID, line: Int = #line) { log(.notice, m(), file: file, line: line) }
-    public func warning(_ m: @autoclosure () -> String, file: String = #fileID, line: Int = #line) { log(.warning, m(), file: file, line: line) }
-    public func error(_ m: @autoclosure () -> String, file: String = #fileID, line: Int = #line) { log(.error, m(), file: file, line: line) }
+    public func debug(_ m: @autoclosure () -> String, file: String = #fileID, line: Int = #line) {
+        log(.debug, m(), file: file, line: line)
+    }
+    public func info(_ m: @autoclosure () -> String, file: String = #fileID, line: Int = #line) {
+        log(.info, m(), file: file, line: line)
+    }
+    public func notice(_ m: @autoclosure () -> String, file: String = #fileID, line: Int = #line) {
+        log(.notice, m(), file: file, line: line)
+    }
+    public func warning(_ m: @autoclosure () -> String, file: String = #fileID, line: Int = #line) {
+        log(.warning, m(), file: file, line: line)
+    }
+    public func error(_ m: @autoclosure () -> String, file: String = #fileID, line: Int = #line) {
+        log(.error, m(), file: file, line: line)
+    }
 
     /// A logger that drops everything.
     public static let discard = Logger(sink: DiscardLogSink())
@@ -51,7 +61,8 @@ public struct StderrLogSink: LogSink {
     public init(prefixPriority: Bool = false) { self.prefixPriority = prefixPriority }
     public func log(_ priority: LogPriority, _ message: String, fields: [(String, String)], file: String, line: Int) {
         let extra = fields.filter { $0.0 != "MESSAGE_ID" }.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
-        let text = (prefixPriority ? "<\(priority.rawValue)>" : "") + message + (extra.isEmpty ? "" : " [\(extra)]") + "\n"
+        let text =
+            (prefixPriority ? "<\(priority.rawValue)>" : "") + message + (extra.isEmpty ? "" : " [\(extra)]") + "\n"
         StandardError.write(text)
     }
 }

@@ -69,7 +69,9 @@ public struct OpenMeteoProvider: WeatherProvider {
         do {
             return try Self.decode(status: response.status, body: response.body, requested: units)
         } catch .http(let status, let reason, _) {
-            throw .http(status: status, reason: reason, retryAfter: response.headers["retry-after"].flatMap(Self.retryAfterSeconds))
+            throw .http(
+                status: status, reason: reason,
+                retryAfter: response.headers["retry-after"].flatMap(Self.retryAfterSeconds))
         }
     }
 
@@ -91,7 +93,9 @@ public struct OpenMeteoProvider: WeatherProvider {
     ///   falls back to ``WeatherUnits/requested(_:)`` of `requested` (Open-Meteo's defaults are metric).
     /// - Throws ``WeatherError/decoding(message:)`` naming the member when `current` is missing or a
     ///   member has the wrong type, or saying that the body is not JSON.
-    public static func decode(status: Int, body: [UInt8], requested: UnitSystem = .metric) throws(WeatherError) -> Weather {
+    public static func decode(
+        status: Int, body: [UInt8], requested: UnitSystem = .metric
+    ) throws(WeatherError) -> Weather {
         let parsed: Result<OpenMeteoBody, WeatherError> = parse(body)
         guard (200..<300).contains(status) else {
             // Only the documented error shape gives a reason; anything else (an HTML page from a
@@ -125,7 +129,8 @@ public struct OpenMeteoProvider: WeatherProvider {
     private static func describe(_ error: DecodingError) -> String {
         let context: DecodingError.Context
         switch error {
-        case .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c), .dataCorrupted(let c): context = c
+        case .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c), .dataCorrupted(let c):
+            context = c
         @unknown default: return "body is not valid JSON"
         }
         let path = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
@@ -311,7 +316,8 @@ private struct OpenMeteoBody: Decodable {
         let day = parts[0].split(separator: "-", omittingEmptySubsequences: false)
         let clock = parts[1].split(separator: ":", omittingEmptySubsequences: false)
         guard day.count == 3, clock.count == 2 || clock.count == 3,
-            day[0].count == 4, (day + clock).allSatisfy({ $0.count >= 2 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+            day[0].count == 4,
+            (day + clock).allSatisfy({ $0.count >= 2 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
             let year = Int(day[0]), let month = Int(day[1]), let dayOfMonth = Int(day[2]),
             let hour = Int(clock[0]), let minute = Int(clock[1]),
             (1...12).contains(month), (1...31).contains(dayOfMonth), (0...23).contains(hour), (0...59).contains(minute)
@@ -324,7 +330,8 @@ private struct OpenMeteoBody: Decodable {
         var calendar = Calendar(identifier: .gregorian)
         guard let gmt = TimeZone(secondsFromGMT: 0) else { return nil }
         calendar.timeZone = gmt
-        let components = DateComponents(year: year, month: month, day: dayOfMonth, hour: hour, minute: minute, second: second)
+        let components = DateComponents(
+            year: year, month: month, day: dayOfMonth, hour: hour, minute: minute, second: second)
         guard let date = calendar.date(from: components),
             calendar.component(.day, from: date) == dayOfMonth  // rejects 2026-02-30
         else { return nil }
@@ -339,7 +346,8 @@ private struct OpenMeteoBody: Decodable {
 
 extension String {
     fileprivate func trimmingASCIIWhitespace() -> String {
-        guard let start = firstIndex(where: { !$0.isWhitespace }), let end = lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        guard let start = firstIndex(where: { !$0.isWhitespace }), let end = lastIndex(where: { !$0.isWhitespace })
+        else { return "" }
         return String(self[start...end])
     }
 }

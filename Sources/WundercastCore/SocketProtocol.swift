@@ -26,7 +26,9 @@ public enum SocketProtocol {
     }
 
     /// The requests and their argument shapes, as `help` lists them.
-    public static let requestSummaries = ["now", "watch", "version", "help", "authorize [always|when-in-use|denied|ask]"]
+    public static let requestSummaries = [
+        "now", "watch", "version", "help", "authorize [always|when-in-use|denied|ask]",
+    ]
 
     /// Why a request line was refused; `message` names the offending text.
     public struct RequestError: Error, Sendable, Equatable {
@@ -41,7 +43,9 @@ public enum SocketProtocol {
             throw RequestError(message: "empty request (known: \(requestSummaries.joined(separator: ", ")))")
         }
         func noArguments(_ request: Request) throws(RequestError) -> Request {
-            guard words.count == 1 else { throw RequestError(message: "'\(word)' takes no arguments, got '\(words[1...].joined(separator: " "))'") }
+            guard words.count == 1 else {
+                throw RequestError(message: "'\(word)' takes no arguments, got '\(words[1...].joined(separator: " "))'")
+            }
             return request
         }
         switch word {
@@ -50,7 +54,9 @@ public enum SocketProtocol {
         case "version": return try noArguments(.version)
         case "help", "?": return try noArguments(.help)
         case "authorize":
-            guard words.count <= 2 else { throw RequestError(message: "'authorize' takes one argument, got \(words.count - 1)") }
+            guard words.count <= 2 else {
+                throw RequestError(message: "'authorize' takes one argument, got \(words.count - 1)")
+            }
             guard words.count == 2 else { return .authorize(nil) }
             guard let status = AuthorizationStatus(configName: words[1]) else {
                 throw RequestError(message: "'authorize \(words[1])': expected always, when-in-use, denied or ask")
@@ -58,7 +64,8 @@ public enum SocketProtocol {
             return .authorize(status)
         default:
             let shown = word.count > 40 ? String(word.prefix(40)) + "…" : word
-            throw RequestError(message: "unknown request '\(shown)' (known: \(requestSummaries.joined(separator: ", ")))")
+            throw RequestError(
+                message: "unknown request '\(shown)' (known: \(requestSummaries.joined(separator: ", ")))")
         }
     }
 

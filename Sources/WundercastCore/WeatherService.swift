@@ -61,7 +61,8 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
             task = Task {
                 defer { self.refreshing.withLock { $0 = nil } }
                 do throws(LocationManager.LocationError) {
-                    let fix = try await self.locationManager.currentLocation(timeout: self.currentLocationTimeout, clock: self.clock)
+                    let fix = try await self.locationManager.currentLocation(
+                        timeout: self.currentLocationTimeout, clock: self.clock)
                     await self.offer(fix)
                 } catch .timedOut(let after) {
                     self.store.publishNoLocation(
@@ -94,19 +95,23 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
                 await pipeline.submit(Position(coordinate: coordinate, source: .fallback(name: nil)))
             case .name(let name):
                 await pipeline.stop()
-                store.publishNoLocation(reason: .init(
-                    code: "fallback-name",
-                    message: "Fallback=\(name): place names need geocoding, which this version lacks; give LAT,LON"))
+                store.publishNoLocation(
+                    reason: .init(
+                        code: "fallback-name",
+                        message: "Fallback=\(name): place names need geocoding, which this version lacks; give LAT,LON")
+                )
             case nil:
                 await pipeline.stop()
-                store.publishNoLocation(reason: .init(
-                    code: "denied", message: "GPS use is denied and no Fallback= place is configured"))
+                store.publishNoLocation(
+                    reason: .init(
+                        code: "denied", message: "GPS use is denied and no Fallback= place is configured"))
             }
         case .notDetermined:
             await pipeline.stop()
-            store.publishNoLocation(reason: .init(
-                code: "not-determined",
-                message: "GPS use not decided yet: run 'wundercastctl authorize always|when-in-use|denied'"))
+            store.publishNoLocation(
+                reason: .init(
+                    code: "not-determined",
+                    message: "GPS use not decided yet: run 'wundercastctl authorize always|when-in-use|denied'"))
         }
     }
 

@@ -44,8 +44,10 @@ public struct WeatherState: Sendable, Equatable, Codable {
         /// Seconds since ``receivedAt``, computed when the state is sent.
         public var ageSeconds: Int?
 
-        public init(latitude: Double, longitude: Double, mode: Int? = nil, source: String, name: String? = nil,
-                    time: Date? = nil, eph: Double? = nil, receivedAt: Date? = nil) {
+        public init(
+            latitude: Double, longitude: Double, mode: Int? = nil, source: String, name: String? = nil,
+            time: Date? = nil, eph: Double? = nil, receivedAt: Date? = nil
+        ) {
             self.latitude = latitude
             self.longitude = longitude
             self.mode = mode

@@ -51,7 +51,8 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
             timeoutMilliseconds: Self.milliseconds(timeout), maxBodySize: maxBodySize)
         let queue = self.queue
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPResponse, WeatherError>, Never>) in
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<Result<HTTPResponse, WeatherError>, Never>) in
                 queue.async { continuation.resume(returning: transfer.run()) }
             }
         } onCancel: {
@@ -151,7 +152,8 @@ private final class CurlTransfer: @unchecked Sendable {
             return .failure(.transport(code: Int(CURLE_FAILED_INIT.rawValue), message: "curl_global_init failed"))
         }
         guard let multi, let easy = curl_easy_init() else {
-            return .failure(.transport(code: Int(CURLE_FAILED_INIT.rawValue), message: "cannot create a libcurl handle"))
+            return .failure(
+                .transport(code: Int(CURLE_FAILED_INIT.rawValue), message: "cannot create a libcurl handle"))
         }
         defer { curl_easy_cleanup(easy) }
 
@@ -160,7 +162,9 @@ private final class CurlTransfer: @unchecked Sendable {
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
             // A line break would smuggle a second header (or a request) into the request.
             guard !(name + value).contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\r\n" }), !name.isEmpty else {
-                return .failure(.transport(code: Int(CURLE_BAD_FUNCTION_ARGUMENT.rawValue), message: "invalid request header '\(name)'"))
+                return .failure(
+                    .transport(
+                        code: Int(CURLE_BAD_FUNCTION_ARGUMENT.rawValue), message: "invalid request header '\(name)'"))
             }
             guard let appended = curl_slist_append(headerList, "\(name): \(value)") else {
                 return .failure(.transport(code: Int(CURLE_OUT_OF_MEMORY.rawValue), message: "out of memory"))
@@ -292,7 +296,8 @@ private final class CurlTransfer: @unchecked Sendable {
 
 extension StringProtocol {
     fileprivate func trimmingWhitespace() -> String {
-        guard let start = firstIndex(where: { !$0.isWhitespace }), let end = lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        guard let start = firstIndex(where: { !$0.isWhitespace }), let end = lastIndex(where: { !$0.isWhitespace })
+        else { return "" }
         return String(self[start...end])
     }
 }

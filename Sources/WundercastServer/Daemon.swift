@@ -97,7 +97,8 @@ public enum Daemon {
     }
 
     static func logThreshold() -> LogPriority {
-        ProcessInfo.processInfo.environment["WUNDERCAST_DEBUG"].map { $0.isEmpty || $0 == "0" } == false ? .debug : .info
+        ProcessInfo.processInfo.environment["WUNDERCAST_DEBUG"].map { $0.isEmpty || $0 == "0" } == false
+            ? .debug : .info
     }
 
     static func usageError(_ message: String) -> Int32 {
@@ -140,9 +141,11 @@ public enum Daemon {
                 source: source, authorization: authorization,
                 maxHorizontalError: configuration.location.maxHorizontalError, logger: logger)
             let http = CurlHTTPClient(
-                userAgent: Wundercast.userAgent, connectTimeout: min(Duration.seconds(5), configuration.weather.timeout),
+                userAgent: Wundercast.userAgent,
+                connectTimeout: min(Duration.seconds(5), configuration.weather.timeout),
                 timeout: configuration.weather.timeout)
-            let provider = OpenMeteoProvider(baseURL: configuration.weather.url, units: configuration.weather.units, http: http)
+            let provider = OpenMeteoProvider(
+                baseURL: configuration.weather.url, units: configuration.weather.units, http: http)
             store = StateStore(provider: provider.name, authorization: initial)
             let store = self.store
             let gpsd = "\(configuration.location.gpsdHost):\(configuration.location.gpsdPort)"
@@ -181,15 +184,20 @@ public enum Daemon {
                 authorization.send(status)
                 logger.log(
                     .notice, "GPS authorization is now \(status.configName)",
-                    fields: [("MESSAGE_ID", MessageID.authorizationChanged), ("WUNDERCAST_AUTHORIZATION", status.configName)])
+                    fields: [
+                        ("MESSAGE_ID", MessageID.authorizationChanged), ("WUNDERCAST_AUTHORIZATION", status.configName),
+                    ])
             }
             guard persist else { return status }
             guard let decisionFile else {
-                logger.notice("the authorization decision is not saved: no state directory (systemd's StateDirectory= sets $STATE_DIRECTORY)")
+                logger.notice(
+                    "the authorization decision is not saved: no state directory (systemd's StateDirectory= sets $STATE_DIRECTORY)"
+                )
                 return status
             }
             do {
-                try Data((status.configName + "\n").utf8).write(to: URL(fileURLWithPath: decisionFile), options: .atomic)
+                try Data((status.configName + "\n").utf8).write(
+                    to: URL(fileURLWithPath: decisionFile), options: .atomic)
             } catch {
                 logger.warning("cannot save the authorization decision to \(decisionFile): \(error)")
             }
@@ -270,7 +278,8 @@ public enum Daemon {
                 var comparable = fresh
                 comparable.location.authorization = configuration.location.authorization
                 if comparable != configuration {
-                    logger.notice("configuration reloaded; changes other than Authorization= take effect after a restart")
+                    logger.notice(
+                        "configuration reloaded; changes other than Authorization= take effect after a restart")
                 } else {
                     logger.info("configuration reloaded")
                 }
@@ -290,7 +299,9 @@ public enum Daemon {
                 guard let previous, previous != state else { continue }
                 let line = HumanFormat.line(state, now: Date())
                 _ = try? notifier.status(line)
-                logger.log(state.status == .stale || state.status == .error ? .warning : .info, "weather: \(line)", fields: Self.journalFields(state))
+                logger.log(
+                    state.status == .stale || state.status == .error ? .warning : .info, "weather: \(line)",
+                    fields: Self.journalFields(state))
             }
         }
 

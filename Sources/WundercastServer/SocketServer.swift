@@ -105,7 +105,9 @@ public final class SocketServer: @unchecked Sendable {
             let fd = accept(listenFD, nil, nil)
             if fd < 0 {
                 if errno == EINTR { continue }
-                if errno != EAGAIN && errno != EWOULDBLOCK { logger.warning("accept: \(String(cString: strerror(errno)))") }
+                if errno != EAGAIN && errno != EWOULDBLOCK {
+                    logger.warning("accept: \(String(cString: strerror(errno)))")
+                }
                 return
             }
             UnixSocket.setNonBlocking(fd)
@@ -181,7 +183,9 @@ public final class SocketServer: @unchecked Sendable {
             // that a source's descriptor stays open until its cancel handler ran).
             var sourcesLeft = 2
             let fd = self.fd
-            let cancelled = { sourcesLeft -= 1; if sourcesLeft == 0 { Glibc.close(fd) } }
+            let cancelled = {
+                sourcesLeft -= 1; if sourcesLeft == 0 { Glibc.close(fd) }
+            }
             let read = DispatchSource.makeReadSource(fileDescriptor: fd, queue: server.queue)
             read.setCancelHandler(handler: cancelled)
             read.setEventHandler { [weak self] in self?.readAvailable() }

@@ -23,15 +23,19 @@ public enum UnixSocket {
         if access(path, F_OK) == 0 {
             if let probe = try? connect(path: path) {
                 close(probe)
-                throw SystemCallError(call: "bind", subject: path + " (another daemon is serving it)", errno: EADDRINUSE)
+                throw SystemCallError(
+                    call: "bind", subject: path + " (another daemon is serving it)", errno: EADDRINUSE)
             }
             unlink(path)
         }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        let fd = socket(
+            AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw SystemCallError(call: "socket", subject: path, errno: errno) }
         var address = makeAddress(path)
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard bound == 0 else {
             let e = errno
@@ -52,7 +56,9 @@ public enum UnixSocket {
         guard fd >= 0 else { throw SystemCallError(call: "socket", subject: path, errno: errno) }
         var address = makeAddress(path)
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard result == 0 else {
             let e = errno

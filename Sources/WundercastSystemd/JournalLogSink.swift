@@ -41,7 +41,8 @@ public struct JournalLogSink: LogSink {
         try Self.send(entry.fields)
         if !entry.notes.isEmpty {
             let note = Self.entryFields(
-                priority: .debug, message: "journal field names fixed for journald: " + entry.notes.joined(separator: "; "),
+                priority: .debug,
+                message: "journal field names fixed for journald: " + entry.notes.joined(separator: "; "),
                 fields: [], file: file, line: line, identifier: identifier)
             try Self.send(note.fields)
         }

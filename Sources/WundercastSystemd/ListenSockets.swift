@@ -28,7 +28,9 @@ public enum ListenSockets {
 
     /// Pairs fds `SD_LISTEN_FDS_START…` with the first `count` names (`"unknown"` for a
     /// missing one). Does not free `names`.
-    static func sockets(count: Int, names: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> [(fd: Int32, name: String)] {
+    static func sockets(
+        count: Int, names: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+    ) -> [(fd: Int32, name: String)] {
         var result: [(fd: Int32, name: String)] = []
         var namesEnded = names == nil
         for index in 0..<max(0, count) {

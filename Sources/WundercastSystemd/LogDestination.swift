@@ -24,7 +24,8 @@ public enum LogDestination {
         guard let value = getenv("JOURNAL_STREAM") else { return false }
         var status = stat()
         guard fstat(2, &status) == 0 else { return false }
-        return matches(journalStream: String(cString: value), device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+        return matches(
+            journalStream: String(cString: value), device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
     }
 
     /// Whether `journalStream` (`"<device>:<inode>"`, both decimal) names this device and inode.

@@ -75,13 +75,17 @@ struct Connection {
             raw[bytes.count] = 0
         }
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         if result != 0 {
             let reason = String(cString: strerror(errno))
             switch errno {
             case ENOENT, ECONNREFUSED:
-                fail("wundercastd is not running (no daemon at \(path): \(reason)); start it (systemctl start wundercast, or wundercastd --config FILE) or give --socket PATH")
+                fail(
+                    "wundercastd is not running (no daemon at \(path): \(reason)); start it (systemctl start wundercast, or wundercastd --config FILE) or give --socket PATH"
+                )
             case EACCES:
                 fail("no permission to use \(path): \(reason); join the 'wundercast' group")
             default:
@@ -95,7 +99,9 @@ struct Connection {
         let bytes = Array((request + "\n").utf8)
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            let n = bytes.withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+            }
             if n < 0 {
                 if errno == EINTR { continue }
                 fail("lost the daemon while sending: \(String(cString: strerror(errno)))")
@@ -126,7 +132,9 @@ func decodeOrFail(_ line: [UInt8]) -> WeatherState {
     do {
         return try SocketProtocol.decodeState(line)
     } catch {
-        if let err = try? JSONDecoder().decode(SocketProtocol.ErrorResponse.self, from: Data(line)), err.class == "ERROR" {
+        if let err = try? JSONDecoder().decode(SocketProtocol.ErrorResponse.self, from: Data(line)),
+            err.class == "ERROR"
+        {
             fail("the daemon refused the request: \(err.message)")
         }
         fail("unreadable answer from the daemon: \(String(decoding: line.prefix(200), as: UTF8.self))")

@@ -172,92 +172,137 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
             MinDistance=also bad
             """
         let e = error(text, file: "wundercast.conf")
-        #expect(e == ConfigurationError(
-            file: "wundercast.conf", line: 7,
-            message: "MinInterval=\"5 parsecs\" is not a time span (examples: 30s, 5min, 1h 30min)"))
+        #expect(
+            e
+                == ConfigurationError(
+                    file: "wundercast.conf", line: 7,
+                    message: "MinInterval=\"5 parsecs\" is not a time span (examples: 30s, 5min, 1h 30min)"))
         #expect(
             e?.description
                 == "wundercast.conf:7: MinInterval=\"5 parsecs\" is not a time span (examples: 30s, 5min, 1h 30min)")
     }
 
     static let errorCases: [ErrorCase] = [
-        .init("[Location]\nFallback=Paris", line: 2,
-              "Fallback=\"Paris\" is a place name, and geocoding names is not supported yet: give LAT,LON in decimal degrees (example: 48.8566,2.3522)"),
-        .init("[Location]\n\nFallback=\"New York\"", line: 3,
-              "Fallback=\"New York\" is a place name, and geocoding names is not supported yet: give LAT,LON in decimal degrees (example: 48.8566,2.3522)"),
-        .init("[Location]\nColour=blue", line: 2,
-              "unknown key Colour= in [Location] (known keys: Authorization, GPSD, MaxHorizontalError, Fallback)"),
-        .init("\n[Throttle]\n\nmininterval=5s", line: 4,
-              "unknown key mininterval= in [Throttle] (known keys: MinInterval, MinDistance, MaxAge)"),
-        .init("[Weather]\nPath=/x", line: 2,
-              "unknown key Path= in [Weather] (known keys: Provider, URL, Units, Precision, Timeout)"),
-        .init("[Socket]\nPath=/x\n[Sokcet]\nPath=/y", line: 3,
-              "unknown section [Sokcet] (known sections: [Location], [Throttle], [Weather], [Socket])"),
-        .init("[location]", line: 1,
-              "unknown section [location] (known sections: [Location], [Throttle], [Weather], [Socket])"),
+        .init(
+            "[Location]\nFallback=Paris", line: 2,
+            "Fallback=\"Paris\" is a place name, and geocoding names is not supported yet: give LAT,LON in decimal degrees (example: 48.8566,2.3522)"
+        ),
+        .init(
+            "[Location]\n\nFallback=\"New York\"", line: 3,
+            "Fallback=\"New York\" is a place name, and geocoding names is not supported yet: give LAT,LON in decimal degrees (example: 48.8566,2.3522)"
+        ),
+        .init(
+            "[Location]\nColour=blue", line: 2,
+            "unknown key Colour= in [Location] (known keys: Authorization, GPSD, MaxHorizontalError, Fallback)"),
+        .init(
+            "\n[Throttle]\n\nmininterval=5s", line: 4,
+            "unknown key mininterval= in [Throttle] (known keys: MinInterval, MinDistance, MaxAge)"),
+        .init(
+            "[Weather]\nPath=/x", line: 2,
+            "unknown key Path= in [Weather] (known keys: Provider, URL, Units, Precision, Timeout)"),
+        .init(
+            "[Socket]\nPath=/x\n[Sokcet]\nPath=/y", line: 3,
+            "unknown section [Sokcet] (known sections: [Location], [Throttle], [Weather], [Socket])"),
+        .init(
+            "[location]", line: 1,
+            "unknown section [location] (known sections: [Location], [Throttle], [Weather], [Socket])"),
         .init("# top\n\nMinInterval=5s\n[Throttle]", line: 3, "MinInterval= appears before any [Section] header"),
-        .init("[Throttle]\nMinInterval 5s", line: 2, "\"MinInterval 5s\" is not a Key=Value assignment or a [Section] header"),
+        .init(
+            "[Throttle]\nMinInterval 5s", line: 2,
+            "\"MinInterval 5s\" is not a Key=Value assignment or a [Section] header"),
         .init("[Throttle]\n=5s", line: 2, "\"=5s\" has no key before the ="),
         .init("[Throttle\nMinInterval=5s", line: 1, "\"[Throttle\" is not a section header (expected [Section])"),
-        .init("[Throttle]\nMinInterval=1h \\\n  5 parsecs\nMaxAge=1min", line: 2,
-              "MinInterval=\"1h    5 parsecs\" is not a time span (examples: 30s, 5min, 1h 30min)"),
-        .init("[Location]\nAuthorization=Always", line: 2,
-              "Authorization=\"Always\" is not one of: always, when-in-use, denied, ask"),
-        .init("[Location]\nAuthorization=", line: 2,
-              "Authorization=\"\" is not one of: always, when-in-use, denied, ask"),
+        .init(
+            "[Throttle]\nMinInterval=1h \\\n  5 parsecs\nMaxAge=1min", line: 2,
+            "MinInterval=\"1h    5 parsecs\" is not a time span (examples: 30s, 5min, 1h 30min)"),
+        .init(
+            "[Location]\nAuthorization=Always", line: 2,
+            "Authorization=\"Always\" is not one of: always, when-in-use, denied, ask"),
+        .init(
+            "[Location]\nAuthorization=", line: 2,
+            "Authorization=\"\" is not one of: always, when-in-use, denied, ask"),
         .init("[Location]\nGPSD=h:0", line: 2, "GPSD=\"h:0\" has port 0, outside 1-65535"),
         .init("[Location]\nGPSD=h:65536", line: 2, "GPSD=\"h:65536\" has port 65536, outside 1-65535"),
-        .init("[Location]\nGPSD=h:", line: 2,
-              "GPSD=\"h:\" has no valid port number (examples: 127.0.0.1:2947, gpsd.lan, [::1]:2947)"),
-        .init("[Location]\nGPSD=h:http", line: 2,
-              "GPSD=\"h:http\" has no valid port number (examples: 127.0.0.1:2947, gpsd.lan, [::1]:2947)"),
-        .init("[Location]\nGPSD=h:-1", line: 2,
-              "GPSD=\"h:-1\" has no valid port number (examples: 127.0.0.1:2947, gpsd.lan, [::1]:2947)"),
-        .init("[Location]\nGPSD=:2947", line: 2,
-              "GPSD=\":2947\" is not host:port (examples: 127.0.0.1:2947, gpsd.lan, [::1]:2947)"),
-        .init("[Location]\nGPSD=", line: 2,
-              "GPSD=\"\" is not host:port (examples: 127.0.0.1:2947, gpsd.lan, [::1]:2947)"),
-        .init("[Location]\nGPSD=::1", line: 2,
-              "GPSD=\"::1\" looks like an IPv6 address: write it in brackets, as [::1]:2947"),
-        .init("[Location]\nGPSD=[::1", line: 2,
-              "GPSD=\"[::1\" has no closing ] (examples: 127.0.0.1:2947, gpsd.lan, [::1]:2947)"),
-        .init("[Location]\nGPSD=[::1]2947", line: 2,
-              "GPSD=\"[::1]2947\" is not host:port (examples: 127.0.0.1:2947, gpsd.lan, [::1]:2947)"),
-        .init("[Location]\nMaxHorizontalError=0", line: 2,
-              "MaxHorizontalError=\"0\" must be greater than 0m (it would refuse every fix)"),
-        .init("[Location]\nMaxHorizontalError=-5m", line: 2,
-              "MaxHorizontalError=\"-5m\" is not a distance (examples: 500m, 2km, 1.5km)"),
+        .init(
+            "[Location]\nGPSD=h:", line: 2,
+            "GPSD=\"h:\" has no valid port number (examples: 127.0.0.1:2947, gpsd.lan, [::1]:2947)"),
+        .init(
+            "[Location]\nGPSD=h:http", line: 2,
+            "GPSD=\"h:http\" has no valid port number (examples: 127.0.0.1:2947, gpsd.lan, [::1]:2947)"),
+        .init(
+            "[Location]\nGPSD=h:-1", line: 2,
+            "GPSD=\"h:-1\" has no valid port number (examples: 127.0.0.1:2947, gpsd.lan, [::1]:2947)"),
+        .init(
+            "[Location]\nGPSD=:2947", line: 2,
+            "GPSD=\":2947\" is not host:port (examples: 127.0.0.1:2947, gpsd.lan, [::1]:2947)"),
+        .init(
+            "[Location]\nGPSD=", line: 2,
+            "GPSD=\"\" is not host:port (examples: 127.0.0.1:2947, gpsd.lan, [::1]:2947)"),
+        .init(
+            "[Location]\nGPSD=::1", line: 2,
+            "GPSD=\"::1\" looks like an IPv6 address: write it in brackets, as [::1]:2947"),
+        .init(
+            "[Location]\nGPSD=[::1", line: 2,
+            "GPSD=\"[::1\" has no closing ] (examples: 127.0.0.1:2947, gpsd.lan, [::1]:2947)"),
+        .init(
+            "[Location]\nGPSD=[::1]2947", line: 2,
+            "GPSD=\"[::1]2947\" is not host:port (examples: 127.0.0.1:2947, gpsd.lan, [::1]:2947)"),
+        .init(
+            "[Location]\nMaxHorizontalError=0", line: 2,
+            "MaxHorizontalError=\"0\" must be greater than 0m (it would refuse every fix)"),
+        .init(
+            "[Location]\nMaxHorizontalError=-5m", line: 2,
+            "MaxHorizontalError=\"-5m\" is not a distance (examples: 500m, 2km, 1.5km)"),
         .init("[Location]\nFallback=91,0", line: 2, "Fallback=\"91,0\" has latitude 91, outside -90...90"),
-        .init("[Location]\nFallback=0,-180.5", line: 2, "Fallback=\"0,-180.5\" has longitude -180.5, outside -180...180"),
-        .init("[Location]\nFallback=48.8,", line: 2,
-              "Fallback=\"48.8,\" is neither LAT,LON in decimal degrees (example: 48.8566,2.3522) nor a place name"),
-        .init("[Location]\nFallback=1,2,3", line: 2,
-              "Fallback=\"1,2,3\" is neither LAT,LON in decimal degrees (example: 48.8566,2.3522) nor a place name"),
-        .init("[Throttle]\nMinDistance=5 miles", line: 2,
-              "MinDistance=\"5 miles\" is not a distance (examples: 500m, 2km, 1.5km)"),
+        .init(
+            "[Location]\nFallback=0,-180.5", line: 2, "Fallback=\"0,-180.5\" has longitude -180.5, outside -180...180"),
+        .init(
+            "[Location]\nFallback=48.8,", line: 2,
+            "Fallback=\"48.8,\" is neither LAT,LON in decimal degrees (example: 48.8566,2.3522) nor a place name"),
+        .init(
+            "[Location]\nFallback=1,2,3", line: 2,
+            "Fallback=\"1,2,3\" is neither LAT,LON in decimal degrees (example: 48.8566,2.3522) nor a place name"),
+        .init(
+            "[Throttle]\nMinDistance=5 miles", line: 2,
+            "MinDistance=\"5 miles\" is not a distance (examples: 500m, 2km, 1.5km)"),
         .init("[Throttle]\nMinDistance=", line: 2, "MinDistance=\"\" is not a distance (examples: 500m, 2km, 1.5km)"),
         .init("[Throttle]\nMaxAge=0", line: 2, "MaxAge=\"0\" must be longer than 0 (examples: 30s, 5min, 1h 30min)"),
-        .init("[Throttle]\nMaxAge=0s 0ms", line: 2,
-              "MaxAge=\"0s 0ms\" must be longer than 0 (examples: 30s, 5min, 1h 30min)"),
-        .init("[Weather]\nProvider=openweathermap", line: 2,
-              "Provider=\"openweathermap\" is not a supported provider (supported: open-meteo)"),
-        .init("[Weather]\nURL=ftp://example.org", line: 2, "URL=\"ftp://example.org\" does not start with http:// or https://"),
-        .init("[Weather]\nURL=api.open-meteo.com", line: 2,
-              "URL=\"api.open-meteo.com\" does not start with http:// or https://"),
+        .init(
+            "[Throttle]\nMaxAge=0s 0ms", line: 2,
+            "MaxAge=\"0s 0ms\" must be longer than 0 (examples: 30s, 5min, 1h 30min)"),
+        .init(
+            "[Weather]\nProvider=openweathermap", line: 2,
+            "Provider=\"openweathermap\" is not a supported provider (supported: open-meteo)"),
+        .init(
+            "[Weather]\nURL=ftp://example.org", line: 2,
+            "URL=\"ftp://example.org\" does not start with http:// or https://"),
+        .init(
+            "[Weather]\nURL=api.open-meteo.com", line: 2,
+            "URL=\"api.open-meteo.com\" does not start with http:// or https://"),
         .init("[Weather]\nURL=https://", line: 2, "URL=\"https://\" is not an http:// or https:// URL with a host"),
         .init("[Weather]\nUnits=kelvin", line: 2, "Units=\"kelvin\" is not one of: metric, imperial"),
-        .init("[Weather]\nPrecision=5", line: 2,
-              "Precision=\"5\" is not an integer from 0 to 4 (decimals of latitude/longitude sent to the provider; 4 is about 11 m)"),
-        .init("[Weather]\nPrecision=-1", line: 2,
-              "Precision=\"-1\" is not an integer from 0 to 4 (decimals of latitude/longitude sent to the provider; 4 is about 11 m)"),
-        .init("[Weather]\nPrecision=2.5", line: 2,
-              "Precision=\"2.5\" is not an integer from 0 to 4 (decimals of latitude/longitude sent to the provider; 4 is about 11 m)"),
-        .init("[Weather]\nTimeout=0ms", line: 2, "Timeout=\"0ms\" must be longer than 0 (examples: 30s, 5min, 1h 30min)"),
-        .init("[Weather]\nTimeout=soon", line: 2, "Timeout=\"soon\" is not a time span (examples: 30s, 5min, 1h 30min)"),
+        .init(
+            "[Weather]\nPrecision=5", line: 2,
+            "Precision=\"5\" is not an integer from 0 to 4 (decimals of latitude/longitude sent to the provider; 4 is about 11 m)"
+        ),
+        .init(
+            "[Weather]\nPrecision=-1", line: 2,
+            "Precision=\"-1\" is not an integer from 0 to 4 (decimals of latitude/longitude sent to the provider; 4 is about 11 m)"
+        ),
+        .init(
+            "[Weather]\nPrecision=2.5", line: 2,
+            "Precision=\"2.5\" is not an integer from 0 to 4 (decimals of latitude/longitude sent to the provider; 4 is about 11 m)"
+        ),
+        .init(
+            "[Weather]\nTimeout=0ms", line: 2, "Timeout=\"0ms\" must be longer than 0 (examples: 30s, 5min, 1h 30min)"),
+        .init(
+            "[Weather]\nTimeout=soon", line: 2, "Timeout=\"soon\" is not a time span (examples: 30s, 5min, 1h 30min)"),
         .init("[Socket]\nPath=", line: 2, "Path=\"\" is not an absolute path"),
         .init("[Socket]\nPath=run/w.sock", line: 2, "Path=\"run/w.sock\" is not an absolute path"),
-        .init("[Socket]\nPath=/" + String(repeating: "x", count: 107), line: 2,
-              "Path=\"/" + String(repeating: "x", count: 107) + "\" is 108 bytes long; a Unix socket path has at most 107"),
+        .init(
+            "[Socket]\nPath=/" + String(repeating: "x", count: 107), line: 2,
+            "Path=\"/" + String(repeating: "x", count: 107) + "\" is 108 bytes long; a Unix socket path has at most 107"
+        ),
     ]
 
     @Test(arguments: errorCases)
@@ -272,8 +317,9 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
     }
 
     @Test func descriptionWithoutLine() {
-        #expect(ConfigurationError(file: "/x.conf", line: 0, message: "cannot read: boom").description
-            == "/x.conf: cannot read: boom")
+        #expect(
+            ConfigurationError(file: "/x.conf", line: 0, message: "cannot read: boom").description
+                == "/x.conf: cannot read: boom")
     }
 
     // MARK: The sample file
@@ -336,7 +382,9 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
             .appendingPathComponent("wundercast-config-test-\(UInt64.random(in: 0...UInt64.max)).conf").path
         try "[Weather]\nUnits=metric\nUnits=si\n".write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(throws: ConfigurationError(file: path, line: 3, message: "Units=\"si\" is not one of: metric, imperial")) {
+        #expect(
+            throws: ConfigurationError(file: path, line: 3, message: "Units=\"si\" is not one of: metric, imperial")
+        ) {
             try Configuration.load(path: path)
         }
     }
@@ -459,7 +507,10 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
         #expect(Distance.parse(text) == nil)
     }
 
-    @Test(arguments: [(0.0, "0m"), (500, "500m"), (12.5, "12.5m"), (1000, "1km"), (1500, "1.5km"), (2250, "2.25km"), (12.3456, "12.346m")])
+    @Test(arguments: [
+        (0.0, "0m"), (500, "500m"), (12.5, "12.5m"), (1000, "1km"), (1500, "1.5km"), (2250, "2.25km"),
+        (12.3456, "12.346m"),
+    ])
     func formats(_ metres: Double, _ expected: String) {
         #expect(Distance.format(metres) == expected)
     }

@@ -10,7 +10,8 @@ import WundercastCore
         fix(here, mode, time: time, error: error)
     }
 
-    static func fix(_ coordinate: Coordinate, _ mode: FixMode = .threeD, time: Date? = t0, error: Double? = nil) -> Fix {
+    static func fix(_ coordinate: Coordinate, _ mode: FixMode = .threeD, time: Date? = t0, error: Double? = nil) -> Fix
+    {
         Fix(coordinate: coordinate, mode: mode, time: time, horizontalError: error)
     }
 
@@ -57,7 +58,10 @@ import WundercastCore
     }
 
     @Test func downgradeInOneEpochIsDropped() {
-        #expect(Self.published([Self.fix(.threeD, error: 5), Self.fix(.twoD), Self.fix(.twoD, error: 7)]) == [true, false, false])
+        #expect(
+            Self.published([Self.fix(.threeD, error: 5), Self.fix(.twoD), Self.fix(.twoD, error: 7)]) == [
+                true, false, false,
+            ])
     }
 
     @Test func comparesWithLastPublishedNotLastSeen() {

@@ -25,7 +25,10 @@ import WundercastCore
         ("LATLON_SET not set by this read", with { $0.latLonSet = false }),
         // A zero-initialised gps_data_t before any report: Null Island that nobody reported.
         ("zero-initialised report", TPVReport(latLonSet: false, mode: 0, latitude: 0, longitude: 0)),
-        ("zero-initialised, mode left from an old fix", TPVReport(latLonSet: false, mode: 3, latitude: 0, longitude: 0)),
+        (
+            "zero-initialised, mode left from an old fix",
+            TPVReport(latLonSet: false, mode: 3, latitude: 0, longitude: 0)
+        ),
         ("latitude above 90", with { $0.latitude = 90.000001 }),
         ("latitude below -90", with { $0.latitude = -91 }),
         ("longitude above 180", with { $0.longitude = 180.5 }),
@@ -40,10 +43,22 @@ import WundercastCore
     static let accepted: [(TPVReport, FixMode)] = [
         (with { $0.mode = 2 }, .twoD),
         (with { $0.mode = 3 }, .threeD),
-        (with { $0.latitude = 90; $0.longitude = -180 }, .threeD),
-        (with { $0.latitude = -90; $0.longitude = 180 }, .threeD),
+        (
+            with {
+                $0.latitude = 90; $0.longitude = -180
+            }, .threeD
+        ),
+        (
+            with {
+                $0.latitude = -90; $0.longitude = 180
+            }, .threeD
+        ),
         // A real report at 0,0 is a fix: only LATLON_SET tells it from a zeroed struct.
-        (with { $0.latitude = 0; $0.longitude = 0 }, .threeD),
+        (
+            with {
+                $0.latitude = 0; $0.longitude = 0
+            }, .threeD
+        ),
     ]
 
     @Test("accepted, mode kept", arguments: accepted)
@@ -86,7 +101,11 @@ import WundercastCore
 
     @Test("horizontal error: eph, else from epx/epy, else nil", arguments: horizontalErrors)
     func horizontalError(_ row: (eph: Double, epx: Double, epy: Double, expected: Double?)) throws {
-        let fix = try #require(Fix(report: Self.with { $0.eph = row.eph; $0.epx = row.epx; $0.epy = row.epy }))
+        let fix = try #require(
+            Fix(
+                report: Self.with {
+                    $0.eph = row.eph; $0.epx = row.epx; $0.epy = row.epy
+                }))
         if let expected = row.expected {
             let error = try #require(fix.horizontalError)
             #expect(abs(error - expected) < 1e-9)

@@ -24,11 +24,14 @@ import WundercastTestSupport
         #expect(weather.isDay == false)
         #expect(weather.icon == "weather-clear-night")
         #expect(weather.time == Self.observed)
-        #expect(weather.units == WeatherUnits(temperature: "°C", windSpeed: "km/h", windDirection: "°", relativeHumidity: "%"))
+        #expect(
+            weather.units
+                == WeatherUnits(temperature: "°C", windSpeed: "km/h", windDirection: "°", relativeHumidity: "%"))
     }
 
     @Test func fahrenheitAndMilesPerHourRecording() throws {
-        let weather = try OpenMeteoProvider.decode(status: 200, body: Fixtures.bytes(Self.imperial), requested: .imperial)
+        let weather = try OpenMeteoProvider.decode(
+            status: 200, body: Fixtures.bytes(Self.imperial), requested: .imperial)
         #expect(weather.temperature == 22.5)
         #expect(weather.apparentTemperature == 15.5)
         #expect(weather.relativeHumidity == 72)
@@ -50,9 +53,11 @@ import WundercastTestSupport
 
     @Test func error400Recording() throws {
         let body = try Fixtures.bytes("weather/open-meteo/error_400.json")
-        #expect(throws: WeatherError.http(
-            status: 400, reason: "Cannot initialize WeatherVariable from invalid String value tempeture_2m for key hourly",
-            retryAfter: nil)
+        #expect(
+            throws: WeatherError.http(
+                status: 400,
+                reason: "Cannot initialize WeatherVariable from invalid String value tempeture_2m for key hourly",
+                retryAfter: nil)
         ) {
             try OpenMeteoProvider.decode(status: 400, body: body)
         }
@@ -69,9 +74,11 @@ import WundercastTestSupport
 
     @Test func errorBodyUnderStatus200() throws {
         let body = try Fixtures.bytes("weather/open-meteo/error_400.json")
-        #expect(throws: WeatherError.http(
-            status: 200, reason: "Cannot initialize WeatherVariable from invalid String value tempeture_2m for key hourly",
-            retryAfter: nil)
+        #expect(
+            throws: WeatherError.http(
+                status: 200,
+                reason: "Cannot initialize WeatherVariable from invalid String value tempeture_2m for key hourly",
+                retryAfter: nil)
         ) {
             try OpenMeteoProvider.decode(status: 200, body: body)
         }
@@ -81,9 +88,10 @@ import WundercastTestSupport
         let body = try edited(Self.metric) { json in
             var current = json["current"] as! [String: Any]
             var units = json["current_units"] as! [String: Any]
-            for key in ["time", "temperature_2m", "apparent_temperature", "relative_humidity_2m", "wind_speed_10m",
-                "wind_direction_10m", "weather_code", "is_day"]
-            {
+            for key in [
+                "time", "temperature_2m", "apparent_temperature", "relative_humidity_2m", "wind_speed_10m",
+                "wind_direction_10m", "weather_code", "is_day",
+            ] {
                 current[key] = NSNull()
                 units[key] = "undefined"
             }
@@ -138,7 +146,9 @@ import WundercastTestSupport
     func zeroAndOneAreNumbers(value: Double) throws {
         let body = try edited(Self.metric) { json in
             var current = json["current"] as! [String: Any]
-            for key in ["temperature_2m", "wind_speed_10m", "wind_direction_10m", "is_day"] { current[key] = Int(value) }
+            for key in ["temperature_2m", "wind_speed_10m", "wind_direction_10m", "is_day"] {
+                current[key] = Int(value)
+            }
             json["current"] = current
         }
         let weather = try OpenMeteoProvider.decode(status: 200, body: body)
@@ -193,7 +203,10 @@ import WundercastTestSupport
         ("current.is_day", "2", "current.is_day is 2.0, expected 0 or 1"),
         ("current.time", #"{"t":1}"#, "current.time is an object, expected a number or a string"),
         ("current.time", #""yesterday""#, #"current.time is "yesterday", expected unix seconds or yyyy-MM-ddTHH:mm"#),
-        ("current.time", #""2026-02-30T10:00""#, #"current.time is "2026-02-30T10:00", expected unix seconds or yyyy-MM-ddTHH:mm"#),
+        (
+            "current.time", #""2026-02-30T10:00""#,
+            #"current.time is "2026-02-30T10:00", expected unix seconds or yyyy-MM-ddTHH:mm"#
+        ),
         ("current_units", #""metric""#, "current_units is a string, expected an object"),
         ("current_units.temperature_2m", "1", "current_units.temperature_2m is a number, expected a string"),
         ("utc_offset_seconds", #""+02:00""#, "utc_offset_seconds is a string, expected a number"),
@@ -238,7 +251,8 @@ import WundercastTestSupport
     ) throws -> [UInt8] {
         var json = try JSONSerialization.jsonObject(with: Data(Fixtures.bytes(path))) as! [String: Any]
         edit(&json)
-        var text = String(decoding: try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]), as: UTF8.self)
+        var text = String(
+            decoding: try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]), as: UTF8.self)
         for (sentinel, literal) in literals {
             #expect(text.contains(sentinel))
             text = text.replacingOccurrences(of: sentinel, with: literal)
@@ -248,7 +262,8 @@ import WundercastTestSupport
 }
 
 @Suite struct OpenMeteoRequestTests {
-    let current = "current=temperature_2m,relative_humidity_2m,apparent_temperature,is_day,weather_code,wind_speed_10m,wind_direction_10m"
+    let current =
+        "current=temperature_2m,relative_humidity_2m,apparent_temperature,is_day,weather_code,wind_speed_10m,wind_direction_10m"
 
     @Test func metricParameters() {
         let provider = OpenMeteoProvider(baseURL: "https://api.open-meteo.com", units: .metric, http: FakeHTTPClient())
@@ -289,9 +304,10 @@ import WundercastTestSupport
 
 @Suite struct OpenMeteoFetchTests {
     @Test func currentWeatherEndToEnd() async throws {
-        let http = FakeHTTPClient(response: HTTPResponse(
-            status: 200, headers: ["content-type": "application/json"],
-            body: try Fixtures.bytes("weather/open-meteo/current_bucharest_fahrenheit_mph.json")))
+        let http = FakeHTTPClient(
+            response: HTTPResponse(
+                status: 200, headers: ["content-type": "application/json"],
+                body: try Fixtures.bytes("weather/open-meteo/current_bucharest_fahrenheit_mph.json")))
         let provider = OpenMeteoProvider(baseURL: "http://127.0.0.1:1", units: .imperial, http: http)
         let weather = try await provider.currentWeather(at: Coordinate(latitude: 44.44, longitude: 26.1))
         #expect(weather.temperature == 22.5)
@@ -303,8 +319,10 @@ import WundercastTestSupport
     }
 
     @Test func httpErrorCarriesRetryAfter() async throws {
-        let http = FakeHTTPClient(response: HTTPResponse(
-            status: 429, headers: ["retry-after": "3"], body: Array(#"{"error":true,"reason":"Too many requests"}"#.utf8)))
+        let http = FakeHTTPClient(
+            response: HTTPResponse(
+                status: 429, headers: ["retry-after": "3"],
+                body: Array(#"{"error":true,"reason":"Too many requests"}"#.utf8)))
         let provider = OpenMeteoProvider(baseURL: "http://127.0.0.1:1", units: .metric, http: http)
         await #expect(throws: WeatherError.http(status: 429, reason: "Too many requests", retryAfter: 3)) {
             try await provider.currentWeather(at: Coordinate(latitude: 1, longitude: 2))

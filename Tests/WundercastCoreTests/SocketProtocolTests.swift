@@ -35,10 +35,14 @@ import WundercastTestSupport
     }
 
     @Test func everyResponseStartsWithItsClass() {
-        #expect(String(decoding: SocketProtocol.line(SocketProtocol.ErrorResponse(message: "\"class\":\"X\", no")), as: UTF8.self)
-            == #"{"class":"ERROR","message":"\"class\":\"X\", no"}"# + "\n")
-        #expect(String(decoding: SocketProtocol.line(SocketProtocol.AuthorizationResponse(.denied)), as: UTF8.self)
-            == #"{"class":"AUTHORIZATION","config":"denied","status":"denied"}"# + "\n")
+        #expect(
+            String(
+                decoding: SocketProtocol.line(SocketProtocol.ErrorResponse(message: "\"class\":\"X\", no")),
+                as: UTF8.self)
+                == #"{"class":"ERROR","message":"\"class\":\"X\", no"}"# + "\n")
+        #expect(
+            String(decoding: SocketProtocol.line(SocketProtocol.AuthorizationResponse(.denied)), as: UTF8.self)
+                == #"{"class":"AUTHORIZATION","config":"denied","status":"denied"}"# + "\n")
     }
 
     @Test func weatherLineIsOneJSONObjectWithClassAndNoNulls() throws {
@@ -76,14 +80,17 @@ import WundercastTestSupport
     @Test func freshLine() {
         var w = makeWeather(2.6, code: 3)
         w.relativeHumidity = 72
-        #expect(HumanFormat.line(state(.fresh, weather: w, fetchedAgo: 150), now: now) == "3°C Overcast, humidity 72%, 44.44,26.13, 2 min ago")
+        #expect(
+            HumanFormat.line(state(.fresh, weather: w, fetchedAgo: 150), now: now)
+                == "3°C Overcast, humidity 72%, 44.44,26.13, 2 min ago")
     }
 
     @Test func fetchingLineKeepsTheOldWeatherApartFromTheNewPlace() {
         var w = makeWeather(2.6, code: 3)
         w.relativeHumidity = 72
-        #expect(HumanFormat.line(state(.fetching, weather: w, fetchedAgo: 30), now: now)
-            == "3°C Overcast, humidity 72%, 30 s ago; updating for 44.44,26.13…")
+        #expect(
+            HumanFormat.line(state(.fetching, weather: w, fetchedAgo: 30), now: now)
+                == "3°C Overcast, humidity 72%, 30 s ago; updating for 44.44,26.13…")
     }
 
     @Test func staleLineSaysSoAndWhy() {

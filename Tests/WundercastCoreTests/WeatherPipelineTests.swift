@@ -107,7 +107,9 @@ import WundercastTestSupport
     let source = ScriptedFixSource()
     let provider = ScriptedWeatherProvider()
 
-    func makeService(_ status: AuthorizationStatus, fallback: FallbackPlace? = nil)
+    func makeService(
+        _ status: AuthorizationStatus, fallback: FallbackPlace? = nil
+    )
         -> (WeatherService<ManualClock>, StateStore, ObservableValue<AuthorizationStatus>)
     {
         let authorization = ObservableValue(status)
@@ -115,7 +117,8 @@ import WundercastTestSupport
         let manager = LocationManager(source: source, authorization: authorization, maxHorizontalError: 100)
         let pipeline = WeatherPipeline(
             provider: provider, store: store, clock: clock, precision: 3, refreshInterval: .seconds(900))
-        let throttle = Throttle(policy: ThrottlePolicy(minInterval: .seconds(30), minDistance: 500, maxAge: .seconds(600)), clock: clock)
+        let throttle = Throttle(
+            policy: ThrottlePolicy(minInterval: .seconds(30), minDistance: 500, maxAge: .seconds(600)), clock: clock)
         let service = WeatherService(
             locationManager: manager, pipeline: pipeline, throttle: throttle, clock: clock, fallback: fallback)
         return (service, store, authorization)
@@ -151,7 +154,8 @@ import WundercastTestSupport
     }
 
     @Test func deniedUsesTheFallbackAndNeverOpensGPS() async {
-        let (service, store, _) = makeService(.denied, fallback: .coordinate(Coordinate(latitude: 59.9139, longitude: 10.7522)))
+        let (service, store, _) = makeService(
+            .denied, fallback: .coordinate(Coordinate(latitude: 59.9139, longitude: 10.7522)))
         let run = Task { await service.run() }
         defer { run.cancel() }
         await provider.waitForRequests(1)

@@ -22,7 +22,8 @@ struct GPSDFixSourceTests {
         let box = try #require(track.boundingBox)
         let gpsfake = try GPSFake(log: log, cycle: 0.02)
         defer { gpsfake.stop() }
-        let session = Session(GPSDFixSource(port: gpsfake.port, initialBackoff: .milliseconds(50), maxBackoff: .milliseconds(200)))
+        let session = Session(
+            GPSDFixSource(port: gpsfake.port, initialBackoff: .milliseconds(50), maxBackoff: .milliseconds(200)))
         defer { session.cancel() }
 
         let arrived = await session.fixes.wait { $0.count >= 25 }
@@ -32,7 +33,8 @@ struct GPSDFixSourceTests {
         for fix in fixes {
             #expect(fix.mode >= .twoD)
             #expect((box.minLatitude - margin...box.maxLatitude + margin).contains(fix.coordinate.latitude), "\(fix)")
-            #expect((box.minLongitude - margin...box.maxLongitude + margin).contains(fix.coordinate.longitude), "\(fix)")
+            #expect(
+                (box.minLongitude - margin...box.maxLongitude + margin).contains(fix.coordinate.longitude), "\(fix)")
         }
         for (previous, fix) in zip(fixes, fixes.dropFirst()) {
             #expect(!Self.repeats(fix, previous), "published twice in one epoch: \(previous) then \(fix)")
@@ -121,7 +123,8 @@ struct GPSDFixSourceTests {
                 initialBackoff: .milliseconds(20), maxBackoff: .milliseconds(200)))
         defer { session.cancel() }
 
-        #expect(await session.fixes.wait { $0.contains { Self.contains(nl2008u, $0) } }, "gpsfake said: \(first.output)")
+        #expect(
+            await session.fixes.wait { $0.contains { Self.contains(nl2008u, $0) } }, "gpsfake said: \(first.output)")
         first.stop()
         #expect(await session.events.wait { $0.contains(where: \.isDisconnect) })
         #expect(await session.events.wait { $0.count(where: \.isConnectFailure) >= 2 })
@@ -179,7 +182,8 @@ struct GPSDFixSourceTests {
         let distance = NMEATrack.haversine(
             (fix.coordinate.latitude, fix.coordinate.longitude),
             (previous.coordinate.latitude, previous.coordinate.longitude))
-        let betterError = fix.horizontalError.map { error in previous.horizontalError.map { error < $0 } ?? true } ?? false
+        let betterError =
+            fix.horizontalError.map { error in previous.horizontalError.map { error < $0 } ?? true } ?? false
         return sameTime && distance <= 1 && fix.mode <= previous.mode && !betterError
     }
 }

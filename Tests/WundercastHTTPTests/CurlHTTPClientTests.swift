@@ -89,8 +89,9 @@ import WundercastTestSupport
         let server = try FixtureHTTPServer()
         defer { server.stop() }
         let client = CurlHTTPClient(userAgent: Self.userAgent)
-        await #expect(throws: WeatherError.transport(
-            code: 1, message: "Unsupported protocol: Protocol \"ftp\" not supported or disabled in libcurl")
+        await #expect(
+            throws: WeatherError.transport(
+                code: 1, message: "Unsupported protocol: Protocol \"ftp\" not supported or disabled in libcurl")
         ) {
             _ = try await client.get(server.baseURL + "/redirect?to=ftp://127.0.0.1/x%3Fappid%3DSECRET", headers: [:])
         }
@@ -210,7 +211,10 @@ import WundercastTestSupport
     }
 
     @Test(arguments: [
-        ("Failed to connect to http://api.example/x?appid=SECRET&q=1 after 3 ms", "Failed to connect to http://api.example/x after 3 ms"),
+        (
+            "Failed to connect to http://api.example/x?appid=SECRET&q=1 after 3 ms",
+            "Failed to connect to http://api.example/x after 3 ms"
+        ),
         ("URL 'https://h/p?appid=SECRET': bad", "URL 'https://h/p': bad"),
         ("redirect to \"https://h/p?appid=SECRET\"", "redirect to \"https://h/p\""),
         ("at end https://h/p?appid=SECRET", "at end https://h/p"),

@@ -10,7 +10,9 @@ import WundercastTestSupport
     static let boat = Fixtures.url("nmea/bundg_zeus_9.log")
     static let car = Fixtures.url("nmea/nl2008u.log")
 
-    func configuration(gpsdPort: Int, http: FixtureHTTPServer, minDistance: String = "50m", precision: Int = 4) -> String {
+    func configuration(
+        gpsdPort: Int, http: FixtureHTTPServer, minDistance: String = "50m", precision: Int = 4
+    ) -> String {
         """
         [Location]
         Authorization=always
@@ -70,12 +72,15 @@ import WundercastTestSupport
         let track = try NMEATrack.load(Self.boat).positions
         let first = try coordinate(of: requests[0])
         let start = try #require(
-            track.firstIndex { Coordinate(latitude: $0.latitude, longitude: $0.longitude).rounded(toDecimals: 4) == first },
+            track.firstIndex {
+                Coordinate(latitude: $0.latitude, longitude: $0.longitude).rounded(toDecimals: 4) == first
+            },
             "first request \(first) is not a position of the track")
         var lastEmitted = track[start]
         var expected = 1
         for p in track[(start + 1)...] {
-            if NMEATrack.haversine(lastEmitted.latitude, lastEmitted.longitude, p.latitude, p.longitude) >= minDistance {
+            if NMEATrack.haversine(lastEmitted.latitude, lastEmitted.longitude, p.latitude, p.longitude) >= minDistance
+            {
                 lastEmitted = p
                 expected += 1
             }
@@ -153,11 +158,13 @@ import WundercastTestSupport
 /// the socket path from the environment, `watch`, sd_notify and socket activation.
 @Suite(.serialized) struct DaemonEdgeTests {
     @Test func configurationErrorStopsStartUpWithFileAndLine() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wundercast-conf-\(UUID().uuidString.prefix(8))")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "wundercast-conf-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("bad.conf").path
-        try "[Location]\nAuthorization=always\n\n[Throttle]\nMinInterval=5 parsecs\n".write(toFile: path, atomically: true, encoding: .utf8)
+        try "[Location]\nAuthorization=always\n\n[Throttle]\nMinInterval=5 parsecs\n".write(
+            toFile: path, atomically: true, encoding: .utf8)
         let result = try runProcess(try Binaries.path("wundercastd"), ["--config", path])
         #expect(result.status == 1)
         #expect(result.stderr.contains("bad.conf:5: "), "\(result.stderr)")
@@ -171,28 +178,31 @@ import WundercastTestSupport
         let daemon = try DaemonProcess(configuration: "[Location]\nGPSD=127.0.0.1:\(port)\n")
         let state = try daemon.waitForState(timeout: 30, "a gpsd error") { $0[path: "error.code"] as? String == "gpsd" }
         #expect(state["status"] as? String == "noLocation")
-        #expect((state[path: "error.message"] as? String)?.hasPrefix("cannot reach gpsd at 127.0.0.1:\(port): ") == true)
+        #expect(
+            (state[path: "error.message"] as? String)?.hasPrefix("cannot reach gpsd at 127.0.0.1:\(port): ") == true)
         let human = try daemon.ctl("now")
         #expect(human.stdout.hasPrefix("no location: cannot reach gpsd at 127.0.0.1:\(port)"), "\(human.stdout)")
     }
 
     @Test func ctlSaysClearlyWhenTheDaemonIsNotRunning() throws {
-        let result = try runProcess(try Binaries.path("wundercastctl"), ["--socket", "/nonexistent/wundercast.sock", "now"])
+        let result = try runProcess(
+            try Binaries.path("wundercastctl"), ["--socket", "/nonexistent/wundercast.sock", "now"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("not running"), "\(result.stderr)")
     }
 
     @Test func deniedWithFallbackServesTheFallbackAndEnvironmentSetsTheSocket() throws {
         let http = try FixtureHTTPServer()
-        let daemon = try DaemonProcess(configuration: """
-            [Location]
-            Authorization=denied
-            GPSD=127.0.0.1:1
-            Fallback=59.9139,10.7522
-            [Weather]
-            URL=\(http.baseURL)
-            Precision=2
-            """)
+        let daemon = try DaemonProcess(
+            configuration: """
+                [Location]
+                Authorization=denied
+                GPSD=127.0.0.1:1
+                Fallback=59.9139,10.7522
+                [Weather]
+                URL=\(http.baseURL)
+                Precision=2
+                """)
         _ = try daemon.waitForState(timeout: 30, "fresh fallback weather") { $0["status"] as? String == "fresh" }
         var env = ProcessInfo.processInfo.environment
         env["WUNDERCAST_SOCKET"] = daemon.socketPath
@@ -208,14 +218,15 @@ import WundercastTestSupport
 
     @Test func watchStreamsChangesAndAuthorizeDecides() throws {
         let http = try FixtureHTTPServer()
-        let daemon = try DaemonProcess(configuration: """
-            [Location]
-            Authorization=ask
-            GPSD=127.0.0.1:1
-            Fallback=52.37,4.89
-            [Weather]
-            URL=\(http.baseURL)
-            """)
+        let daemon = try DaemonProcess(
+            configuration: """
+                [Location]
+                Authorization=ask
+                GPSD=127.0.0.1:1
+                Fallback=52.37,4.89
+                [Weather]
+                URL=\(http.baseURL)
+                """)
         let ask = try daemon.now()
         #expect(ask["status"] as? String == "noLocation")
         #expect(ask[path: "error.code"] as? String == "not-determined")
@@ -240,7 +251,8 @@ import WundercastTestSupport
         // SIGKILL: a child of Foundation's Process may start with SIGTERM blocked.
         kill(watch.processIdentifier, SIGKILL)
         watch.waitUntilExit()
-        let lines = String(decoding: firstLine + out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+        let lines = String(decoding: firstLine + out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(
+            separator: "\n")
         let statuses = lines.compactMap { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["status"] as? String
         }
@@ -262,17 +274,21 @@ import WundercastTestSupport
         let daemon = try DaemonProcess(configuration: base + "Authorization=denied\n")
         _ = try daemon.waitForState(timeout: 30, "fresh fallback weather") { $0["status"] as? String == "fresh" }
         let socketSection = "\n[Socket]\nPath=\(daemon.socketPath)\n"
-        try (base + "Authorization=ask\n" + socketSection).write(toFile: daemon.configPath, atomically: true, encoding: .utf8)
+        try (base + "Authorization=ask\n" + socketSection).write(
+            toFile: daemon.configPath, atomically: true, encoding: .utf8)
         kill(daemon.pid, SIGHUP)
         _ = try daemon.waitForState(timeout: 30, "authorization from the reloaded file") {
             $0["authorization"] as? String == "notDetermined"
         }
         // A broken file: refused with file:line, the daemon keeps running and serving.
-        try (base + "Authorization=sometimes\n" + socketSection).write(toFile: daemon.configPath, atomically: true, encoding: .utf8)
+        try (base + "Authorization=sometimes\n" + socketSection).write(
+            toFile: daemon.configPath, atomically: true, encoding: .utf8)
         kill(daemon.pid, SIGHUP)
         let deadline = Date().addingTimeInterval(20)
         while !daemon.log.contains("configuration rejected") && Date() < deadline { usleep(50_000) }
-        #expect(daemon.log.contains("configuration rejected, keeping the running one: \(daemon.configPath):6: "), "\(daemon.log.suffix(2000))")
+        #expect(
+            daemon.log.contains("configuration rejected, keeping the running one: \(daemon.configPath):6: "),
+            "\(daemon.log.suffix(2000))")
         #expect(daemon.isRunning)
         let state = try daemon.now()
         #expect(state["authorization"] as? String == "notDetermined")
@@ -280,7 +296,8 @@ import WundercastTestSupport
     }
 
     @Test func anAuthorizationDecisionSurvivesARestart() throws {
-        let state = FileManager.default.temporaryDirectory.appendingPathComponent("wundercast-state-\(UUID().uuidString.prefix(8))")
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "wundercast-state-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: state) }
         let configuration = "[Location]\nAuthorization=ask\nGPSD=127.0.0.1:1\n"
@@ -288,13 +305,15 @@ import WundercastTestSupport
         #expect(try first.now()["authorization"] as? String == "notDetermined")
         #expect(try first.ctl("authorize", "when-in-use").stdout == "GPS authorization: when-in-use\n")
         #expect(first.stop() == 0)
-        #expect(try String(contentsOf: state.appendingPathComponent("authorization"), encoding: .utf8) == "when-in-use\n")
+        #expect(
+            try String(contentsOf: state.appendingPathComponent("authorization"), encoding: .utf8) == "when-in-use\n")
         let second = try DaemonProcess(configuration: configuration, environment: ["STATE_DIRECTORY": state.path])
         #expect(try second.now()["authorization"] as? String == "authorizedWhenInUse")
     }
 
     @Test func readyIsSentOnceTheSocketListens() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wundercast-notify-\(UUID().uuidString.prefix(8))")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "wundercast-notify-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let notifyPath = dir.appendingPathComponent("notify").path
@@ -308,7 +327,9 @@ import WundercastTestSupport
             raw[bytes.count] = 0
         }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         try #require(bound == 0)
         var timeout = timeval(tv_sec: 20, tv_usec: 0)
@@ -328,17 +349,22 @@ import WundercastTestSupport
     }
 
     @Test func socketActivationServesTheInheritedSocket() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wundercast-act-\(UUID().uuidString.prefix(8))")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "wundercast-act-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let socketPath = dir.appendingPathComponent("activated.sock").path
         let configPath = dir.appendingPathComponent("c.conf").path
-        try "[Location]\nAuthorization=denied\n[Socket]\nPath=\(dir.path)/unused.sock\n".write(toFile: configPath, atomically: true, encoding: .utf8)
+        try "[Location]\nAuthorization=denied\n[Socket]\nPath=\(dir.path)/unused.sock\n".write(
+            toFile: configPath, atomically: true, encoding: .utf8)
         // Not Foundation's Process: systemd-socket-activate closes inherited descriptors before
         // exec, which Process takes for the child's death (see Spawn).
         let activate = try Spawn.process(
-            ["/usr/bin/systemd-socket-activate", "-l", socketPath, "--fdname=control", try Binaries.path("wundercastd"),
-             "--config", configPath],
+            [
+                "/usr/bin/systemd-socket-activate", "-l", socketPath, "--fdname=control",
+                try Binaries.path("wundercastd"),
+                "--config", configPath,
+            ],
             output: dir.appendingPathComponent("out.log").path)
         defer {
             kill(activate, SIGTERM)

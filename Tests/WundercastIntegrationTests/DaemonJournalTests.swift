@@ -56,7 +56,8 @@ import Glibc
         journal.close()
 
         let ours = journal.entries(from: daemon.pid)
-        try #require(arrived, "no fresh weather entry from pid \(daemon.pid); received:\n\(Self.summary(journal.entries))")
+        try #require(
+            arrived, "no fresh weather entry from pid \(daemon.pid); received:\n\(Self.summary(journal.entries))")
         // Every datagram of the daemon is well-formed native protocol.
         #expect(journal.datagrams.filter { $0.senderPID == daemon.pid }.count == ours.count)
         try check(ours, daemon: daemon, http: http)
@@ -78,7 +79,8 @@ import Glibc
             if ours.contains(where: Self.fresh) { break }
             usleep(200_000)
         } while Date() < deadline
-        try #require(ours.contains(where: Self.fresh), "no fresh weather entry from pid \(daemon.pid):\n\(Self.summary(ours))")
+        try #require(
+            ours.contains(where: Self.fresh), "no fresh weather entry from pid \(daemon.pid):\n\(Self.summary(ours))")
         try check(ours, daemon: daemon, http: http)
         #expect(daemon.stop() == 0)
     }

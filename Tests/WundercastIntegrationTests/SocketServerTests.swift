@@ -64,7 +64,8 @@ final class Locked<Value>: @unchecked Sendable {
     var server: SocketServer!
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("wundercast-socket-\(UUID().uuidString.prefix(8))")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "wundercast-socket-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         path = directory.appendingPathComponent("s.sock").path
     }

@@ -25,7 +25,8 @@ import Glibc
     /// misnamed on purpose, so a debug note follows it.
     static func send(token: String) throws {
         try JournalLogSink(identifier: "wundercast-test").write(
-            .notice, message, fields: [
+            .notice, message,
+            fields: [
                 ("MESSAGE_ID", Array(MessageID.weatherChanged.utf8)),
                 ("WUNDERCAST_TEMPERATURE", Array("21.5".utf8)),
                 ("wundercast_condition", Array("Rain\nthen sun".utf8)),
@@ -69,8 +70,9 @@ import Glibc
         Self.check(ours[0].dictionary)
         let note = ours[1].dictionary
         #expect(note["PRIORITY"] == [Array("7".utf8)])
-        #expect(note["MESSAGE"].map { String(decoding: $0[0], as: UTF8.self) }
-            == "journal field names fixed for journald: \"wundercast_condition\" renamed WUNDERCAST_CONDITION")
+        #expect(
+            note["MESSAGE"].map { String(decoding: $0[0], as: UTF8.self) }
+                == "journal field names fixed for journald: \"wundercast_condition\" renamed WUNDERCAST_CONDITION")
     }
 
     @Test(.enabled(if: mode == .journald, "needs a running journald"))

@@ -8,19 +8,21 @@ private func text(_ fields: [(String, [UInt8])]) -> [String] {
 
 @Test func entryFieldsInOrder() {
     let entry = JournalLogSink.entryFields(
-        priority: .error, message: "Fetch failed", fields: [
+        priority: .error, message: "Fetch failed",
+        fields: [
             ("MESSAGE_ID", Array(MessageID.fetchFailed.utf8)),
             ("WUNDERCAST_TEMPERATURE", Array("21.5".utf8)),
         ], file: "WundercastServer/Pipeline.swift", line: 42, identifier: "wundercastd")
-    #expect(text(entry.fields) == [
-        "MESSAGE=Fetch failed",
-        "PRIORITY=3",
-        "SYSLOG_IDENTIFIER=wundercastd",
-        "CODE_FILE=WundercastServer/Pipeline.swift",
-        "CODE_LINE=42",
-        "MESSAGE_ID=5dafd42733ac4299ad6505b0619d0597",
-        "WUNDERCAST_TEMPERATURE=21.5",
-    ])
+    #expect(
+        text(entry.fields) == [
+            "MESSAGE=Fetch failed",
+            "PRIORITY=3",
+            "SYSLOG_IDENTIFIER=wundercastd",
+            "CODE_FILE=WundercastServer/Pipeline.swift",
+            "CODE_LINE=42",
+            "MESSAGE_ID=5dafd42733ac4299ad6505b0619d0597",
+            "WUNDERCAST_TEMPERATURE=21.5",
+        ])
     #expect(entry.notes.isEmpty)
 }
 
@@ -66,7 +68,8 @@ func fieldNames(name: String, verdict: JournalFieldName.Verdict) {
 
 @Test func invalidNamesAreFixedOrDroppedWithNotes() {
     let entry = JournalLogSink.entryFields(
-        priority: .info, message: "m", fields: [
+        priority: .info, message: "m",
+        fields: [
             ("wundercast_humidity", Array("80".utf8)),
             ("_PID", Array("1".utf8)),
             ("PRIORITY", Array("0".utf8)),
@@ -76,10 +79,11 @@ func fieldNames(name: String, verdict: JournalFieldName.Verdict) {
     #expect(Array(text(entry.fields).dropFirst(5)) == ["WUNDERCAST_HUMIDITY=80", "WUNDERCAST_OK=yes"])
     #expect(entry.fields.filter { $0.0 == "PRIORITY" }.count == 1)
     #expect(entry.fields.filter { $0.0 == "MESSAGE" }.count == 1)
-    #expect(entry.notes == [
-        "\"wundercast_humidity\" renamed WUNDERCAST_HUMIDITY",
-        "\"_PID\" dropped",
-        "\"PRIORITY\" dropped (set by the sink)",
-        "\"message\" dropped (set by the sink)",
-    ])
+    #expect(
+        entry.notes == [
+            "\"wundercast_humidity\" renamed WUNDERCAST_HUMIDITY",
+            "\"_PID\" dropped",
+            "\"PRIORITY\" dropped (set by the sink)",
+            "\"message\" dropped (set by the sink)",
+        ])
 }

@@ -100,7 +100,8 @@ extension ProcessEnvironmentTests {
 
         @Test func namesNotMatchingCountThrow() throws {
             try withFD3 {
-                withEnvironment(["LISTEN_PID": String(getpid()), "LISTEN_FDS": "1", "LISTEN_FDNAMES": "control:extra"]) {
+                withEnvironment(["LISTEN_PID": String(getpid()), "LISTEN_FDS": "1", "LISTEN_FDNAMES": "control:extra"])
+                {
                     #expect(throws: SystemdError(function: "sd_listen_fds_with_names", errno: EINVAL)) {
                         try ListenSockets.takeOrThrow()
                     }

@@ -47,15 +47,16 @@ extension ProcessEnvironmentTests {
 
             #expect(sent == Array(repeating: true, count: 7))
             let datagrams = socket.receiveAll().map { String(decoding: $0, as: UTF8.self) }
-            #expect(datagrams == [
-                "READY=1\nSTATUS=Weather for 52.52,13.40",
-                "STATUS=Fetching",
-                "RELOADING=1",
-                "READY=1",
-                "WATCHDOG=1",
-                "EXTEND_TIMEOUT_USEC=5000000",
-                "STOPPING=1",
-            ])
+            #expect(
+                datagrams == [
+                    "READY=1\nSTATUS=Weather for 52.52,13.40",
+                    "STATUS=Fetching",
+                    "RELOADING=1",
+                    "READY=1",
+                    "WATCHDOG=1",
+                    "EXTEND_TIMEOUT_USEC=5000000",
+                    "STOPPING=1",
+                ])
         }
 
         /// unset_environment=0: the variable stays for the next call.
@@ -78,8 +79,10 @@ extension ProcessEnvironmentTests {
             let notifier = ServiceNotifier()
 
             let sent = try withEnvironment(["NOTIFY_SOCKET": nil]) { () throws -> [Bool] in
-                [try notifier.ready(status: "up"), try notifier.status("x"), try notifier.reloading(),
-                 try notifier.watchdog(), try notifier.stopping()]
+                [
+                    try notifier.ready(status: "up"), try notifier.status("x"), try notifier.reloading(),
+                    try notifier.watchdog(), try notifier.stopping(),
+                ]
             }
 
             #expect(sent == Array(repeating: false, count: 5))

@@ -8,7 +8,8 @@ public enum Binaries {
         if let dir = ProcessInfo.processInfo.environment["WUNDERCAST_BIN_DIR"], !dir.isEmpty {
             return URL(fileURLWithPath: dir)
         }
-        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let exe =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var url = URL(fileURLWithPath: exe).deletingLastPathComponent()
         // The bundle may be run from inside `X.xctest/…` on some layouts.
         while url.path.contains(".xctest") { url.deleteLastPathComponent() }
@@ -85,15 +86,18 @@ public final class DaemonProcess: @unchecked Sendable {
     /// (the file at ``logPath``), as systemd sets it for a service whose stderr is the journal:
     /// the daemon then logs to the journal's native socket instead of stderr.
     public init(
-        configuration: String, environment: [String: String] = [:], extraArguments: [String] = [], waitForSocket: Bool = true,
+        configuration: String, environment: [String: String] = [:], extraArguments: [String] = [],
+        waitForSocket: Bool = true,
         journalStream: Bool = false
     ) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("wundercastd-\(UUID().uuidString.prefix(8))")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "wundercastd-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         socketPath = directory.appendingPathComponent("wundercast.sock").path
         configPath = directory.appendingPathComponent("wundercast.conf").path
         logPath = directory.appendingPathComponent("wundercastd.log").path
-        try (configuration + "\n[Socket]\nPath=\(socketPath)\n").write(toFile: configPath, atomically: true, encoding: .utf8)
+        try (configuration + "\n[Socket]\nPath=\(socketPath)\n").write(
+            toFile: configPath, atomically: true, encoding: .utf8)
         var env = ProcessInfo.processInfo.environment
         env["WUNDERCAST_DEBUG"] = "1"
         env.removeValue(forKey: "NOTIFY_SOCKET")
@@ -109,12 +113,16 @@ public final class DaemonProcess: @unchecked Sendable {
             guard stat(logPath, &status) == 0 else { throw StartError(description: "cannot stat \(logPath)") }
             env["JOURNAL_STREAM"] = "\(status.st_dev):\(status.st_ino)"
         }
-        pid = try Spawn.process([try Binaries.path("wundercastd"), "--config", configPath] + extraArguments, output: logPath, environment: env)
+        pid = try Spawn.process(
+            [try Binaries.path("wundercastd"), "--config", configPath] + extraArguments, output: logPath,
+            environment: env)
         guard waitForSocket else { return }
         let deadline = Date().addingTimeInterval(20)
         while !FileManager.default.fileExists(atPath: socketPath) {
             guard isRunning else { throw StartError(description: "wundercastd exited: \(self.log)") }
-            guard Date() < deadline else { throw StartError(description: "wundercastd did not create its socket: \(self.log)") }
+            guard Date() < deadline else {
+                throw StartError(description: "wundercastd did not create its socket: \(self.log)")
+            }
             usleep(20_000)
         }
     }
@@ -137,7 +145,9 @@ public final class DaemonProcess: @unchecked Sendable {
     /// `wundercastctl now --json`, parsed.
     public func now() throws -> [String: Any] {
         let result = try ctl("now", "--json")
-        guard result.status == 0, let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
+        guard result.status == 0,
+            let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        else {
             throw StartError(description: "now --json failed (\(result.status)): \(result.stderr) \(result.stdout)")
         }
         return object
@@ -145,7 +155,9 @@ public final class DaemonProcess: @unchecked Sendable {
 
     /// Polls `now --json` until `condition` holds (bounded by `timeout`); returns the last state.
     @discardableResult
-    public func waitForState(timeout: TimeInterval = 60, _ what: String, _ condition: ([String: Any]) -> Bool) throws -> [String: Any] {
+    public func waitForState(
+        timeout: TimeInterval = 60, _ what: String, _ condition: ([String: Any]) -> Bool
+    ) throws -> [String: Any] {
         let deadline = Date().addingTimeInterval(timeout)
         var last: [String: Any] = [:]
         while Date() < deadline {

@@ -50,7 +50,8 @@ public final class FixtureHTTPServer: @unchecked Sendable {
     /// listens. Throws when python3 cannot be started or does not report its port in time.
     public init(root: URL = Fixtures.directory, startTimeout: TimeInterval = 10) throws {
         let fileManager = FileManager.default
-        let state = fileManager.temporaryDirectory.appendingPathComponent("wundercast-fixture-http-\(UUID().uuidString)")
+        let state = fileManager.temporaryDirectory.appendingPathComponent(
+            "wundercast-fixture-http-\(UUID().uuidString)")
         try fileManager.createDirectory(at: state, withIntermediateDirectories: true)
         stateDirectory = state
 

@@ -217,7 +217,8 @@ public enum Journalctl {
     /// The entries that match every one of `matches` (e.g. `"_PID=123"`), oldest first.
     /// `journalctl` is bounded by `timeout` seconds.
     public static func entries(_ matches: [String], timeout: TimeInterval = 20) throws -> [JournalEntry] {
-        let result = try runProcess("/bin/journalctl", ["--no-pager", "--all", "-o", "json"] + matches, timeout: timeout)
+        let result = try runProcess(
+            "/bin/journalctl", ["--no-pager", "--all", "-o", "json"] + matches, timeout: timeout)
         return try result.stdout.split(separator: "\n").map { line in
             guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
                 throw JournalStandIn.Failure(description: "journalctl printed a line that is no JSON object: \(line)")

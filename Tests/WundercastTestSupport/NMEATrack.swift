@@ -37,7 +37,10 @@ public struct NMEATrack {
     /// The smallest box holding every position, in degrees; `nil` for an empty track.
     public var boundingBox: (minLatitude: Double, maxLatitude: Double, minLongitude: Double, maxLongitude: Double)? {
         guard let first = positions.first else { return nil }
-        var box = (minLatitude: first.latitude, maxLatitude: first.latitude, minLongitude: first.longitude, maxLongitude: first.longitude)
+        var box = (
+            minLatitude: first.latitude, maxLatitude: first.latitude, minLongitude: first.longitude,
+            maxLongitude: first.longitude
+        )
         for p in positions.dropFirst() {
             box.minLatitude = min(box.minLatitude, p.latitude)
             box.maxLatitude = max(box.maxLatitude, p.latitude)
@@ -109,7 +112,9 @@ public struct NMEATrack {
     private static func coordinates(
         _ lat: Substring, _ ns: Substring, _ lon: Substring, _ ew: Substring
     ) -> (latitude: Double, longitude: Double)? {
-        guard let latitude = degrees(lat, degreeDigits: 2), let longitude = degrees(lon, degreeDigits: 3) else { return nil }
+        guard let latitude = degrees(lat, degreeDigits: 2), let longitude = degrees(lon, degreeDigits: 3) else {
+            return nil
+        }
         let signedLatitude: Double
         switch ns {
         case "N": signedLatitude = latitude

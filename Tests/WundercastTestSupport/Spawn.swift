@@ -15,7 +15,9 @@ public enum Spawn {
 
     /// `posix_spawn` with an empty signal mask, default dispositions and a new process group;
     /// stdin from /dev/null, stdout and stderr to `output`.
-    public static func process(_ arguments: [String], output: String, environment: [String: String]? = nil) throws -> pid_t {
+    public static func process(
+        _ arguments: [String], output: String, environment: [String: String]? = nil
+    ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -55,7 +57,6 @@ public enum Spawn {
         }
         return pid
     }
-
 
     /// Whether `pid` still runs; reaps it when it has ended (then returns its wait status
     /// through `status`).

@@ -145,7 +145,7 @@ struct GPSDFixSourceTests {
     /// it and keeps the connection until gpsd itself goes.
     @Test func deviceDeactivationKeepsTheConnection() async throws {
         let log = LogRecorder()
-        let gpsfake = try GPSFake(log: Self.bt451, cycle: 0.01, once: true, linger: 3)
+        let gpsfake = try GPSFake(log: Self.bt451, cycle: 0.01, once: true, linger: 8)  // time to look before gpsd goes
         defer { gpsfake.stop() }
         let session = Session(GPSDFixSource(port: gpsfake.port, logger: Logger(sink: log, threshold: .debug)))
         defer { session.cancel() }

@@ -279,7 +279,13 @@ final class LogRecorder: LogSink {
 enum TCPTable {
     /// Established IPv4 connections whose *remote* port is `port`: clients of the gpsd there.
     static func establishedConnections(toPort port: Int) -> Int {
-        guard let text = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return -1 }
+        // Read to the end by hand: Foundation's String(contentsOfFile:) and Data(contentsOf:)
+        // stop after the first page of a /proc file (seen here: 27 of 30 lines).
+        guard let handle = FileHandle(forReadingAtPath: "/proc/net/tcp"),
+            let data = try? handle.readToEnd()
+        else { return -1 }
+        try? handle.close()
+        let text = String(decoding: data, as: UTF8.self)
         let remote = String(format: ":%04X", port)
         return text.split(separator: "\n").dropFirst().count { line in
             let fields = line.split(separator: " ")

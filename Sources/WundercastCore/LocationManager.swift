@@ -129,8 +129,10 @@ public final class LocationManager: Sendable {
 
     /// Opens or releases the source to match readers and authorization.
     private func reconcile() {
-        let status = authorization.value
         let toCancel: Task<Void, Never>? = state.withLock { s in
+            // Read under the lock, so that a reconcile that saw an older status cannot run
+            // after one that saw the newer, and reopen the source while it is not allowed.
+            let status = authorization.value
             let shouldRun = !s.closed && status.isAuthorized && !s.readers.isEmpty
             if shouldRun && s.pump == nil {
                 let fixes = source.fixes()
@@ -156,7 +158,7 @@ public final class LocationManager: Sendable {
     }
 
     private func deliver(_ fix: Fix) {
-        guard fix.isWithin(horizontalError: maxHorizontalError) else { return }
+        guard fix.isWithin(horizontalError: maxHorizontalError), authorization.value.isAuthorized else { return }
         let readers = state.withLock { Array($0.readers.values) }
         for reader in readers { reader.yield(fix) }
     }

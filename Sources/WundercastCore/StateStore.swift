@@ -76,6 +76,15 @@ public final class StateStore: Sendable {
         }
     }
 
+    /// Fetching stopped for good (GPS denied without a usable fallback, or not decided):
+    /// weather that is kept is `stale` from now on (it will not be refreshed), else `noLocation`.
+    public func publishStopped(reason: WeatherState.ErrorInfo) {
+        subject.updateIfChanged { s in
+            s.status = s.weather == nil ? .noLocation : .stale
+            s.error = reason
+        }
+    }
+
     /// The location source could not be reached (`problem`), or was reached again (`nil`).
     /// Shown only while there is no position yet, so that `now` says why there is none; a
     /// problem with code `gpsd` is cleared when the source is back.

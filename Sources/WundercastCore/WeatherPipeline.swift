@@ -47,6 +47,9 @@ public actor WeatherPipeline<C: Clock> where C.Duration == Swift.Duration {
 
     /// Starts fetching for `position`, cancelling any fetch for an earlier one.
     public func submit(_ position: Position) {
+        // A caller whose task was cancelled (a stream for an authorization that no longer
+        // holds) must not replace what the current one submitted.
+        guard !Task.isCancelled else { return }
         job?.cancel()
         generation += 1
         let generation = generation
@@ -87,7 +90,9 @@ public actor WeatherPipeline<C: Clock> where C.Duration == Swift.Duration {
                 store.publishFailure(error)
                 var delay = backoff.delay(attempt: failures)
                 if let retryAfter = error.retryAfter, retryAfter > 0 {
-                    delay = max(delay, .milliseconds(Int64(retryAfter * 1000)))
+                    // Honoured up to an hour: a huge or hostile value must neither trap the
+                    // conversion nor stop retries for good.
+                    delay = max(delay, .milliseconds(Int64(min(retryAfter, 3600) * 1000)))
                 }
                 logger.log(
                     .warning, "weather fetch failed: \(error.message); retry in \(delay)",

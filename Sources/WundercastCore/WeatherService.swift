@@ -44,6 +44,7 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
         var current: Task<Void, Never>?
         for await status in locationManager.authorization.values() {
             current?.cancel()
+            refreshing.withLock { $0?.cancel() }
             store.publishAuthorization(status)
             current = Task { await self.serve(status) }
         }
@@ -95,20 +96,20 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
                 await pipeline.submit(Position(coordinate: coordinate, source: .fallback(name: nil)))
             case .name(let name):
                 await pipeline.stop()
-                store.publishNoLocation(
+                store.publishStopped(
                     reason: .init(
                         code: "fallback-name",
                         message: "Fallback=\(name): place names need geocoding, which this version lacks; give LAT,LON")
                 )
             case nil:
                 await pipeline.stop()
-                store.publishNoLocation(
+                store.publishStopped(
                     reason: .init(
                         code: "denied", message: "GPS use is denied and no Fallback= place is configured"))
             }
         case .notDetermined:
             await pipeline.stop()
-            store.publishNoLocation(
+            store.publishStopped(
                 reason: .init(
                     code: "not-determined",
                     message: "GPS use not decided yet: run 'wundercastctl authorize always|when-in-use|denied'"))
@@ -123,7 +124,8 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
     }
 
     private func offer(_ fix: Fix) async {
-        guard let reason = throttle.admit(fix) else { return }
+        // The status may have changed while this fix was on its way.
+        guard locationManager.authorization.value.isAuthorized, let reason = throttle.admit(fix) else { return }
         logger.debug("fix passed the throttle (\(reason)): \(fix.coordinate.latitude),\(fix.coordinate.longitude)")
         await pipeline.submit(Position(fix))
     }

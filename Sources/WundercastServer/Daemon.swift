@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Synchronization
 import WundercastCore
 import WundercastGPSD
 import WundercastHTTP
@@ -121,9 +122,12 @@ public enum Daemon {
         let service: WeatherService<ContinuousClock>
         let locationManager: LocationManager
         let decisionFile: String?
+        /// The configuration file as last read (start-up or SIGHUP).
+        let lastLoaded: Mutex<Configuration>
 
         init(configuration: Configuration, options: Options, logger: Logger) {
             self.configuration = configuration
+            self.lastLoaded = Mutex(configuration)
             self.options = options
             self.logger = logger
             let clock = ContinuousClock()
@@ -272,7 +276,13 @@ public enum Daemon {
             defer { _ = try? notifier.ready(status: "reloaded") }
             do {
                 let fresh = try Daemon.loadConfiguration(options)
-                if fresh.location.authorization != configuration.location.authorization {
+                // Compared with the file as last loaded, not as at start-up: editing the file
+                // back to the start-up value must apply too.
+                let previous = lastLoaded.withLock { last in
+                    defer { last = fresh }
+                    return last
+                }
+                if fresh.location.authorization != previous.location.authorization {
                     _ = authorize(fresh.location.authorization, persist: false)
                 }
                 var comparable = fresh

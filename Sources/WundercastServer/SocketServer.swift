@@ -68,6 +68,9 @@ public final class SocketServer: @unchecked Sendable {
         UnixSocket.setNonBlocking(listenFD)
         let source = DispatchSource.makeReadSource(fileDescriptor: listenFD, queue: queue)
         source.setEventHandler { [weak self] in self?.acceptAll() }
+        // The descriptor stays open until the source is done with it (Dispatch's rule).
+        let fd = listenFD
+        source.setCancelHandler { close(fd) }
         source.resume()
         queue.sync { acceptSource = source }
     }
@@ -89,9 +92,9 @@ public final class SocketServer: @unchecked Sendable {
         queue.sync {
             guard !stopped else { return }
             stopped = true
+            if acceptSuspended { acceptSource?.resume() }
             acceptSource?.cancel()
             acceptSource = nil
-            close(listenFD)
             for client in clients.values { client.close() }
             clients.removeAll()
         }
@@ -104,9 +107,14 @@ public final class SocketServer: @unchecked Sendable {
         while true {
             let fd = accept(listenFD, nil, nil)
             if fd < 0 {
-                if errno == EINTR { continue }
-                if errno != EAGAIN && errno != EWOULDBLOCK {
-                    logger.warning("accept: \(String(cString: strerror(errno)))")
+                let error = errno
+                if error == EINTR { continue }
+                if error == EMFILE || error == ENFILE {
+                    // The connection stays in the backlog, so the source would fire again at
+                    // once: pause accepting for a moment instead of spinning.
+                    pauseAccepting(String(cString: strerror(error)))
+                } else if error != EAGAIN && error != EWOULDBLOCK {
+                    logger.warning("accept: \(String(cString: strerror(error)))")
                 }
                 return
             }
@@ -115,6 +123,21 @@ public final class SocketServer: @unchecked Sendable {
             let client = Client(fd: fd, server: self)
             clients[ObjectIdentifier(client)] = client
             client.start()
+        }
+    }
+
+    private var acceptSuspended = false
+
+    /// Suspends accepting for half a second (out of descriptors); one warning per pause.
+    private func pauseAccepting(_ reason: String) {
+        guard !acceptSuspended, let source = acceptSource else { return }
+        acceptSuspended = true
+        source.suspend()
+        logger.warning("accept: \(reason); not accepting new clients for 0.5 s (\(clients.count) connected)")
+        queue.asyncAfter(deadline: .now() + .milliseconds(500)) { [weak self] in
+            guard let self, self.acceptSuspended, let source = self.acceptSource else { return }
+            self.acceptSuspended = false
+            source.resume()
         }
     }
 
@@ -244,12 +267,14 @@ public final class SocketServer: @unchecked Sendable {
             }
         }
 
+        /// Answers with an error and stops reading; the connection closes once the answer is out
+        /// (``flush()`` closes a non-watcher whose input is over).
         private func reject(_ message: String) {
-            send(SocketProtocol.line(SocketProtocol.ErrorResponse(message: message)))
             input.removeAll()
             peerClosedInput = true
             readSource?.cancel()
             readSource = nil
+            send(SocketProtocol.line(SocketProtocol.ErrorResponse(message: message)))
         }
 
         var pendingBytes: Int { output.count - outputOffset }
@@ -272,6 +297,12 @@ public final class SocketServer: @unchecked Sendable {
                 }
                 if n >= 0 {
                     outputOffset += n
+                    // Drop what was sent, so a reader that is always a little behind does not
+                    // make the buffer grow without end.
+                    if outputOffset >= 64 * 1024 {
+                        output.removeFirst(outputOffset)
+                        outputOffset = 0
+                    }
                 } else if errno == EINTR {
                     continue
                 } else if errno == EAGAIN || errno == EWOULDBLOCK {

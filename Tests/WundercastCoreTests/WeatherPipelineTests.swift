@@ -90,6 +90,19 @@ import WundercastTestSupport
         await pipeline.stop()
     }
 
+    @Test func hugeRetryAfterIsCappedAtAnHour() async {
+        let pipeline = makePipeline()
+        await pipeline.submit(Position(makeFix(1, 1)))
+        await provider.waitForRequests(1)
+        provider.answerNext(with: .failure(.http(status: 503, reason: nil, retryAfter: 1e17)))
+        await clock.waitForSleepers()
+        clock.advance(by: .seconds(3599))
+        #expect(provider.requested.count == 1)
+        clock.advance(by: .seconds(1))
+        await provider.waitForRequests(2)
+        await pipeline.stop()
+    }
+
     @Test func firstFailureWithoutWeatherIsOfflineOrError() async {
         let pipeline = makePipeline()
         await pipeline.submit(Position(makeFix(1, 1)))
@@ -162,6 +175,22 @@ import WundercastTestSupport
         #expect(provider.requested == [Coordinate(latitude: 59.914, longitude: 10.752)])
         #expect(store.current.location?.source == "fallback")
         #expect(source.openCount == 0)
+    }
+
+    @Test func weatherKeptAfterGPSUseIsWithdrawnIsStaleNotFresh() async {
+        let (service, store, authorization) = makeService(.authorizedAlways)
+        let run = Task { await service.run() }
+        defer { run.cancel() }
+        await source.waitForOpen()
+        await eventually("open") { service.locationManager.isSourceOpen }
+        source.send(makeFix(48.1, 8.1))
+        await provider.waitForRequests(1)
+        provider.answerNext(with: .success(makeWeather(12)))
+        await eventually("fresh") { store.current.status == .fresh }
+        authorization.send(.notDetermined)
+        await eventually("stale once fetching stopped") { store.current.status == .stale }
+        #expect(store.current.weather?.temperature == 12)
+        #expect(store.current.error?.code == "not-determined")
     }
 
     @Test func askWaitsForADecision() async {

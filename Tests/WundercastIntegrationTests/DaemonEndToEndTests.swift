@@ -293,6 +293,13 @@ import WundercastTestSupport
         let state = try daemon.now()
         #expect(state["authorization"] as? String == "notDetermined")
         #expect(state[path: "weather.temperature"] as? Double == -5.3, "the last good weather is kept")
+        // Back to the start-up value: applied too (compared with the last file, not the first).
+        try (base + "Authorization=denied\n" + socketSection).write(
+            toFile: daemon.configPath, atomically: true, encoding: .utf8)
+        kill(daemon.pid, SIGHUP)
+        _ = try daemon.waitForState(timeout: 30, "authorization back to denied") {
+            $0["authorization"] as? String == "denied"
+        }
     }
 
     @Test func anAuthorizationDecisionSurvivesARestart() throws {

@@ -129,6 +129,11 @@ final class Locked<Value>: @unchecked Sendable {
         client.send(String(repeating: "x", count: 5000))
         let error = try jsonObject(client.readLine())
         #expect((error["message"] as? String)?.contains("longer than 1024") == true)
+        // Then the server lets go of the connection (no leaked descriptor).
+        #expect(client.readLine() == nil)
+        let deadline = Date().addingTimeInterval(10)
+        while server.clientCount > 0 && Date() < deadline { usleep(10_000) }
+        #expect(server.clientCount == 0)
     }
 
     @Test func watchSendsCurrentStateThenEachChange() throws {

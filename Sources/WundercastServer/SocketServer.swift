@@ -47,6 +47,7 @@ public final class SocketServer: @unchecked Sendable {
     let maxPendingBytes: Int
     private var acceptSource: DispatchSourceRead?
     private var stopped = false
+    private let listenClosed = DispatchSemaphore(value: 0)
     private var clients: [ObjectIdentifier: Client] = [:]
     private var watcherCount = 0
 
@@ -70,7 +71,11 @@ public final class SocketServer: @unchecked Sendable {
         source.setEventHandler { [weak self] in self?.acceptAll() }
         // The descriptor stays open until the source is done with it (Dispatch's rule).
         let fd = listenFD
-        source.setCancelHandler { close(fd) }
+        let closed = listenClosed
+        source.setCancelHandler {
+            close(fd)
+            closed.signal()
+        }
         source.resume()
         queue.sync { acceptSource = source }
     }
@@ -87,17 +92,22 @@ public final class SocketServer: @unchecked Sendable {
         }
     }
 
-    /// Stops accepting and disconnects every client.
+    /// Stops accepting and disconnects every client. Returns once the listening descriptor is
+    /// closed. Not to be called on the server's queue.
     public func stop() {
-        queue.sync {
-            guard !stopped else { return }
+        let wasListening = queue.sync { () -> Bool in
+            guard !stopped else { return false }
             stopped = true
             if acceptSuspended { acceptSource?.resume() }
+            let listening = acceptSource != nil
+            if !listening { close(listenFD) }  // never started: no source owns the descriptor
             acceptSource?.cancel()
             acceptSource = nil
             for client in clients.values { client.close() }
             clients.removeAll()
+            return listening
         }
+        if wasListening { _ = listenClosed.wait(timeout: .now() + 5) }
     }
 
     /// Number of connected clients (tests).

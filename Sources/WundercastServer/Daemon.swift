@@ -239,11 +239,12 @@ public enum Daemon {
                     watchersChanged: { service.demand.send($0) }),
                 logger: logger)
             server.start()
+            // READY=1 as soon as the socket listens (clients may connect from now on).
+            _ = try? notifier.ready(status: "serving on \(where_)")
 
             let serviceTask = Task { await service.run() }
             let publisher = Task { await self.publish(to: server) }
             let watchdog = Task { await self.watchdog(server) }
-            _ = try? notifier.ready(status: "serving on \(where_)")
             logger.log(
                 .notice,
                 "wundercastd \(Wundercast.version) serving on \(where_); GPS authorization \(authorization.value.configName), gpsd \(configuration.location.gpsdHost):\(configuration.location.gpsdPort), provider \(configuration.weather.provider)",

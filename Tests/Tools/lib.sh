@@ -9,6 +9,8 @@ cleanup() {
   # gpsfake starts its own gpsd: end the whole process group it leads.
   [ -n "$gpsfake_pid" ] && kill -- -"$gpsfake_pid" 2>/dev/null || true
   wait 2>/dev/null || true
+  # gpsd's control socket, left behind when gpsfake is ended by a signal.
+  [ -n "$gpsfake_pid" ] && rm -f "/tmp/gpsfake-$gpsfake_pid.sock"
   rm -rf "$work"
 }
 trap cleanup EXIT

@@ -64,24 +64,11 @@ struct Connection {
     var buffer: [UInt8] = []
 
     init(path: String) {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { fail("socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { fail("socket path too long: \(path)") }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        if result != 0 {
-            let reason = String(cString: strerror(errno))
-            switch errno {
+        do {
+            fd = try UnixSocket.connect(path: path)
+        } catch {
+            let reason = String(cString: strerror(error.errno))
+            switch error.errno {
             case ENOENT, ECONNREFUSED:
                 fail(
                     "wundercastd is not running (no daemon at \(path): \(reason)); start it (systemctl start wundercast, or wundercastd --config FILE) or give --socket PATH"
@@ -92,7 +79,6 @@ struct Connection {
                 fail("cannot connect to \(path): \(reason)")
             }
         }
-        self.fd = fd
     }
 
     func send(_ request: String) {

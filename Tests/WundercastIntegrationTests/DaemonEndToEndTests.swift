@@ -324,34 +324,22 @@ import WundercastTestSupport
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let notifyPath = dir.appendingPathComponent("notify").path
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            let bytes = Array(notifyPath.utf8)
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        try #require(bound == 0)
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let notify = try DatagramSocket(path: notifyPath)
+        defer { notify.close() }
         let daemon = try DaemonProcess(
             configuration: "[Location]\nAuthorization=denied\n", environment: ["NOTIFY_SOCKET": notifyPath],
             waitForSocket: false)
-        // Datagrams until READY=1 (STATUS= updates may come too); SO_RCVTIMEO bounds each wait.
+        // Datagrams until READY=1 (STATUS= updates may come too), for at most 20 s.
         var messages: [String] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while !messages.contains(where: { $0.contains("READY=1") }) {
-            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            try #require(n > 0, "no READY=1 datagram; got \(messages); log: \(daemon.log)")
-            messages.append(String(decoding: buffer[0..<n], as: UTF8.self))
+        let deadline = Date().addingTimeInterval(20)
+        while !messages.contains(where: { $0.contains("READY=1") }) && Date() < deadline {
+            if let datagram = notify.receive() {
+                messages.append(String(decoding: datagram, as: UTF8.self))
+            } else {
+                usleep(20_000)
+            }
         }
+        try #require(messages.contains { $0.contains("READY=1") }, "no READY=1; got \(messages); log: \(daemon.log)")
         // At READY=1 the socket already answers.
         #expect(FileManager.default.fileExists(atPath: daemon.socketPath))
         #expect(try daemon.now()["class"] as? String == "WEATHER")

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import WundercastCore
 
 /// A failed system call: which call, on what, and `errno`'s text.
 public struct SystemCallError: Error, Sendable, CustomStringConvertible {
@@ -17,9 +16,7 @@ public enum UnixSocket {
     /// one (something accepts connections there) is an error, as is a path over 107 bytes.
     /// Returns a non-blocking, close-on-exec descriptor.
     public static func listen(path: String, backlog: Int32 = 64) throws(SystemCallError) -> Int32 {
-        guard path.utf8.count < MemoryLayout<sockaddr_un>.size - MemoryLayout<sa_family_t>.size else {
-            throw SystemCallError(call: "bind", subject: path, errno: ENAMETOOLONG)
-        }
+        guard fits(path) else { throw SystemCallError(call: "bind", subject: path, errno: ENAMETOOLONG) }
         if access(path, F_OK) == 0 {
             if let probe = try? connect(path: path) {
                 close(probe)
@@ -52,6 +49,7 @@ public enum UnixSocket {
 
     /// Connects to the stream socket at `path` (blocking). Returns the descriptor.
     public static func connect(path: String) throws(SystemCallError) -> Int32 {
+        guard fits(path) else { throw SystemCallError(call: "connect", subject: path, errno: ENAMETOOLONG) }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SystemCallError(call: "socket", subject: path, errno: errno) }
         var address = makeAddress(path)
@@ -68,6 +66,11 @@ public enum UnixSocket {
         return fd
     }
 
+    /// Whether `path` fits `sun_path` with its terminating NUL (107 bytes at most on Linux).
+    static func fits(_ path: String) -> Bool {
+        path.utf8.count < MemoryLayout<sockaddr_un>.size - MemoryLayout<sa_family_t>.size
+    }
+
     static func makeAddress(_ path: String) -> sockaddr_un {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -79,8 +82,8 @@ public enum UnixSocket {
         return address
     }
 
-    /// Sets `O_NONBLOCK` on `fd`.
-    static func setNonBlocking(_ fd: Int32) {
+    /// Sets `O_NONBLOCK` on `fd` (listening sockets and accepted clients of the server).
+    public static func setNonBlocking(_ fd: Int32) {
         let flags = fcntl(fd, F_GETFL)
         _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
     }

@@ -71,7 +71,7 @@ struct Connection {
             switch error.errno {
             case ENOENT, ECONNREFUSED:
                 fail(
-                    "wundercastd is not running (no daemon at \(path): \(reason)); start it (systemctl start wundercast, or wundercastd --config FILE) or give --socket PATH"
+                    "wundercastd is not running (no daemon at \(path): \(reason)); start it (systemctl start wundercast.socket, or wundercastd --config FILE), or check --socket / $WUNDERCAST_SOCKET"
                 )
             case EACCES:
                 fail("no permission to use \(path): \(reason); join the 'wundercast' group")

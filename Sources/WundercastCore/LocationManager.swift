@@ -135,9 +135,9 @@ public final class LocationManager: Sendable {
             let status = authorization.value
             let shouldRun = !s.closed && status.isAuthorized && !s.readers.isEmpty
             if shouldRun && s.pump == nil {
-                let fixes = source.fixes()
+                let events = source.events()
                 s.pump = Task { [weak self] in
-                    for await fix in fixes {
+                    for await case .fix(let fix) in events {
                         guard let self else { return }
                         self.deliver(fix)
                     }

@@ -8,7 +8,7 @@ import Glibc
 
 /// Fixes from gpsd, read through libgps.
 ///
-/// Every ``fixes()`` call opens its own connection to gpsd (`?WATCH={"enable":true,"json":true}`)
+/// Every ``events()`` call opens its own connection to gpsd (`?WATCH={"enable":true,"json":true}`)
 /// on a dedicated thread, judges each TPV with ``Fix/init(report:)`` and drops the repeated
 /// TPVs of one epoch (``EpochDeduplicator``). When gpsd goes away the stream stays open and
 /// the thread reconnects with exponential back-off (`initialBackoff`, doubling, at most
@@ -28,7 +28,7 @@ public final class GPSDFixSource: FixSource {
         /// reconnecting after a back-off delay.
         case disconnected(reason: String)
         /// The consumer stopped: `?WATCH={"enable":false}` sent, connection closed, the
-        /// reader thread is ending. Last event of a `fixes()` stream.
+        /// reader thread is ending. Last event of a `events()` stream.
         case stopped
     }
 
@@ -63,9 +63,10 @@ public final class GPSDFixSource: FixSource {
     ///
     /// Buffers the newest 64 fixes for a slow consumer and drops older ones: a position is
     /// only worth its latest value.
-    public func fixes() -> AsyncStream<Fix> {
+    public func events() -> AsyncStream<FixSourceEvent> {
         Self.ignoreSIGPIPE()
-        let (stream, continuation) = AsyncStream.makeStream(of: Fix.self, bufferingPolicy: .bufferingNewest(1024))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: FixSourceEvent.self, bufferingPolicy: .bufferingNewest(1024))
         let stop = StopFlag()
         continuation.onTermination = { _ in stop.request() }
         let configuration = GPSDReader.Configuration(

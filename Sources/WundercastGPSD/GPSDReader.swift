@@ -14,7 +14,7 @@ final class StopFlag: Sendable {
     func request() { requested.store(true, ordering: .releasing) }
 }
 
-/// The body of one reader thread: one connection to gpsd for one `fixes()` call, reconnected
+/// The body of one reader thread: one connection to gpsd for one `events()` call, reconnected
 /// with back-off until the consumer stops.
 ///
 /// The states, one `switch` per turn of the loop in ``run()``:
@@ -48,7 +48,7 @@ final class GPSDReader {
     static let pollInterval: Int32 = 200  // milliseconds
 
     private let configuration: Configuration
-    private let continuation: AsyncStream<Fix>.Continuation
+    private let continuation: AsyncStream<FixSourceEvent>.Continuation
     private let stop: StopFlag
     private let notify: @Sendable (GPSDFixSource.ConnectionEvent) -> Void
 
@@ -67,7 +67,7 @@ final class GPSDReader {
     private var everConnected = false
 
     init(
-        configuration: Configuration, continuation: AsyncStream<Fix>.Continuation, stop: StopFlag,
+        configuration: Configuration, continuation: AsyncStream<FixSourceEvent>.Continuation, stop: StopFlag,
         notify: @escaping @Sendable (GPSDFixSource.ConnectionEvent) -> Void
     ) {
         self.configuration = configuration
@@ -115,6 +115,7 @@ final class GPSDReader {
         case .failure(let error):
             // Never gps_read after a failed gps_open (PITFALLS): the handle stays closed.
             notify(.connectFailed(reason: error.reason))
+            continuation.yield(.condition(.unreachable(reason: "cannot reach gpsd at \(server): \(error.reason)")))
             outage("cannot connect to gpsd at \(server): \(error.reason)")
         }
     }
@@ -128,6 +129,7 @@ final class GPSDReader {
         } else {
             connection.close()
             notify(.disconnected(reason: "sending ?WATCH failed"))
+            continuation.yield(.condition(.unreachable(reason: "gpsd at \(server) refused ?WATCH")))
             outage("gpsd at \(server) refused ?WATCH")
         }
     }
@@ -166,11 +168,14 @@ final class GPSDReader {
         switch message {
         case .position(let report):
             guard let fix = Fix(report: report), let published = deduplicator.admit(fix) else { return }
-            if case .terminated = continuation.yield(published) { stop.request() }
+            if case .terminated = continuation.yield(.fix(published)) { stop.request() }
         case .deviceDeactivated(let path):
-            // gpsd keeps the client connection open when a device goes (PITFALLS): keep reading.
+            // gpsd keeps the client connection open when a device goes (PITFALLS): keep reading,
+            // but tell the consumer, whose fix now ages.
+            continuation.yield(.condition(.deviceGone(path: path)))
             logger.info("gpsd \(server): device \(path) deactivated; waiting for it to return")
         case .deviceActivated(let path):
+            continuation.yield(.condition(.connected))
             logger.debug("gpsd \(server): device \(path) active")
         case .other:
             return
@@ -181,6 +186,7 @@ final class GPSDReader {
     private func markGood() {
         guard !connectionIsGood else { return }
         connectionIsGood = true
+        continuation.yield(.condition(.connected))
         failures = 0
         if !everConnected {
             logger.info("gpsd \(server): connected")
@@ -195,6 +201,7 @@ final class GPSDReader {
     private func lose(_ reason: String) {
         connection.close()
         notify(.disconnected(reason: reason))
+        continuation.yield(.condition(.unreachable(reason: "lost gpsd at \(server): \(reason)")))
         outage("lost gpsd at \(server): \(reason)")
     }
 

@@ -85,7 +85,7 @@ struct GPSDFixSourceTests {
         let leave = Atomic<Bool>(false)
         let brokeAt = Mutex<ContinuousClock.Instant?>(nil)
         let consumer = Task {
-            for await fix in source.fixes() {
+            for await case .fix(let fix) in source.events() {
                 fixes.append(fix)
                 if leave.load(ordering: .relaxed) {
                     brokeAt.withLock { $0 = .now }
@@ -217,7 +217,7 @@ final class Session: Sendable {
         let events = events
         source.onConnectionChange = { events.append($0) }
         consumer = Task {
-            for await fix in source.fixes() { fixes.append(fix) }
+            for await case .fix(let fix) in source.events() { fixes.append(fix) }
         }
     }
 

@@ -5,7 +5,7 @@ import WundercastCore
 /// and how many streams are open now.
 public final class ScriptedFixSource: FixSource {
     private struct State {
-        var streams: [Int: AsyncStream<Fix>.Continuation] = [:]
+        var streams: [Int: AsyncStream<FixSourceEvent>.Continuation] = [:]
         var nextID = 0
         var opened = 0
         var released = 0
@@ -15,8 +15,8 @@ public final class ScriptedFixSource: FixSource {
 
     public init() {}
 
-    public func fixes() -> AsyncStream<Fix> {
-        let (stream, continuation) = AsyncStream<Fix>.makeStream()
+    public func events() -> AsyncStream<FixSourceEvent> {
+        let (stream, continuation) = AsyncStream<FixSourceEvent>.makeStream()
         let waiters = state.withLock { s -> [CheckedContinuation<Void, Never>] in
             let id = s.nextID
             s.nextID += 1
@@ -37,18 +37,24 @@ public final class ScriptedFixSource: FixSource {
     }
 
     /// Delivers `fix` to every open stream.
-    public func send(_ fix: Fix) {
-        for c in state.withLock({ Array($0.streams.values) }) { c.yield(fix) }
+    public func send(_ fix: Fix) { send(event: .fix(fix)) }
+
+    /// Delivers a condition change to every open stream.
+    public func send(_ condition: SourceCondition) { send(event: .condition(condition)) }
+
+    /// Delivers `event` to every open stream.
+    public func send(event: FixSourceEvent) {
+        for c in state.withLock({ Array($0.streams.values) }) { c.yield(event) }
     }
 
-    /// Times `fixes()` was called.
+    /// Times `events()` was called.
     public var openCount: Int { state.withLock { $0.opened } }
     /// Times a stream was released by its reader.
     public var releaseCount: Int { state.withLock { $0.released } }
     /// Streams open now.
     public var openStreams: Int { state.withLock { $0.streams.count } }
 
-    /// Suspends until `fixes()` has been called at least `count` times in all.
+    /// Suspends until `events()` has been called at least `count` times in all.
     public func waitForOpen(count: Int = 1) async {
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
             let ready = state.withLock { s -> Bool in

@@ -51,6 +51,16 @@ public enum WeatherError: Error, Sendable, Equatable {
         if case .http(_, _, let retryAfter) = self { return retryAfter }
         return nil
     }
+
+    /// The provider's request limit that was exceeded, when its answer names one
+    /// (Open-Meteo: "Daily API request limit exceeded. Please try again tomorrow.").
+    /// The retry policy waits until the next such window starts.
+    public var limitWindow: LimitWindow? { nil }
+}
+
+/// A provider's rate-limit window: its limit is counted per minute, hour or day (UTC).
+public enum LimitWindow: Sendable, Equatable {
+    case minute, hour, day
 }
 
 /// An HTTP response: status, headers (names lower-cased), body.

@@ -16,7 +16,7 @@ extension Configuration {
     /// a value wholly in `"…"` or `'…'` loses the quotes; blank lines and lines starting with
     /// `#` or `;` are ignored; a line ending in `\` continues on the next line (the backslash
     /// becomes a space; comment lines inside are skipped). Section and key names are
-    /// case-sensitive: `[Location]` `Authorization` `GPSD` `MaxHorizontalError` `Fallback`;
+    /// case-sensitive: `[Location]` `Authorization` `GPSD` `MaxHorizontalError` `MaxFixAge` `Fallback`;
     /// `[Throttle]` `MinInterval` `MinDistance` `MaxAge`; `[Weather]` `Provider` `URL` `Units`
     /// `Precision` `Timeout`; `[Socket]` `Path`. As in systemd, sections and keys whose names
     /// start with `X-` are ignored. CRLF line ends and a UTF-8 byte order mark are accepted.
@@ -48,6 +48,7 @@ extension Configuration {
             try parser.consume(logical, line: start)
         }
         if let pending { try parser.consume(pending.text, line: pending.line) }
+        try parser.validate()
         return parser.configuration
     }
 
@@ -113,6 +114,9 @@ extension Configuration {
                     guard metres > 0 else { throw InvalidValue("must be greater than 0m (it would refuse every fix)") }
                     c.location.maxHorizontalError = metres
                 },
+                Key(name: "MaxFixAge") { (c, v) throws(InvalidValue) in
+                    c.location.maxFixAge = try timeSpan(v, atLeast: .seconds(1))
+                },
                 Key(name: "Fallback") { (c, v) throws(InvalidValue) in
                     let place = try parseFallback(v)
                     if case .name = place {
@@ -127,9 +131,12 @@ extension Configuration {
         Section(
             name: "Throttle",
             keys: [
-                Key(name: "MinInterval") { (c, v) throws(InvalidValue) in c.throttle.minInterval = try timeSpan(v) },
+                Key(name: "MinInterval") { (c, v) throws(InvalidValue) in
+                    c.throttle.minInterval = try timeSpan(v, atLeast: .seconds(1))
+                },
                 Key(name: "MinDistance") { (c, v) throws(InvalidValue) in c.throttle.minDistance = try distance(v) },
-                Key(name: "MaxAge") { (c, v) throws(InvalidValue) in c.throttle.maxAge = try timeSpan(v, positive: true)
+                Key(name: "MaxAge") { (c, v) throws(InvalidValue) in
+                    c.throttle.maxAge = try timeSpan(v, atLeast: .seconds(1))
                 },
             ]),
         Section(
@@ -159,7 +166,7 @@ extension Configuration {
                     c.weather.precision = digits
                 },
                 Key(name: "Timeout") { (c, v) throws(InvalidValue) in
-                    c.weather.timeout = try timeSpan(v, positive: true)
+                    c.weather.timeout = try timeSpan(v, atLeast: .seconds(1))
                 },
             ]),
         Section(
@@ -183,11 +190,13 @@ extension AuthorizationStatus {
 // MARK: - Value parsers
 
 extension Configuration {
-    private static func timeSpan(_ v: String, positive: Bool = false) throws(InvalidValue) -> Duration {
+    private static func timeSpan(_ v: String, atLeast minimum: Duration) throws(InvalidValue) -> Duration {
         guard let span = TimeSpan.parse(v) else {
             throw InvalidValue("is not a time span (examples: 30s, 5min, 1h 30min)")
         }
-        if positive, span <= .zero { throw InvalidValue("must be longer than 0 (examples: 30s, 5min, 1h 30min)") }
+        if span < minimum {
+            throw InvalidValue("is shorter than \(TimeSpan.format(minimum)) (examples: 30s, 5min, 1h 30min)")
+        }
         return span
     }
 
@@ -310,6 +319,9 @@ extension Configuration {
         let file: String
         var configuration = Configuration()
         var current = Current.none
+        /// The line of each `Section.Key` assigned (the last assignment), for errors that
+        /// involve two keys.
+        var lines: [String: Int] = [:]
 
         init(file: String) { self.file = file }
 
@@ -356,6 +368,23 @@ extension Configuration {
             } catch {
                 throw fail("\(key)=\"\(value)\" \(error.reason)")
             }
+            lines["\(section.name).\(key)"] = line
+        }
+
+        /// Rules between keys, checked after the whole file: `MaxAge=` may not be shorter than
+        /// `MinInterval=` (the throttle could not keep both). Reported at the line of the later of the two.
+        func validate() throws(ConfigurationError) {
+            let throttle = configuration.throttle
+            guard throttle.maxAge < throttle.minInterval else { return }
+            let maxAgeLine = lines["Throttle.MaxAge"] ?? 0
+            let minIntervalLine = lines["Throttle.MinInterval"] ?? 0
+            let maxAge = TimeSpan.format(throttle.maxAge)
+            let minInterval = TimeSpan.format(throttle.minInterval)
+            let message =
+                maxAgeLine >= minIntervalLine
+                ? "MaxAge=\(maxAge) is shorter than MinInterval=\(minInterval): no two fetches may start closer than MinInterval, so MaxAge must be at least that"
+                : "MinInterval=\(minInterval) is longer than MaxAge=\(maxAge): no two fetches may start closer than MinInterval, so MaxAge must be at least that"
+            throw ConfigurationError(file: file, line: max(maxAgeLine, minIntervalLine), message: message)
         }
 
         /// Strips one pair of matching `"` or `'` around the whole value.

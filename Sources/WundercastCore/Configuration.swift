@@ -17,6 +17,9 @@ public struct Configuration: Sendable, Equatable {
         public var gpsdPort: Int = 2947
         /// `MaxHorizontalError=` in metres: fixes with a larger `eph` are ignored. Default 100 m.
         public var maxHorizontalError: Double = 100
+        /// `MaxFixAge=` time span: a position whose newest fix is older is only the last known
+        /// one, never `fresh`. Default 2min; at least 1s.
+        public var maxFixAge: Duration = .seconds(120)
         /// `Fallback=` the place used when authorization is `denied`: `LAT,LON` in degrees.
         /// Default none. Place names are refused until geocoding exists.
         public var fallback: FallbackPlace? = nil
@@ -25,11 +28,12 @@ public struct Configuration: Sendable, Equatable {
 
     /// `[Throttle]`
     public struct Throttle: Sendable, Equatable {
-        /// `MinInterval=` time span; never two fetches closer than this. Default 2min.
+        /// `MinInterval=` time span; never two fetches closer than this. Default 2min; at least 1s.
         public var minInterval: Duration = .seconds(120)
         /// `MinDistance=` distance in metres from the last fetched position. Default 1km.
         public var minDistance: Double = 1000
-        /// `MaxAge=` time span; refresh at least this often while stationary. Default 15min.
+        /// `MaxAge=` time span; refresh this often while stationary. Default 15min; at least 1s and
+        /// at least `MinInterval`.
         public var maxAge: Duration = .seconds(900)
         public init() {}
     }

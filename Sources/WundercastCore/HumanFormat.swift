@@ -6,12 +6,14 @@ import Foundation
 
 /// The one human line of `wundercastctl now` and `watch`, e.g.
 /// `3°C Overcast, humidity 72%, 44.44,26.13, 2 min ago`. Staleness is always shown: a
-/// reader never takes old weather for fresh.
+/// reader never takes old weather for fresh, nor a last known position for the current one
+/// (`…, 48.12,11.57 (no GPS fix for 3 min), …`). A value the provider did not give is left
+/// out, never shown as `?`.
 public enum HumanFormat {
     /// Formats `state` as seen at wall-clock `now`.
     public static func line(_ state: WeatherState, now: Date) -> String {
         let stamped = state.stamped(now: now)
-        let place = placeText(stamped.location)
+        let place = placeText(stamped)
         guard let weather = stamped.weather else {
             switch stamped.status {
             case .fetching:
@@ -23,12 +25,12 @@ public enum HumanFormat {
             }
         }
         var parts: [String] = []
-        var head =
-            weather.temperature.map { "\(Int($0.rounded()))\(weather.units.temperature)" }
-            ?? "?\(weather.units.temperature)"
-        if let condition = weather.condition { head += " \(condition)" }
-        parts.append(head)
+        let head = [
+            weather.temperature.map { "\(Int($0.rounded()))\(weather.units.temperature)" }, weather.condition,
+        ].compactMap { $0 }.joined(separator: " ")
+        if !head.isEmpty { parts.append(head) }
         if let humidity = weather.relativeHumidity { parts.append("humidity \(Int(humidity.rounded()))%") }
+        if parts.isEmpty { parts.append("weather without values") }
         // While fetching, the published place is the new one and the weather still the old:
         // the place goes with "updating", not with the old weather.
         let fetching = stamped.status == .fetching
@@ -36,28 +38,43 @@ public enum HumanFormat {
         if let age = stamped.ageSeconds { parts.append(ageText(age)) }
         var line = parts.joined(separator: ", ")
         switch stamped.status {
-        case .stale: line += " (stale" + (stamped.error.map { ": \($0.message)" } ?? "") + ")"
+        case .stale:
+            // A last known position already says why in the place text.
+            if stamped.location?.status != .lastKnown {
+                line += " (stale" + (stamped.error.map { ": \($0.message)" } ?? "") + ")"
+            }
         case .fetching: line += "; updating" + (place.map { " for \($0)" } ?? "") + "…"
         default: break
         }
         return line
     }
 
-    /// `name` if known, else `lat,lon` as published.
-    static func placeText(_ location: WeatherState.Location?) -> String? {
-        guard let location else { return nil }
-        if let name = location.name { return name }
-        return Coordinate.text(location.latitude, decimals: 6) + "," + Coordinate.text(location.longitude, decimals: 6)
+    /// `name` if known, else `lat,lon` as published; for a last known position followed by
+    /// why, e.g. `48.12,11.57 (no GPS fix for 3 min)`. `state` must be stamped.
+    static func placeText(_ state: WeatherState) -> String? {
+        guard let location = state.location else { return nil }
+        let place =
+            location.name
+            ?? Coordinate.text(location.latitude, decimals: 6) + "," + Coordinate.text(location.longitude, decimals: 6)
+        guard location.status == .lastKnown, let error = state.error else { return place }
+        if error.code == "no-fix", let age = location.ageSeconds {
+            return place + " (no GPS fix for \(spanText(age)))"
+        }
+        return place + " (last known position: \(error.message))"
     }
 
     /// `just now`, `42 s ago`, `2 min ago`, `3 h ago`, `2 d ago`.
     public static func ageText(_ seconds: Int) -> String {
+        seconds < 5 ? "just now" : spanText(seconds) + " ago"
+    }
+
+    /// `4 s`, `42 s`, `2 min`, `3 h`, `2 d`.
+    public static func spanText(_ seconds: Int) -> String {
         switch seconds {
-        case ..<5: "just now"
-        case ..<60: "\(seconds) s ago"
-        case ..<3600: "\(seconds / 60) min ago"
-        case ..<86400: "\(seconds / 3600) h ago"
-        default: "\(seconds / 86400) d ago"
+        case ..<60: "\(seconds) s"
+        case ..<3600: "\(seconds / 60) min"
+        case ..<86400: "\(seconds / 3600) h"
+        default: "\(seconds / 86400) d"
         }
     }
 }

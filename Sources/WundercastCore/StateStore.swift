@@ -3,19 +3,94 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Synchronization
 
 /// Owns the published ``WeatherState``: the current value, replayed to every new reader,
-/// and each change after it. All writers go through the transitions below, so the rules
-/// (failures never replace good weather, …) live in one place.
+/// and each change after it.
+///
+/// Writers report facts (a status began, a position is used, weather arrived, a fetch
+/// failed, the position is no longer current); the published `status` and `error` are
+/// derived from all facts in one place (``Facts/state``), so that the state never claims
+/// more than the daemon knows: `fresh` needs weather fetched for a current position and no
+/// failure since.
 public final class StateStore: Sendable {
+    /// What the daemon knows; the published state is derived from it.
+    struct Facts: Equatable {
+        var provider: String
+        var authorization: AuthorizationStatus
+        /// Why the location gate is closed (denied without a fallback, not decided yet).
+        var gate: WeatherState.ErrorInfo?
+        /// The position the weather is for (or is being fetched for).
+        var location: WeatherState.Location?
+        /// Why that position is only the last known one; `nil` while it is current.
+        var locationProblem: WeatherState.ErrorInfo?
+        var weather: Weather?
+        var fetchedAt: Date?
+        /// The last fetch failed (cleared by a success); `transport`: no HTTP status arrived.
+        var failure: (info: WeatherState.ErrorInfo, transport: Bool)?
+        /// A fetch for a new position is under way or scheduled.
+        var fetching = false
+
+        static func == (a: Facts, b: Facts) -> Bool {
+            a.provider == b.provider && a.authorization == b.authorization && a.gate == b.gate
+                && a.location == b.location && a.locationProblem == b.locationProblem && a.weather == b.weather
+                && a.fetchedAt == b.fetchedAt && a.failure?.info == b.failure?.info
+                && a.failure?.transport == b.failure?.transport && a.fetching == b.fetching
+        }
+
+        /// The published state. Rules, in order:
+        /// - gate closed: no position is shown; `stale` with the kept weather, else `noLocation`;
+        /// - no position: `noLocation` (or `stale` with kept weather), error = the location problem;
+        /// - the last fetch failed: `stale` with kept weather, else `offline` (transfer) or `error`;
+        /// - a fetch for a new position is under way: `fetching`;
+        /// - weather: `fresh` only while the position is current, else `stale`.
+        /// The error is the location problem first (it is why the state is not fresh), then the failure.
+        var state: WeatherState {
+            var s = WeatherState(status: .noLocation, provider: provider, authorization: authorization)
+            s.weather = weather
+            s.fetchedAt = fetchedAt
+            if let gate {
+                s.status = weather == nil ? .noLocation : .stale
+                s.error = gate
+                return s
+            }
+            s.location = location
+            s.location?.status = locationProblem == nil ? .current : .lastKnown
+            guard location != nil else {
+                s.status = weather == nil ? .noLocation : .stale
+                s.error = locationProblem ?? (weather == nil ? nil : Self.waiting)
+                return s
+            }
+            s.error = locationProblem ?? failure?.info
+            if let failure {
+                s.status = weather != nil ? .stale : failure.transport ? .offline : .error
+            } else if fetching || weather == nil {
+                s.status = .fetching
+            } else {
+                s.status = locationProblem == nil ? .fresh : .stale
+            }
+            return s
+        }
+
+        static let waiting = WeatherState.ErrorInfo(
+            code: "no-fix", message: "waiting for a GPS fix; the weather shown is for an earlier place")
+    }
+
+    private let facts: Mutex<(facts: Facts, lastFixAt: Date?)>
     private let subject: ObservableValue<WeatherState>
 
     public init(provider: String, authorization: AuthorizationStatus) {
-        subject = ObservableValue(WeatherState(status: .noLocation, provider: provider, authorization: authorization))
+        let initial = Facts(provider: provider, authorization: authorization)
+        facts = Mutex((initial, nil))
+        subject = ObservableValue(initial.state)
     }
 
-    /// The current state (without `ageSeconds`; see ``WeatherState/stamped(now:)``).
-    public var current: WeatherState { subject.value }
+    /// The current state (without `ageSeconds`; see ``WeatherState/stamped(now:)``), its
+    /// `location.receivedAt` the time of the newest GPS fix.
+    public var current: WeatherState {
+        let (state, lastFix) = facts.withLock { ($0.facts.state, $0.lastFixAt) }
+        return Self.withNewestFix(state, lastFix)
+    }
 
     /// The current state, then each change.
     public func states() -> AsyncStream<WeatherState> { subject.values() }
@@ -23,10 +98,25 @@ public final class StateStore: Sendable {
     /// Ends every reader's stream (shutdown).
     public func finish() { subject.finish() }
 
-    /// A new position is being used: published rounded to the request precision, with the
-    /// status `fetching` (any weather kept; a `stale` state stays `stale`, its error still holds).
-    func publishPosition(_ position: Position, rounded: Coordinate, receivedAt: Date) {
-        subject.updateIfChanged { s in
+    /// A new authorization status took effect. `gate`: why no position can be had under it
+    /// (denied without a fallback, not decided yet), which hides any position; else `nil`.
+    /// A position from the other kind of source (GPS vs fallback) is dropped; location
+    /// problems of the previous status are forgotten.
+    public func beginStatus(_ status: AuthorizationStatus, gate: WeatherState.ErrorInfo?) {
+        change { f in
+            f.authorization = status
+            f.gate = gate
+            f.locationProblem = nil
+            f.fetching = false
+            let allowed = status.isAuthorized ? "gpsd" : "fallback"
+            if gate != nil || f.location?.source != allowed { f.location = nil }
+        }
+    }
+
+    /// A new position is used (`fetching` until its weather arrives; old weather is kept).
+    /// `rounded` is the position at the configured precision, the one published.
+    public func publishPosition(_ position: Position, rounded: Coordinate, receivedAt: Date) {
+        change { f in
             var location = WeatherState.Location(
                 latitude: rounded.latitude, longitude: rounded.longitude, source: "gpsd", receivedAt: receivedAt)
             switch position.source {
@@ -38,69 +128,62 @@ public final class StateStore: Sendable {
                 location.source = "fallback"
                 location.name = name
             }
-            s.location = location
-            if s.status != .stale { s.status = .fetching }
+            f.location = location
+            f.fetching = true
         }
     }
 
-    /// A fetch succeeded: `fresh`, error cleared.
-    func publishWeather(_ weather: Weather, fetchedAt: Date) {
-        subject.update { s in
-            s.weather = weather
-            s.fetchedAt = fetchedAt
-            s.status = .fresh
-            s.error = nil
+    /// A GPS fix arrived at wall-clock `at` (the age of the position; publishes nothing by itself).
+    public func noteFix(at: Date) {
+        facts.withLock { $0.lastFixAt = at }
+    }
+
+    /// A fetch succeeded.
+    public func publishWeather(_ weather: Weather, fetchedAt: Date) {
+        change { f in
+            f.weather = weather
+            f.fetchedAt = fetchedAt
+            f.failure = nil
+            f.fetching = false
         }
     }
 
-    /// A fetch failed: the last good weather stays; `stale` if there is one, else
-    /// `offline` (transfer failed) or `error` (the provider answered badly).
-    func publishFailure(_ error: WeatherError) {
-        subject.updateIfChanged { s in
-            if s.weather != nil {
-                s.status = .stale
-            } else if case .transport = error {
-                s.status = .offline
-            } else {
-                s.status = .error
-            }
-            s.error = WeatherState.ErrorInfo(code: error.code, message: error.message)
+    /// A fetch failed: the last good weather stays.
+    public func publishFailure(_ error: WeatherError) {
+        change { f in
+            f.failure = (.init(code: error.code, message: error.message), isTransport(error))
+            f.fetching = false
         }
     }
 
-    /// No position can be had (not authorized, no fallback, or no fix in time).
-    public func publishNoLocation(reason: WeatherState.ErrorInfo?) {
-        subject.updateIfChanged { s in
-            if s.weather == nil { s.status = .noLocation }
-            s.error = reason
+    /// The position is only the last known one (`problem`), or current again (`nil`).
+    public func publishLocationProblem(_ problem: WeatherState.ErrorInfo?) {
+        change { $0.locationProblem = problem }
+    }
+
+    private func isTransport(_ error: WeatherError) -> Bool {
+        if case .transport = error { return true }
+        return false
+    }
+
+    /// Applies `transform` and publishes the derived state when the facts changed.
+    private func change(_ transform: (inout Facts) -> Void) {
+        facts.withLock { held in
+            var updated = held.facts
+            transform(&updated)
+            guard updated != held.facts else { return }
+            held.facts = updated
+            let state = Self.withNewestFix(updated.state, held.lastFixAt)
+            // Under the lock: readers see changes in the order they were made.
+            subject.updateIfChanged { $0 = state }
         }
     }
 
-    /// Fetching stopped for good (GPS denied without a usable fallback, or not decided):
-    /// weather that is kept is `stale` from now on (it will not be refreshed), else `noLocation`.
-    public func publishStopped(reason: WeatherState.ErrorInfo) {
-        subject.updateIfChanged { s in
-            s.status = s.weather == nil ? .noLocation : .stale
-            s.error = reason
-        }
-    }
-
-    /// The location source could not be reached (`problem`), or was reached again (`nil`).
-    /// Shown only while there is no position yet, so that `now` says why there is none; a
-    /// problem with code `gpsd` is cleared when the source is back.
-    public func publishSourceProblem(_ problem: WeatherState.ErrorInfo?) {
-        subject.updateIfChanged { s in
-            guard s.status == .noLocation else { return }
-            if let problem {
-                s.error = problem
-            } else if s.error?.code == "gpsd" {
-                s.error = nil
-            }
-        }
-    }
-
-    /// The authorization status changed.
-    public func publishAuthorization(_ status: AuthorizationStatus) {
-        subject.updateIfChanged { $0.authorization = status }
+    static func withNewestFix(_ state: WeatherState, _ lastFix: Date?) -> WeatherState {
+        guard let lastFix, state.location?.source == "gpsd" else { return state }
+        var copy = state
+        if let received = copy.location?.receivedAt, received > lastFix { return copy }
+        copy.location?.receivedAt = lastFix
+        return copy
     }
 }

@@ -26,11 +26,23 @@ public struct WeatherState: Sendable, Equatable, Codable {
 
     /// Where the position came from and how good it is.
     public struct Location: Sendable, Equatable, Codable {
+        /// Whether the position is where the machine is now.
+        public enum Status: String, Sendable, Codable, CaseIterable {
+            /// The newest fix is at most `MaxFixAge` old and gpsd reports normally (or the
+            /// position is the configured fallback place).
+            case current
+            /// The last known position: no fix within `MaxFixAge`, gpsd unreachable, or its
+            /// receiver gone; the state's `error` says which.
+            case lastKnown
+        }
+
         /// Degrees north/east, rounded to the configured `Precision`. Source: gpsd TPV or `Fallback=`.
         public var latitude: Double
         public var longitude: Double
         /// gpsd fix mode (2 = 2D, 3 = 3D); absent for the fallback place.
         public var mode: Int?
+        /// `current` or `lastKnown` (see ``Status``).
+        public var status: Status?
         /// `"gpsd"` or `"fallback"`.
         public var source: String
         /// Place name, when known (the fallback's name).
@@ -39,7 +51,8 @@ public struct WeatherState: Sendable, Equatable, Codable {
         public var time: Date?
         /// Horizontal error estimate, metres (gpsd `eph`), when known.
         public var eph: Double?
-        /// Wall-clock time the daemon received the fix; the reader's ``ageSeconds`` derives from it.
+        /// Wall-clock time the daemon received its newest GPS fix (for the fallback place: when
+        /// it was taken into use); ``ageSeconds`` derives from it.
         public var receivedAt: Date?
         /// Seconds since ``receivedAt``, computed when the state is sent.
         public var ageSeconds: Int?

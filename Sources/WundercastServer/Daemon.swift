@@ -143,7 +143,7 @@ public enum Daemon {
                 host: configuration.location.gpsdHost, port: configuration.location.gpsdPort, logger: logger)
             locationManager = LocationManager(
                 source: source, authorization: authorization,
-                maxHorizontalError: configuration.location.maxHorizontalError, logger: logger)
+                maxHorizontalError: configuration.location.maxHorizontalError)
             let http = CurlHTTPClient(
                 userAgent: Wundercast.userAgent,
                 connectTimeout: min(Duration.seconds(5), configuration.weather.timeout),
@@ -151,27 +151,12 @@ public enum Daemon {
             let provider = OpenMeteoProvider(
                 baseURL: configuration.weather.url, units: configuration.weather.units, http: http)
             store = StateStore(provider: provider.name, authorization: initial)
-            let store = self.store
-            let gpsd = "\(configuration.location.gpsdHost):\(configuration.location.gpsdPort)"
-            source.onConnectionChange = { event in
-                switch event {
-                case .connectFailed(let reason):
-                    store.publishSourceProblem(.init(code: "gpsd", message: "cannot reach gpsd at \(gpsd): \(reason)"))
-                case .disconnected(let reason):
-                    store.publishSourceProblem(.init(code: "gpsd", message: "lost gpsd at \(gpsd): \(reason)"))
-                case .connected:
-                    store.publishSourceProblem(nil)
-                case .stopped:
-                    break
-                }
-            }
-            let pipeline = WeatherPipeline(
-                provider: provider, store: store, clock: clock, precision: configuration.weather.precision,
-                refreshInterval: configuration.throttle.maxAge, logger: logger)
             service = WeatherService(
-                locationManager: locationManager, pipeline: pipeline,
-                throttle: Throttle(policy: ThrottlePolicy(configuration.throttle), clock: clock), clock: clock,
-                fallback: configuration.location.fallback, logger: logger)
+                locationManager: locationManager, provider: provider, store: store, clock: clock,
+                settings: .init(
+                    throttle: ThrottlePolicy(configuration.throttle), maxFixAge: configuration.location.maxFixAge,
+                    precision: configuration.weather.precision, fallback: configuration.location.fallback),
+                logger: logger)
         }
 
         static func savedDecision(_ path: String?) -> AuthorizationStatus? {
@@ -236,7 +221,7 @@ public enum Daemon {
                     currentState: { store.current },
                     nowRequested: { service.requestRefresh() },
                     authorize: { [self] in self.authorize($0) },
-                    watchersChanged: { service.demand.send($0) }),
+                    watchersChanged: { service.setWatchers($0) }),
                 logger: logger)
             server.start()
             // READY=1 as soon as the socket listens (clients may connect from now on).

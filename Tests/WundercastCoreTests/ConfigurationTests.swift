@@ -124,7 +124,8 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
             $0.location.fallback = .coordinate(Coordinate(latitude: 90, longitude: -180))
         },
         .init("[Location]\nFallback=1,2\nFallback=") { $0.location.fallback = nil },
-        .init("[Throttle]\nMinInterval=0") { $0.throttle.minInterval = .zero },
+        .init("[Throttle]\nMinInterval=1s") { $0.throttle.minInterval = .seconds(1) },
+        .init("[Location]\nMaxFixAge=30s") { $0.location.maxFixAge = .seconds(30) },
         .init("[Throttle]\nMinInterval=90") { $0.throttle.minInterval = .seconds(90) },
         .init("[Throttle]\nMinDistance=0m") { $0.throttle.minDistance = 0 },
         .init("[Throttle]\nMinDistance=2km") { $0.throttle.minDistance = 2000 },
@@ -133,11 +134,14 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
         .init("[Weather]\nURL=HTTPS://Example.org") { $0.weather.url = "HTTPS://Example.org" },
         .init("[Weather]\nUnits=metric") { $0.weather.units = .metric },
         .init("[Weather]\nPrecision=0") { $0.weather.precision = 0 },
-        .init("[Weather]\nTimeout=500ms") { $0.weather.timeout = .milliseconds(500) },
+        .init("[Weather]\nTimeout=1500ms") { $0.weather.timeout = .milliseconds(1500) },
         .init("[Socket]\nPath=/run/user/1000/wundercast.sock") { $0.socket.path = "/run/user/1000/wundercast.sock" },
         // Syntax: whitespace, quotes, later assignment wins, comments, CRLF, BOM, continuation.
         .init("  [Throttle]  \n   MinInterval   =   5min   ") { $0.throttle.minInterval = .seconds(300) },
-        .init("[Throttle]\nMinInterval=\"1h 30min\"") { $0.throttle.minInterval = .seconds(5400) },
+        .init("[Throttle]\nMaxAge=2h\nMinInterval=\"1h 30min\"") {
+            $0.throttle.minInterval = .seconds(5400)
+            $0.throttle.maxAge = .seconds(7200)
+        },
         .init("[Throttle]\nMinInterval='45s'") { $0.throttle.minInterval = .seconds(45) },
         .init("[Throttle]\nMinInterval=5s\nMinInterval=7s") { $0.throttle.minInterval = .seconds(7) },
         .init("[Throttle]\nMinInterval=5s\n[Weather]\n[Throttle]\nMinDistance=3m") {
@@ -147,8 +151,14 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
         .init("[Throttle]\n#MinInterval=nonsense\n;MinDistance=nonsense\n  # indented comment") { _ in },
         .init("[Throttle]\r\nMinInterval=5s\r\n") { $0.throttle.minInterval = .seconds(5) },
         .init("\u{FEFF}[Throttle]\nMinInterval=5s") { $0.throttle.minInterval = .seconds(5) },
-        .init("[Throttle]\nMinInterval=1h \\\n  30min") { $0.throttle.minInterval = .seconds(5400) },
-        .init("[Throttle]\nMinInterval=1h\\\n# comment inside\n30min") { $0.throttle.minInterval = .seconds(5400) },
+        .init("[Throttle]\nMaxAge=2h\nMinInterval=1h \\\n  30min") {
+            $0.throttle.minInterval = .seconds(5400)
+            $0.throttle.maxAge = .seconds(7200)
+        },
+        .init("[Throttle]\nMaxAge=2h\nMinInterval=1h\\\n# comment inside\n30min") {
+            $0.throttle.minInterval = .seconds(5400)
+            $0.throttle.maxAge = .seconds(7200)
+        },
         // systemd ignores X- sections and keys.
         .init("[X-Vendor]\nAnything=goes\n[Throttle]\nX-Note=hi\nMinDistance=7") { $0.throttle.minDistance = 7 },
     ]
@@ -193,7 +203,8 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
         ),
         .init(
             "[Location]\nColour=blue", line: 2,
-            "unknown key Colour= in [Location] (known keys: Authorization, GPSD, MaxHorizontalError, Fallback)"),
+            "unknown key Colour= in [Location] (known keys: Authorization, GPSD, MaxHorizontalError, MaxFixAge, Fallback)"
+        ),
         .init(
             "\n[Throttle]\n\nmininterval=5s", line: 4,
             "unknown key mininterval= in [Throttle] (known keys: MinInterval, MinDistance, MaxAge)"),
@@ -266,10 +277,23 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
             "[Throttle]\nMinDistance=5 miles", line: 2,
             "MinDistance=\"5 miles\" is not a distance (examples: 500m, 2km, 1.5km)"),
         .init("[Throttle]\nMinDistance=", line: 2, "MinDistance=\"\" is not a distance (examples: 500m, 2km, 1.5km)"),
-        .init("[Throttle]\nMaxAge=0", line: 2, "MaxAge=\"0\" must be longer than 0 (examples: 30s, 5min, 1h 30min)"),
+        .init("[Throttle]\nMaxAge=0", line: 2, "MaxAge=\"0\" is shorter than 1s (examples: 30s, 5min, 1h 30min)"),
+        .init("[Throttle]\nMaxAge=1ns", line: 2, "MaxAge=\"1ns\" is shorter than 1s (examples: 30s, 5min, 1h 30min)"),
+        .init(
+            "[Throttle]\nMinInterval=999ms", line: 2,
+            "MinInterval=\"999ms\" is shorter than 1s (examples: 30s, 5min, 1h 30min)"),
+        .init("[Location]\nMaxFixAge=0", line: 2, "MaxFixAge=\"0\" is shorter than 1s (examples: 30s, 5min, 1h 30min)"),
+        .init(
+            "[Throttle]\nMinInterval=10min\n\nMaxAge=5min", line: 4,
+            "MaxAge=5min is shorter than MinInterval=10min: no two fetches may start closer than MinInterval, so MaxAge must be at least that"
+        ),
+        .init(
+            "[Throttle]\nMinInterval=20min", line: 2,
+            "MinInterval=20min is longer than MaxAge=15min: no two fetches may start closer than MinInterval, so MaxAge must be at least that"
+        ),
         .init(
             "[Throttle]\nMaxAge=0s 0ms", line: 2,
-            "MaxAge=\"0s 0ms\" must be longer than 0 (examples: 30s, 5min, 1h 30min)"),
+            "MaxAge=\"0s 0ms\" is shorter than 1s (examples: 30s, 5min, 1h 30min)"),
         .init(
             "[Weather]\nProvider=openweathermap", line: 2,
             "Provider=\"openweathermap\" is not a supported provider (supported: open-meteo)"),
@@ -294,7 +318,7 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
             "Precision=\"2.5\" is not an integer from 0 to 4 (decimals of latitude/longitude sent to the provider; 4 is about 11 m)"
         ),
         .init(
-            "[Weather]\nTimeout=0ms", line: 2, "Timeout=\"0ms\" must be longer than 0 (examples: 30s, 5min, 1h 30min)"),
+            "[Weather]\nTimeout=0ms", line: 2, "Timeout=\"0ms\" is shorter than 1s (examples: 30s, 5min, 1h 30min)"),
         .init(
             "[Weather]\nTimeout=soon", line: 2, "Timeout=\"soon\" is not a time span (examples: 30s, 5min, 1h 30min)"),
         .init("[Socket]\nPath=", line: 2, "Path=\"\" is not an absolute path"),

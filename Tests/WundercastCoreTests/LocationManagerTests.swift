@@ -2,16 +2,6 @@ import Testing
 import WundercastCore
 import WundercastTestSupport
 
-/// Waits (bounded) until `condition` holds, re-checking whenever other tasks ran.
-/// For state owned by detached tasks that offer no event to wait on.
-func eventually(_ what: String, within attempts: Int = 20_000, _ condition: () -> Bool) async {
-    for _ in 0..<attempts {
-        if condition() { return }
-        await Task.yield()
-    }
-    Issue.record("timed out waiting for: \(what)")
-}
-
 @Suite struct LocationManagerTests {
     @Test func authorizationStartsWithItsCurrentValue() async {
         let status = ObservableValue(AuthorizationStatus.authorizedWhenInUse)
@@ -21,45 +11,28 @@ func eventually(_ what: String, within attempts: Int = 20_000, _ condition: () -
         #expect(await iterator.next() == .denied)
     }
 
-    @Test func noGPSUntilAuthorizedThenFixesFlow() async {
-        let source = ScriptedFixSource()
-        let status = ObservableValue(AuthorizationStatus.notDetermined)
-        let manager = LocationManager(source: source, authorization: status, maxHorizontalError: 50)
-        defer { manager.close() }
-        var fixes = manager.locations().makeAsyncIterator()
-        await eventually("the status was seen") { true }
-        #expect(source.openCount == 0)
-        status.send(.authorizedAlways)
-        await source.waitForOpen()
-        await eventually("pump running") { manager.isSourceOpen }
-        source.send(makeFix(1, 2))
-        #expect(await fixes.next() == makeFix(1, 2))
-        status.send(.denied)
-        await eventually("released on denied") { source.releaseCount == 1 }
-        #expect(!manager.isSourceOpen)
-    }
-
     @Test func oneSharedSourceOpenedByFirstReaderReleasedByLast() async {
         let source = ScriptedFixSource()
         let manager = LocationManager(
             source: source, authorization: ObservableValue(.authorizedAlways), maxHorizontalError: 50)
         defer { manager.close() }
-        let a = Task { () -> Fix? in
-            for await fix in manager.locations() { return fix }
+        let a = Task { () -> FixSourceEvent? in
+            for await event in manager.updates() { return event }
             return nil
         }
-        var b = manager.locations().makeAsyncIterator()
+        var b: AsyncStream<FixSourceEvent>.Iterator? = manager.updates().makeAsyncIterator()
         await source.waitForOpen()
-        await eventually("both readers") { manager.isSourceOpen }
         source.send(makeFix(10, 20))
-        #expect(await a.value == makeFix(10, 20))
-        #expect(await b.next() == makeFix(10, 20))
+        #expect(await a.value == .fix(makeFix(10, 20)))
+        #expect(await b?.next() == .fix(makeFix(10, 20)))
+        source.send(.deviceGone(path: "/dev/ttyUSB0"))
+        #expect(await b?.next() == .condition(.deviceGone(path: "/dev/ttyUSB0")))
         #expect(source.openCount == 1)
         #expect(source.releaseCount == 0)  // b still reads
-        _ = b  // keep b alive up to here
-        b = AsyncStream<Fix>.makeStream().stream.makeAsyncIterator()  // drop the last reader
-        await eventually("released by the last reader") { source.releaseCount == 1 }
+        b = nil  // the last reader goes
+        await source.waitForRelease()
         #expect(source.openCount == 1)
+        #expect(!manager.isSourceOpen)
     }
 
     @Test func fixesWorseThanTheBoundAreDropped() async {
@@ -67,14 +40,14 @@ func eventually(_ what: String, within attempts: Int = 20_000, _ condition: () -
         let manager = LocationManager(
             source: source, authorization: ObservableValue(.authorizedAlways), maxHorizontalError: 50)
         defer { manager.close() }
-        var fixes = manager.locations().makeAsyncIterator()
+        var updates = manager.updates().makeAsyncIterator()
         await source.waitForOpen()
-        await eventually("open") { manager.isSourceOpen }
         source.send(makeFix(1, 1, eph: 120))
         source.send(makeFix(2, 2, eph: 49))
-        #expect(await fixes.next() == makeFix(2, 2, eph: 49))
+        #expect(await updates.next() == .fix(makeFix(2, 2, eph: 49)))
     }
 
+    /// The book's `getCurrentLocation()`: the first fix within the bound, then the source goes.
     @Test func currentLocationTakesTheFirstGoodFixAndReleasesTheSource() async throws {
         let source = ScriptedFixSource()
         let clock = ManualClock()
@@ -83,12 +56,28 @@ func eventually(_ what: String, within attempts: Int = 20_000, _ condition: () -
         defer { manager.close() }
         let current = Task { try await manager.currentLocation(timeout: .seconds(30), clock: clock) }
         await source.waitForOpen()
-        await eventually("open") { manager.isSourceOpen }
         source.send(makeFix(5, 5, eph: 500))  // too coarse
         source.send(makeFix(6, 6, eph: 10))
         source.send(makeFix(7, 7, eph: 10))
         #expect(try await current.value == makeFix(6, 6, eph: 10))
-        await eventually("released after take(1)") { source.releaseCount == 1 }
+        await source.waitForRelease()
+        #expect(!manager.isSourceOpen)
+    }
+
+    /// Gated: nothing is opened before the status allows it (`filter(authorized)`).
+    @Test func currentLocationWaitsForTheGate() async throws {
+        let source = ScriptedFixSource()
+        let clock = ManualClock()
+        let status = ObservableValue(AuthorizationStatus.notDetermined)
+        let manager = LocationManager(source: source, authorization: status, maxHorizontalError: 50)
+        defer { manager.close() }
+        let current = Task { try await manager.currentLocation(timeout: .seconds(30), clock: clock) }
+        await clock.waitForSleepers()  // waiting, with its timeout armed
+        #expect(source.openCount == 0)
+        status.send(.authorizedAlways)
+        await source.waitForOpen()
+        source.send(makeFix(8, 8))
+        #expect(try await current.value == makeFix(8, 8))
     }
 
     @Test func currentLocationTimesOutAndSaysWhy() async {

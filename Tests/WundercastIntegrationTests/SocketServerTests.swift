@@ -142,7 +142,7 @@ final class Locked<Value>: @unchecked Sendable {
         defer { client.close() }
         client.send("watch\n")
         #expect(try jsonObject(client.readLine())["status"] as? String == "noLocation")
-        store.publishNoLocation(reason: .init(code: "denied", message: "GPS use is denied"))
+        store.beginStatus(.denied, gate: .init(code: "denied", message: "GPS use is denied"))
         server.broadcast(store.current)
         let changed = try jsonObject(client.readLine())
         #expect((changed["error"] as? [String: Any])?["code"] as? String == "denied")

@@ -23,11 +23,15 @@ public final class ManualClock: Clock, Sendable {
         var sleepers: [Int: Sleeper] = [:]
         var nextID = 0
         var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var deadlineWaiters: [(deadline: Instant, continuation: CheckedContinuation<Void, Never>)] = []
 
         mutating func takeSatisfiedWaiters() -> [CheckedContinuation<Void, Never>] {
             let n = sleepers.count
-            let ready = sleeperWaiters.filter { $0.count <= n }.map(\.continuation)
+            var ready = sleeperWaiters.filter { $0.count <= n }.map(\.continuation)
             sleeperWaiters.removeAll { $0.count <= n }
+            let deadlines = Set(sleepers.values.map(\.deadline.offset))
+            ready += deadlineWaiters.filter { deadlines.contains($0.deadline.offset) }.map(\.continuation)
+            deadlineWaiters.removeAll { deadlines.contains($0.deadline.offset) }
             return ready
         }
     }
@@ -40,6 +44,25 @@ public final class ManualClock: Clock, Sendable {
 
     /// Number of tasks sleeping on this clock now.
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+
+    /// The deadlines of the tasks sleeping on this clock now, earliest first.
+    public var deadlines: [Instant] { state.withLock { $0.sleepers.values.map(\.deadline).sorted() } }
+
+    /// Suspends until some task sleeps until exactly `deadline` (a condition, not a poll):
+    /// proves that the code under test scheduled that wake-up, before time is advanced to it.
+    public func waitForSleeper(until deadline: Instant) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { s -> Bool in
+                if s.sleepers.values.contains(where: { $0.deadline == deadline }) { return true }
+                s.deadlineWaiters.append((deadline, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    /// The instant `offset` after the clock's origin.
+    public func at(_ offset: Duration) -> Instant { Instant(offset: offset) }
 
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         let id = state.withLock { s -> Int in

@@ -10,6 +10,7 @@ public final class ScriptedFixSource: FixSource {
         var opened = 0
         var released = 0
         var openWaiters: [(Int, CheckedContinuation<Void, Never>)] = []
+        var releaseWaiters: [(Int, CheckedContinuation<Void, Never>)] = []
     }
     private let state = Mutex(State())
 
@@ -23,10 +24,14 @@ public final class ScriptedFixSource: FixSource {
             s.streams[id] = continuation
             s.opened += 1
             continuation.onTermination = { [weak self] _ in
-                self?.state.withLock { s in
+                let waiters = self?.state.withLock { s -> [CheckedContinuation<Void, Never>] in
                     s.streams.removeValue(forKey: id)
                     s.released += 1
+                    let ready = s.releaseWaiters.filter { $0.0 <= s.released }.map(\.1)
+                    s.releaseWaiters.removeAll { $0.0 <= s.released }
+                    return ready
                 }
+                for waiter in waiters ?? [] { waiter.resume() }
             }
             let ready = s.openWaiters.filter { $0.0 <= s.opened }.map(\.1)
             s.openWaiters.removeAll { $0.0 <= s.opened }
@@ -53,6 +58,18 @@ public final class ScriptedFixSource: FixSource {
     public var releaseCount: Int { state.withLock { $0.released } }
     /// Streams open now.
     public var openStreams: Int { state.withLock { $0.streams.count } }
+
+    /// Suspends until streams were released `count` times in all.
+    public func waitForRelease(count: Int = 1) async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { s -> Bool in
+                if s.released >= count { return true }
+                s.releaseWaiters.append((count, c))
+                return false
+            }
+            if ready { c.resume() }
+        }
+    }
 
     /// Suspends until `events()` has been called at least `count` times in all.
     public func waitForOpen(count: Int = 1) async {

@@ -4,6 +4,11 @@ import WundercastCore
 /// A ``WeatherProvider`` whose answers the test decides: each call waits until the test
 /// answers it with ``answerNext(with:)``, so the test controls ordering exactly.
 public final class ScriptedWeatherProvider: WeatherProvider {
+    /// What happened to the requests, in order.
+    public enum Event: Sendable, Equatable {
+        case started(Coordinate)
+        case ended(Coordinate)
+    }
     public let name = "scripted"
     private struct Pending {
         var coordinate: Coordinate
@@ -16,6 +21,9 @@ public final class ScriptedWeatherProvider: WeatherProvider {
         var requested: [Coordinate] = []
         var cancelled = 0
         var waiters: [(Int, CheckedContinuation<Void, Never>)] = []
+        var log: [Event] = []
+        var inFlight = 0
+        var maxInFlight = 0
     }
     private let state = Mutex(State())
 
@@ -32,6 +40,9 @@ public final class ScriptedWeatherProvider: WeatherProvider {
                     s.pending[id] = Pending(coordinate: coordinate, continuation: c)
                     s.order.append(id)
                     s.requested.append(coordinate)
+                    s.log.append(.started(coordinate))
+                    s.inFlight += 1
+                    s.maxInFlight = max(s.maxInFlight, s.inFlight)
                     let ready = s.waiters.filter { $0.0 <= s.requested.count }.map(\.1)
                     s.waiters.removeAll { $0.0 <= s.requested.count }
                     return ready
@@ -47,8 +58,17 @@ public final class ScriptedWeatherProvider: WeatherProvider {
             }
             pending?.continuation.resume(returning: .failure(.cancelled))
         }
+        state.withLock { s in
+            s.log.append(.ended(coordinate))
+            s.inFlight -= 1
+        }
         return try result.get()
     }
+
+    /// Every request's start and end, in order.
+    public var log: [Event] { state.withLock { $0.log } }
+    /// The most requests that were ever in flight at once.
+    public var maxInFlight: Int { state.withLock { $0.maxInFlight } }
 
     /// Coordinates of every request so far, in order.
     public var requested: [Coordinate] { state.withLock { $0.requested } }

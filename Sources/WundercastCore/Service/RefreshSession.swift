@@ -1,0 +1,180 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The work of one authorization status: turns the positions its feed delivers into weather
+/// fetches, one at a time, as the ``RefreshStateMachine`` decides, and publishes what
+/// happens into the ``StateStore``.
+///
+/// All events — updates from the feed, the end of a fetch, the timer — go through one inbox
+/// and are handled in order by ``run(_:)``, so no two handlers race. A fetch that the
+/// machine supersedes is cancelled and awaited before the next one starts: one provider
+/// request at a time, and a superseded result is never published.
+///
+/// Cancellation: cancelling the task of ``run(_:)`` ends the feed, cancels the fetch in
+/// flight and the timer, waits for the fetch to end, and tells the machine the session ended.
+struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
+    enum Event: Sendable {
+        /// A fix or a condition from the location updates.
+        case update(FixSourceEvent)
+        /// A position that is not a GPS fix (the fallback place).
+        case position(Position)
+        /// Fetch `id` ended.
+        case fetched(id: Int, Result<Weather, WeatherError>)
+        /// The timer reached the deadline it was set for.
+        case tick
+    }
+
+    let service: WeatherService<C>
+    /// Whether the position can age (GPS) or not (the fallback place).
+    let tracksFixAge: Bool
+
+    private var store: StateStore { service.store }
+    private var clock: C { service.clock }
+
+    /// Runs `feed` (which yields into the inbox) and handles events until cancelled.
+    func run(_ feed: @escaping @Sendable (AsyncStream<Event>.Continuation) async -> Void) async {
+        let (inbox, sink) = AsyncStream<Event>.makeStream()
+        await withDiscardingTaskGroup { group in
+            group.addTask { await feed(sink) }
+            await handle(inbox, sink)
+            group.cancelAll()
+        }
+    }
+
+    private func handle(_ inbox: AsyncStream<Event>, _ sink: AsyncStream<Event>.Continuation) async {
+        var age = FixAge<C.Instant>(maxFixAge: service.settings.maxFixAge)
+        var fetch: (id: Int, task: Task<Void, Never>)?
+        var timer: (deadline: C.Instant, task: Task<Void, Never>)?
+        if tracksFixAge { store.publishLocationProblem(Self.describe(age.problem(at: clock.now), service.settings)) }
+        for await event in inbox {
+            let now = clock.now
+            var action: RefreshStateMachine<C.Instant>.Action?
+            switch event {
+            case .update(.fix(let fix)):
+                age.fix(at: now)
+                store.noteFix(at: service.wallClock())
+                action = service.machine.withLock { $0.offer(Position(fix), at: now) }
+            case .update(.condition(let condition)):
+                age.condition(condition)
+            case .position(let position):
+                action = service.machine.withLock { $0.offer(position, at: now) }
+            case .fetched(let id, let result):
+                if fetch?.id == id { fetch = nil }
+                action = finish(id, result, at: now)
+            case .tick:
+                timer = nil
+                action = service.machine.withLock { $0.tick(at: now) }
+            }
+            if tracksFixAge { store.publishLocationProblem(Self.describe(age.problem(at: now), service.settings)) }
+            if case .fetch(let id, let position, let reason, let cancelling) = action {
+                if let running = fetch, running.id == cancelling {
+                    running.task.cancel()
+                    await running.task.value
+                }
+                fetch = (id, start(id, position, reason, sink))
+            }
+            let deadline = [service.machine.withLock { $0.deadline }, tracksFixAge ? age.deadline : nil]
+                .compactMap { $0 }.min()
+            if timer?.deadline != deadline {
+                timer?.task.cancel()
+                timer = deadline.map { ($0, wake(at: $0, sink)) }
+            }
+        }
+        timer?.task.cancel()
+        if let fetch {
+            fetch.task.cancel()
+            await fetch.task.value
+        }
+        service.machine.withLock { $0.endSession() }
+    }
+
+    /// Starts fetch `id` for `position`; its end arrives in the inbox.
+    private func start(
+        _ id: Int, _ position: Position, _ reason: RefreshStateMachine<C.Instant>.Reason,
+        _ sink: AsyncStream<Event>.Continuation
+    ) -> Task<Void, Never> {
+        let rounded = position.coordinate.rounded(toDecimals: service.settings.precision)
+        let published = store.current.location
+        if published.map({ Coordinate(latitude: $0.latitude, longitude: $0.longitude) }) != rounded {
+            store.publishPosition(position, rounded: rounded, receivedAt: service.wallClock())
+        }
+        service.logger.debug("fetching weather for \(rounded.latitude),\(rounded.longitude) (\(reason))")
+        let provider = service.provider
+        return Task {
+            let result: Result<Weather, WeatherError>
+            do throws(WeatherError) {
+                result = .success(try await provider.currentWeather(at: rounded))
+            } catch {
+                result = .failure(error)
+            }
+            sink.yield(.fetched(id: id, result))
+        }
+    }
+
+    /// Fetch `id` ended: tells the machine and publishes the result unless it was superseded.
+    private func finish(
+        _ id: Int, _ result: Result<Weather, WeatherError>, at now: C.Instant
+    )
+        -> RefreshStateMachine<C.Instant>.Action?
+    {
+        let outcome: RefreshStateMachine<C.Instant>.Outcome =
+            switch result {
+            case .success: .success
+            case .failure(let error): .failure(error)
+            }
+        let wall = service.wallClock()
+        let (current, action, deadline) = service.machine.withLock { m in
+            let current = m.fetchEnded(id: id, outcome, at: now, wallNow: wall)
+            return (current, m.tick(at: now), m.deadline)
+        }
+        guard current else { return action }
+        switch result {
+        case .success(let weather):
+            store.publishWeather(weather, fetchedAt: wall)
+        case .failure(.cancelled):
+            break
+        case .failure(let error):
+            store.publishFailure(error)
+            let retry = deadline.map { "; retry in \(now.duration(to: $0))" } ?? ""
+            service.logger.log(
+                .warning, "weather fetch failed: \(error.message)\(retry)",
+                fields: [("MESSAGE_ID", MessageID.fetchFailed), ("WUNDERCAST_ERROR", error.code)])
+        }
+        return action
+    }
+
+    /// A task that yields `.tick` at `deadline` unless cancelled first.
+    private func wake(at deadline: C.Instant, _ sink: AsyncStream<Event>.Continuation) -> Task<Void, Never> {
+        let clock = self.clock
+        return Task {
+            do {
+                try await clock.sleep(until: deadline, tolerance: nil)
+                sink.yield(.tick)
+            } catch {}
+        }
+    }
+
+    /// The state's `error` for a location problem.
+    static func describe(
+        _ problem: FixAge<C.Instant>.Problem?, _ settings: WeatherService<C>.Settings
+    )
+        -> WeatherState.ErrorInfo?
+    {
+        switch problem {
+        case nil:
+            return nil
+        case .unreachable(let reason):
+            return .init(code: "gpsd-unreachable", message: reason)
+        case .deviceGone(let path):
+            return .init(code: "device-gone", message: "gpsd reports the GPS receiver \(path) gone")
+        case .noFix(never: true):
+            return .init(code: "no-fix", message: "no GPS fix yet")
+        case .noFix(never: false):
+            return .init(
+                code: "no-fix", message: "no GPS fix for more than \(TimeSpan.format(settings.maxFixAge))")
+        }
+    }
+}

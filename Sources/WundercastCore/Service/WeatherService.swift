@@ -1,0 +1,176 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Synchronization
+
+/// Weather for the daemon's own position, according to the authorization status (DESIGN
+/// "The location stream"). A service: ``run()`` until cancelled.
+///
+/// - `authorizedAlways`: the location updates are read for as long as the status holds.
+/// - `authorizedWhenInUse`: they are read only while a `watch` reader is connected
+///   (``setWatchers(_:)``); with none, a `now` (``requestRefresh()``) takes one current fix
+///   (`take(1)`).
+/// - `denied`: the GPS is never opened; the fallback place is used, or the state says why
+///   there is no location.
+/// - `notDetermined`: nothing is fetched until the status changes.
+///
+/// Switching is structural (``forEachLatest(_:_:)``): a new status cancels the work of the
+/// previous one and waits for it to end — its fetch included — before the new one starts,
+/// so no work of an old status publishes under a new one. Within a status, a
+/// ``RefreshSession`` turns positions into fetches; the ``RefreshStateMachine`` behind it
+/// (throttle, `MaxAge`, retry policy) lives as long as this service.
+public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.Duration {
+    /// The settings of the configuration that concern the service.
+    public struct Settings: Sendable {
+        /// `[Throttle]` MinInterval, MinDistance, MaxAge.
+        public var throttle: ThrottlePolicy
+        /// `[Location] MaxFixAge=`: a newer fix keeps the position current.
+        public var maxFixAge: Duration
+        /// `[Weather] Precision=`: decimals of the coordinates sent and published.
+        public var precision: Int
+        /// `[Location] Fallback=`, used while `denied`.
+        public var fallback: FallbackPlace?
+        /// The retry policy of the provider.
+        public var retry: RetryPolicy
+        /// Longest wait for a current fix on a `now` under when-in-use.
+        public var currentLocationTimeout: Duration
+
+        public init(
+            throttle: ThrottlePolicy, maxFixAge: Duration, precision: Int, fallback: FallbackPlace? = nil,
+            retry: RetryPolicy = RetryPolicy(), currentLocationTimeout: Duration = .seconds(30)
+        ) {
+            self.throttle = throttle
+            self.maxFixAge = maxFixAge
+            self.precision = precision
+            self.fallback = fallback
+            self.retry = retry
+            self.currentLocationTimeout = currentLocationTimeout
+        }
+    }
+
+    public let locationManager: LocationManager
+    public let store: StateStore
+    let provider: any WeatherProvider
+    let clock: C
+    let settings: Settings
+    let wallClock: @Sendable () -> Date
+    let logger: Logger
+    let machine: Mutex<RefreshStateMachine<C.Instant>>
+    private let inUse = ObservableValue(false)
+    private let requests = Mutex<AsyncStream<Void>.Continuation?>(nil)
+
+    /// - Parameter wallClock: the source of `fetchedAt`/`receivedAt` (UTC) and of the time
+    ///   used for a provider's daily/hourly limit windows.
+    public init(
+        locationManager: LocationManager, provider: any WeatherProvider, store: StateStore, clock: C,
+        settings: Settings, wallClock: @escaping @Sendable () -> Date = { Date() }, logger: Logger = .discard
+    ) {
+        self.locationManager = locationManager
+        self.provider = provider
+        self.store = store
+        self.clock = clock
+        self.settings = settings
+        self.wallClock = wallClock
+        self.logger = logger
+        self.machine = Mutex(RefreshStateMachine(policy: settings.throttle, retry: settings.retry))
+    }
+
+    /// Runs until the calling task is cancelled; returns after the work of the current
+    /// status has ended (fetch in flight cancelled and awaited, gpsd released).
+    public func run() async {
+        await forEachLatest(locationManager.authorization.values()) { status in
+            await self.serve(status)
+        }
+    }
+
+    /// The number of `watch` readers changed (when-in-use follows the GPS while there are any).
+    public func setWatchers(_ count: Int) {
+        inUse.updateIfChanged { $0 = count > 0 }
+    }
+
+    /// A `now` arrived: under when-in-use with no watcher, take one current fix (at most one
+    /// at a time; requests while one runs are merged). Returns at once; does nothing otherwise.
+    public func requestRefresh() {
+        _ = requests.withLock { $0?.yield() }
+    }
+
+    private func serve(_ status: AuthorizationStatus) async {
+        let fallback: Coordinate? =
+            if case .coordinate(let c) = settings.fallback, status == .denied { c } else { nil }
+        store.beginStatus(status, gate: fallback == nil ? Self.closedGate(status, settings.fallback) : nil)
+        switch status {
+        case .authorizedAlways:
+            await session(tracksFixAge: true) { inbox in await self.follow(into: inbox) }
+        case .authorizedWhenInUse:
+            await session(tracksFixAge: true) { inbox in
+                await forEachLatest(self.inUse.values()) { using in
+                    if using {
+                        await self.follow(into: inbox)
+                    } else {
+                        await self.takeFirstOnRequest(into: inbox)
+                    }
+                }
+            }
+        case .denied:
+            guard let fallback else { return }
+            await session(tracksFixAge: false) { inbox in
+                inbox.yield(.position(Position(coordinate: fallback, source: .fallback(name: nil))))
+                await waitUntilCancelled()
+            }
+        case .notDetermined:
+            return
+        }
+    }
+
+    /// Why no position can be had under `status`, or `nil` when one can.
+    static func closedGate(_ status: AuthorizationStatus, _ fallback: FallbackPlace?) -> WeatherState.ErrorInfo? {
+        switch status {
+        case .authorizedAlways, .authorizedWhenInUse:
+            return nil
+        case .denied:
+            if case .name(let name) = fallback {
+                return .init(
+                    code: "fallback-name",
+                    message: "Fallback=\(name): place names need geocoding, which this version lacks; give LAT,LON")
+            }
+            return .init(code: "denied", message: "GPS use is denied and no Fallback= place is configured")
+        case .notDetermined:
+            return .init(
+                code: "not-determined",
+                message: "GPS use not decided yet: run 'wundercastctl authorize always|when-in-use|denied'")
+        }
+    }
+
+    /// Reads the shared location updates into the session until cancelled.
+    private func follow(into inbox: AsyncStream<RefreshSession<C>.Event>.Continuation) async {
+        for await update in locationManager.updates() {
+            inbox.yield(.update(update))
+        }
+    }
+
+    /// Waits for `now` requests and takes one current fix for each (when-in-use, nobody watching).
+    private func takeFirstOnRequest(into inbox: AsyncStream<RefreshSession<C>.Event>.Continuation) async {
+        let (pending, sink) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        requests.withLock { $0 = sink }
+        defer { requests.withLock { $0 = nil } }
+        for await _ in pending {
+            do throws(LocationManager.LocationError) {
+                let fix = try await locationManager.currentLocation(
+                    timeout: settings.currentLocationTimeout, clock: clock)
+                inbox.yield(.update(.fix(fix)))
+            } catch {
+                logger.debug("current location: \(error)")
+            }
+        }
+    }
+
+    private func session(
+        tracksFixAge: Bool,
+        _ feed: @escaping @Sendable (AsyncStream<RefreshSession<C>.Event>.Continuation) async -> Void
+    ) async {
+        let session = RefreshSession(service: self, tracksFixAge: tracksFixAge)
+        await session.run(feed)
+    }
+}

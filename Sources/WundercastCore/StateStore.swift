@@ -100,13 +100,15 @@ public final class StateStore: Sendable {
 
     /// A new authorization status took effect. `gate`: why no position can be had under it
     /// (denied without a fallback, not decided yet), which hides any position; else `nil`.
-    /// A position from the other kind of source (GPS vs fallback) is dropped; location
-    /// problems of the previous status are forgotten.
-    public func beginStatus(_ status: AuthorizationStatus, gate: WeatherState.ErrorInfo?) {
+    /// A position from the other kind of source (GPS vs fallback) is dropped.
+    /// `locationProblem`: why the position is not current under the new status, if it is not.
+    public func beginStatus(
+        _ status: AuthorizationStatus, gate: WeatherState.ErrorInfo?, locationProblem: WeatherState.ErrorInfo? = nil
+    ) {
         change { f in
             f.authorization = status
             f.gate = gate
-            f.locationProblem = nil
+            f.locationProblem = locationProblem
             f.fetching = false
             let allowed = status.isAuthorized ? "gpsd" : "fallback"
             if gate != nil || f.location?.source != allowed { f.location = nil }

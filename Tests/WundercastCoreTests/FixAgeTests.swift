@@ -10,7 +10,8 @@ import WundercastTestSupport
         #expect(age.problem(at: clock.at(.zero)) == .noFix(never: true))
         age.fix(at: clock.at(.seconds(10)))
         #expect(age.problem(at: clock.at(.seconds(129))) == nil)
-        #expect(age.deadline == clock.at(.seconds(130)))
+        #expect(age.deadline(after: clock.at(.seconds(129))) == clock.at(.seconds(130)))
+        #expect(age.deadline(after: clock.at(.seconds(130))) == nil)
         #expect(age.problem(at: clock.at(.seconds(130))) == .noFix(never: false))
     }
 
@@ -19,7 +20,7 @@ import WundercastTestSupport
         age.fix(at: clock.at(.zero))
         age.condition(.unreachable(reason: "lost gpsd"))
         #expect(age.problem(at: clock.at(.seconds(1))) == .unreachable(reason: "lost gpsd"))
-        #expect(age.deadline == nil)
+        #expect(age.deadline(after: clock.at(.seconds(1))) == nil)
         age.condition(.connected)
         #expect(age.problem(at: clock.at(.seconds(2))) == nil)
         age.condition(.deviceGone(path: "/dev/ttyUSB0"))

@@ -2,7 +2,7 @@ import Testing
 import WundercastCore
 import WundercastTestSupport
 
-@Suite struct LocationManagerTests {
+@Suite(.timeLimit(.minutes(1))) struct LocationManagerTests {
     @Test func authorizationStartsWithItsCurrentValue() async {
         let status = ObservableValue(AuthorizationStatus.authorizedWhenInUse)
         var iterator = status.values().makeAsyncIterator()

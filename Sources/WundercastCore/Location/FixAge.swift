@@ -47,10 +47,11 @@ public struct FixAge<Instant: InstantProtocol>: Sendable where Instant.Duration 
         return lastFix.duration(to: now) >= maxFixAge ? .noFix(never: false) : nil
     }
 
-    /// When the newest fix grows too old, while it is current; the caller re-reads
-    /// ``problem(at:)`` then.
-    public var deadline: Instant? {
+    /// When the newest fix grows too old, if that is after `now` and nothing else is wrong;
+    /// the caller re-reads ``problem(at:)`` then.
+    public func deadline(after now: Instant) -> Instant? {
         guard condition == .connected || condition == nil, let lastFix else { return nil }
-        return lastFix.advanced(by: maxFixAge)
+        let deadline = lastFix.advanced(by: maxFixAge)
+        return deadline > now ? deadline : nil
     }
 }

@@ -45,20 +45,18 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
     }
 
     private func handle(_ inbox: AsyncStream<Event>, _ sink: AsyncStream<Event>.Continuation) async {
-        var age = FixAge<C.Instant>(maxFixAge: service.settings.maxFixAge)
         var fetch: (id: Int, task: Task<Void, Never>)?
         var timer: (deadline: C.Instant, task: Task<Void, Never>)?
-        if tracksFixAge { store.publishLocationProblem(Self.describe(age.problem(at: clock.now), service.settings)) }
         for await event in inbox {
             let now = clock.now
             var action: RefreshStateMachine<C.Instant>.Action?
             switch event {
             case .update(.fix(let fix)):
-                age.fix(at: now)
+                service.fixAge.withLock { $0.fix(at: now) }
                 store.noteFix(at: service.wallClock())
                 action = service.machine.withLock { $0.offer(Position(fix), at: now) }
             case .update(.condition(let condition)):
-                age.condition(condition)
+                service.fixAge.withLock { $0.condition(condition) }
             case .position(let position):
                 action = service.machine.withLock { $0.offer(position, at: now) }
             case .fetched(let id, let result):
@@ -68,7 +66,7 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
                 timer = nil
                 action = service.machine.withLock { $0.tick(at: now) }
             }
-            if tracksFixAge { store.publishLocationProblem(Self.describe(age.problem(at: now), service.settings)) }
+            if tracksFixAge { store.publishLocationProblem(service.locationProblem(at: now)) }
             if case .fetch(let id, let position, let reason, let cancelling) = action {
                 if let running = fetch, running.id == cancelling {
                     running.task.cancel()
@@ -76,8 +74,12 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
                 }
                 fetch = (id, start(id, position, reason, sink))
             }
-            let deadline = [service.machine.withLock { $0.deadline }, tracksFixAge ? age.deadline : nil]
-                .compactMap { $0 }.min()
+            // Only future instants: a deadline that has passed is handled by now, and a timer
+            // for it would fire at once, again and again.
+            let deadline = [
+                service.machine.withLock { $0.deadline },
+                tracksFixAge ? service.fixAge.withLock { $0.deadline(after: now) } : nil,
+            ].compactMap { $0 }.filter { $0 > now }.min()
             if timer?.deadline != deadline {
                 timer?.task.cancel()
                 timer = deadline.map { ($0, wake(at: $0, sink)) }
@@ -154,27 +156,6 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
                 try await clock.sleep(until: deadline, tolerance: nil)
                 sink.yield(.tick)
             } catch {}
-        }
-    }
-
-    /// The state's `error` for a location problem.
-    static func describe(
-        _ problem: FixAge<C.Instant>.Problem?, _ settings: WeatherService<C>.Settings
-    )
-        -> WeatherState.ErrorInfo?
-    {
-        switch problem {
-        case nil:
-            return nil
-        case .unreachable(let reason):
-            return .init(code: "gpsd-unreachable", message: reason)
-        case .deviceGone(let path):
-            return .init(code: "device-gone", message: "gpsd reports the GPS receiver \(path) gone")
-        case .noFix(never: true):
-            return .init(code: "no-fix", message: "no GPS fix yet")
-        case .noFix(never: false):
-            return .init(
-                code: "no-fix", message: "no GPS fix for more than \(TimeSpan.format(settings.maxFixAge))")
         }
     }
 }

@@ -58,8 +58,13 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
     let wallClock: @Sendable () -> Date
     let logger: Logger
     let machine: Mutex<RefreshStateMachine<C.Instant>>
+    /// How old the newest fix is; like the machine, it outlives a session (a switch between
+    /// two statuses that read the GPS does not make the position less current).
+    let fixAge: Mutex<FixAge<C.Instant>>
     private let inUse = ObservableValue(false)
-    private let requests = Mutex<AsyncStream<Void>.Continuation?>(nil)
+    /// Where `now` requests go while when-in-use has no watcher; `pending` keeps one that
+    /// came under when-in-use before that session was ready for it.
+    private let requests = Mutex<(sink: AsyncStream<Void>.Continuation?, pending: Bool)>((nil, false))
 
     /// - Parameter wallClock: the source of `fetchedAt`/`receivedAt` (UTC) and of the time
     ///   used for a provider's daily/hourly limit windows.
@@ -75,6 +80,7 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
         self.wallClock = wallClock
         self.logger = logger
         self.machine = Mutex(RefreshStateMachine(policy: settings.throttle, retry: settings.retry))
+        self.fixAge = Mutex(FixAge(maxFixAge: settings.maxFixAge))
     }
 
     /// Runs until the calling task is cancelled; returns after the work of the current
@@ -93,13 +99,22 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
     /// A `now` arrived: under when-in-use with no watcher, take one current fix (at most one
     /// at a time; requests while one runs are merged). Returns at once; does nothing otherwise.
     public func requestRefresh() {
-        _ = requests.withLock { $0?.yield() }
+        let wanted = locationManager.authorization.value == .authorizedWhenInUse && !inUse.value
+        requests.withLock { r in
+            if let sink = r.sink {
+                sink.yield()
+            } else if wanted {
+                r.pending = true
+            }
+        }
     }
 
     private func serve(_ status: AuthorizationStatus) async {
         let fallback: Coordinate? =
             if case .coordinate(let c) = settings.fallback, status == .denied { c } else { nil }
-        store.beginStatus(status, gate: fallback == nil ? Self.closedGate(status, settings.fallback) : nil)
+        store.beginStatus(
+            status, gate: fallback == nil ? Self.closedGate(status, settings.fallback) : nil,
+            locationProblem: status.isAuthorized ? locationProblem(at: clock.now) : nil)
         switch status {
         case .authorizedAlways:
             await session(tracksFixAge: true) { inbox in await self.follow(into: inbox) }
@@ -152,10 +167,14 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
 
     /// Waits for `now` requests and takes one current fix for each (when-in-use, nobody watching).
     private func takeFirstOnRequest(into inbox: AsyncStream<RefreshSession<C>.Event>.Continuation) async {
-        let (pending, sink) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        requests.withLock { $0 = sink }
-        defer { requests.withLock { $0 = nil } }
-        for await _ in pending {
+        let (asked, sink) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        requests.withLock { r in
+            r.sink = sink
+            if r.pending { sink.yield() }
+            r.pending = false
+        }
+        defer { requests.withLock { $0 = (nil, false) } }
+        for await _ in asked {
             do throws(LocationManager.LocationError) {
                 let fix = try await locationManager.currentLocation(
                     timeout: settings.currentLocationTimeout, clock: clock)
@@ -172,5 +191,22 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
     ) async {
         let session = RefreshSession(service: self, tracksFixAge: tracksFixAge)
         await session.run(feed)
+    }
+
+    /// The state's `error` for why the GPS position is not current at `now`, or `nil`.
+    func locationProblem(at now: C.Instant) -> WeatherState.ErrorInfo? {
+        switch fixAge.withLock({ $0.problem(at: now) }) {
+        case nil:
+            return nil
+        case .unreachable(let reason):
+            return .init(code: "gpsd-unreachable", message: reason)
+        case .deviceGone(let path):
+            return .init(code: "device-gone", message: "gpsd reports the GPS receiver \(path) gone")
+        case .noFix(never: true):
+            return .init(code: "no-fix", message: "no GPS fix yet")
+        case .noFix(never: false):
+            return .init(
+                code: "no-fix", message: "no GPS fix for more than \(TimeSpan.format(settings.maxFixAge))")
+        }
     }
 }

@@ -61,30 +61,38 @@ public struct OpenMeteoProvider: WeatherProvider {
     }
 
     /// GETs ``requestURL(for:)`` and decodes the answer with ``decode(status:body:requested:)``.
-    /// A non-2xx answer throws ``WeatherError/http(status:reason:retryAfter:)`` carrying the
-    /// `Retry-After` header (delta-seconds) when there is one (Open-Meteo sends none on 429).
+    /// A non-2xx answer throws ``WeatherError/http(status:reason:retryAfter:)`` (or
+    /// ``WeatherError/limited(status:window:reason:retryAfter:)``) carrying the `Retry-After`
+    /// header in seconds when there is one (Open-Meteo sends none on 429): the client's
+    /// ``HTTPResponse/retryAfter`` (both forms), else the delta-seconds form of the header.
     public func currentWeather(at coordinate: Coordinate) async throws(WeatherError) -> Weather {
         if Task.isCancelled { throw .cancelled }
         let response = try await http.get(requestURL(for: coordinate), headers: ["Accept": "application/json"])
+        let retryAfter =
+            response.retryAfter ?? response.headers["retry-after"].flatMap(Self.retryAfterSeconds)
         do {
             return try Self.decode(status: response.status, body: response.body, requested: units)
         } catch .http(let status, let reason, _) {
-            throw .http(
-                status: status, reason: reason,
-                retryAfter: response.headers["retry-after"].flatMap(Self.retryAfterSeconds))
+            throw .http(status: status, reason: reason, retryAfter: retryAfter)
+        } catch .limited(let status, let window, let reason, _) {
+            throw .limited(status: status, window: window, reason: reason, retryAfter: retryAfter)
         }
     }
 
-    /// Seconds from a `Retry-After` value in delta-seconds form (`"3"`, `"1.5"`); `nil` otherwise.
+    /// Seconds from a `Retry-After` value in delta-seconds form (`"3"`, `"1.5"`); `nil` otherwise
+    /// (the HTTP-date form needs a date parser: ``RetryAfter/seconds(_:now:httpDate:)``).
     static func retryAfterSeconds(_ value: String) -> Double? {
-        guard let seconds = Double(value.trimmingASCIIWhitespace()), seconds.isFinite, seconds >= 0 else { return nil }
-        return seconds
+        RetryAfter.seconds(value, now: 0, httpDate: { _ in nil })
     }
 
     /// Decodes an Open-Meteo `/v1/forecast` answer.
     ///
     /// - `status` outside 200–299 throws ``WeatherError/http(status:reason:retryAfter:)`` with the
-    ///   body's `reason` when the body is `{"error":true,"reason":…}` (`retryAfter` is `nil`).
+    ///   body's `reason` when the body is `{"error":true,"reason":…}` or `{"reason":…}` (seen
+    ///   without `error`), sanitised (``UntrustedText/sanitized(_:limit:)``); `retryAfter` is `nil`.
+    /// - A reason naming a request limit ("Daily API request limit exceeded. Please try again
+    ///   tomorrow.", also Hourly and Minutely) throws
+    ///   ``WeatherError/limited(status:window:reason:retryAfter:)`` instead, under any status.
     /// - A body with `"error": true` throws `.http` even under status 200.
     /// - `current.time` may be unix seconds (`timeformat=unixtime`) or local time without an
     ///   offset (`"2026-01-16T22:15"`), which is turned into UTC with `utc_offset_seconds`.
@@ -97,17 +105,32 @@ public struct OpenMeteoProvider: WeatherProvider {
         status: Int, body: [UInt8], requested: UnitSystem = .metric
     ) throws(WeatherError) -> Weather {
         let parsed: Result<OpenMeteoBody, WeatherError> = parse(body)
+        let reason = (try? parsed.get())?.errorReason.map { UntrustedText.sanitized($0) }
+        if let reason, let window = limitWindow(reason) {
+            throw .limited(status: status, window: window, reason: reason, retryAfter: nil)
+        }
         guard (200..<300).contains(status) else {
             // Only the documented error shape gives a reason; anything else (an HTML page from a
             // proxy, garbage) still reports the status.
-            throw .http(status: status, reason: (try? parsed.get())?.errorReason, retryAfter: nil)
+            throw .http(status: status, reason: reason, retryAfter: nil)
         }
         let document = try parsed.get()
         if document.isError {
             // Never trust the status line alone (PITFALLS): an error body under 200 is an error.
-            throw .http(status: status, reason: document.errorReason, retryAfter: nil)
+            throw .http(status: status, reason: reason, retryAfter: nil)
         }
         return try document.weather(requested: requested)
+    }
+
+    /// The window of an Open-Meteo limit reason: "Daily API request limit exceeded. Please try
+    /// again tomorrow." → `.day`; "Hourly …" → `.hour`; "Minutely …" → `.minute`; else `nil`.
+    static func limitWindow(_ reason: String) -> LimitWindow? {
+        let text = reason.lowercased()
+        guard text.contains("limit exceeded") else { return nil }
+        if text.hasPrefix("minutely") { return .minute }
+        if text.hasPrefix("hourly") { return .hour }
+        if text.hasPrefix("daily") { return .day }
+        return nil
     }
 
     private static func parse(_ body: [UInt8]) -> Result<OpenMeteoBody, WeatherError> {
@@ -214,8 +237,10 @@ private struct OpenMeteoBody: Decodable {
         return false
     }
 
+    /// `reason` of `{"error":true,"reason":…}`, or of `{"reason":…}` without `error` (seen in
+    /// a real limit answer); not when `error` is anything but `true`.
     var errorReason: String? {
-        guard isError, case .string(let text) = reason else { return nil }
+        guard isError || error == nil, case .string(let text) = reason else { return nil }
         return text
     }
 
@@ -345,7 +370,7 @@ private struct OpenMeteoBody: Decodable {
 }
 
 extension String {
-    fileprivate func trimmingASCIIWhitespace() -> String {
+    func trimmingASCIIWhitespace() -> String {
         guard let start = firstIndex(where: { !$0.isWhitespace }), let end = lastIndex(where: { !$0.isWhitespace })
         else { return "" }
         return String(self[start...end])

@@ -46,11 +46,13 @@ final class GPSDConnection {
     enum Message {
         /// A TPV whose read set `LATLON_SET`: the report, not yet judged.
         case position(TPVReport)
+        /// A TPV without a position (no fix yet): proof that gpsd reads a receiver.
+        case tpvWithoutPosition
         /// `{"class":"DEVICE",...,"activated":0}`: gpsd lost the receiver at `path`.
         case deviceDeactivated(path: String)
         /// A DEVICE report with an activation time: gpsd opened the receiver at `path`.
         case deviceActivated(path: String)
-        /// Anything else (VERSION, WATCH, DEVICES, SKY, a TPV without position, ...).
+        /// Anything else (VERSION, WATCH, DEVICES, SKY, ...).
         case other
     }
 
@@ -172,7 +174,7 @@ final class GPSDConnection {
 
     private func message() -> Message {
         if lineStarts(with: #"{"class":"TPV""#) {
-            return position().map(Message.position) ?? .other
+            return position().map(Message.position) ?? .tpvWithoutPosition
         }
         if lineStarts(with: #"{"class":"DEVICE""#) {
             let text = String(cString: line)
@@ -218,10 +220,11 @@ final class GPSDConnection {
     /// The string value of `"key":"..."` in one gpsd JSON line (values gpsd writes here
     /// contain no escaped quotes: device paths).
     static func stringValue(of key: String, in line: String) -> String? {
-        guard let start = line.range(of: "\"\(key)\":\"") else { return nil }
-        let rest = line[start.upperBound...]
-        guard let end = rest.firstIndex(of: "\"") else { return nil }
-        return String(rest[..<end])
+        let marker = "\"\(key)\":\""
+        // The text after the first `"key":"` up to the next quote.
+        let parts = line.split(separator: marker, maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, let end = parts[1].firstIndex(of: "\"") else { return nil }
+        return String(parts[1][..<end])
     }
 
     private static func zero(_ data: UnsafeMutablePointer<gps_data_t>) {

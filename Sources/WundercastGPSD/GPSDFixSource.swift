@@ -1,4 +1,3 @@
-import Foundation
 import Synchronization
 import WundercastCore
 
@@ -12,7 +11,14 @@ import Glibc
 /// on a dedicated thread, judges each TPV with ``Fix/init(report:)`` and drops the repeated
 /// TPVs of one epoch (``EpochDeduplicator``). When gpsd goes away the stream stays open and
 /// the thread reconnects with exponential back-off (`initialBackoff`, doubling, at most
-/// `maxBackoff`; back to `initialBackoff` after a connection that delivered data).
+/// `maxBackoff`). The back-off starts again at `initialBackoff` only after a *healthy*
+/// connection: one that delivered a TPV, or stayed up without error for `healthyAfter`
+/// (see ``ReconnectSchedule``); gpsd's VERSION banner alone does not count.
+///
+/// Conditions on the stream: ``SourceCondition/connected`` when a connection becomes healthy,
+/// ``SourceCondition/unreachable(reason:)`` for every failed attempt or lost connection,
+/// ``SourceCondition/deviceGone(path:)`` when gpsd reports its receiver gone (then
+/// ``SourceCondition/connected`` again if the receiver returns).
 ///
 /// Cancellation and finish: when the consumer stops iterating (its task is cancelled or it
 /// drops the iterator), the thread sends `?WATCH={"enable":false}`, closes the connection and
@@ -20,7 +26,8 @@ import Glibc
 public final class GPSDFixSource: FixSource {
     /// What happened to a connection; see ``onConnectionChange``.
     public enum ConnectionEvent: Sendable, Equatable {
-        /// Connected and `?WATCH` sent; reports will follow.
+        /// A connection became healthy (a TPV arrived, or it stayed up without error for
+        /// `healthyAfter`); not sent for a connection that only greeted and then failed.
         case connected
         /// `gps_open` failed (`reason` from `gps_errstr`); retrying after a back-off delay.
         case connectFailed(reason: String)
@@ -39,17 +46,20 @@ public final class GPSDFixSource: FixSource {
     private let logger: Logger
     private let initialBackoff: Duration
     private let maxBackoff: Duration
+    private let healthyAfter: Duration
     private let handler = Mutex<(@Sendable (ConnectionEvent) -> Void)?>(nil)
 
     public init(
         host: String = "127.0.0.1", port: Int = 2947, logger: Logger = .discard,
-        initialBackoff: Duration = .milliseconds(250), maxBackoff: Duration = .seconds(30)
+        initialBackoff: Duration = .milliseconds(250), maxBackoff: Duration = .seconds(30),
+        healthyAfter: Duration = .seconds(10)
     ) {
         self.host = host
         self.port = port
         self.logger = logger
         self.initialBackoff = initialBackoff
         self.maxBackoff = maxBackoff
+        self.healthyAfter = healthyAfter
     }
 
     /// Called on the reader thread on every connection change of every stream (for
@@ -61,7 +71,7 @@ public final class GPSDFixSource: FixSource {
 
     /// Opens one gpsd connection for this stream; see the type's documentation.
     ///
-    /// Buffers the newest 64 fixes for a slow consumer and drops older ones: a position is
+    /// Buffers the newest 1024 events for a slow consumer and drops older ones: a position is
     /// only worth its latest value.
     public func events() -> AsyncStream<FixSourceEvent> {
         Self.ignoreSIGPIPE()
@@ -70,17 +80,23 @@ public final class GPSDFixSource: FixSource {
         let stop = StopFlag()
         continuation.onTermination = { _ in stop.request() }
         let configuration = GPSDReader.Configuration(
-            host: host, port: port, logger: logger, initialBackoff: initialBackoff, maxBackoff: maxBackoff)
+            host: host, port: port, logger: logger, initialBackoff: initialBackoff, maxBackoff: maxBackoff,
+            healthyAfter: healthyAfter)
         // Holds the source while the thread runs, so a handler set later is still seen.
         let notify: @Sendable (ConnectionEvent) -> Void = { [self] event in
             onConnectionChange?(event)
         }
-        // libgps is blocking C: keep it off Swift's cooperative thread pool.
-        let thread = Thread {
+        // libgps is blocking C: keep it off Swift's cooperative thread pool (PITFALLS).
+        let started = ReaderThread.start(name: "wundercast-gpsd") {
             GPSDReader(configuration: configuration, continuation: continuation, stop: stop, notify: notify).run()
         }
-        thread.name = "wundercast-gpsd"
-        thread.start()
+        if case .failure(let error) = started {
+            continuation.yield(
+                .condition(
+                    .unreachable(
+                        reason: "cannot start the gpsd reader thread: \(String(cString: strerror(error.code)))")))
+            continuation.finish()
+        }
         return stream
     }
 

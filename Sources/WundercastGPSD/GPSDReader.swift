@@ -24,7 +24,11 @@ final class StopFlag: Sendable {
 ///       └────────────────────────────── delay elapsed ────────────────────────────┘
 ///     any state ──stop requested──▶ (WATCH disable, close if open) finished
 ///
-/// libgps is blocking C, so this runs on a dedicated `Thread`, never on Swift's cooperative
+/// A streaming connection is reported `.connected` (and ends an outage) only once
+/// ``ReconnectSchedule`` judges it healthy: a TPV arrived, or it stayed up without error for
+/// `healthyAfter`. Until then failures keep counting and the back-off keeps growing.
+///
+/// libgps is blocking C, so this runs on a dedicated pthread, never on Swift's cooperative
 /// pool. It checks the stop flag at least every ``pollInterval`` (in `poll` and in back-off),
 /// so the thread ends within about that long after the consumer stops.
 final class GPSDReader {
@@ -34,6 +38,8 @@ final class GPSDReader {
         var logger: Logger
         var initialBackoff: Duration
         var maxBackoff: Duration
+        /// A connection that stays up without error this long is healthy even without a TPV.
+        var healthyAfter: Duration
     }
 
     private enum State {
@@ -47,6 +53,9 @@ final class GPSDReader {
     /// Longest wait before the stop flag is looked at again, in `poll` and in back-off.
     static let pollInterval: Int32 = 200  // milliseconds
 
+    /// Journal field carrying the back-off delay of a failed attempt, in milliseconds.
+    static let retryDelayField = "WUNDERCAST_GPSD_RETRY_MS"
+
     private let configuration: Configuration
     private let continuation: AsyncStream<FixSourceEvent>.Continuation
     private let stop: StopFlag
@@ -54,17 +63,18 @@ final class GPSDReader {
 
     private let connection = GPSDConnection()
     private var state = State.closed
-    private let backoff: Backoff
-    /// Failed attempts since the last connection that delivered data.
-    private var failures = 0
+    private var schedule: ReconnectSchedule
+    private let clock = ContinuousClock()
+    /// When the current connection was opened (for ``ReconnectSchedule/healthyAfter``).
+    private var openedAt: ContinuousClock.Instant?
     private var deduplicator = EpochDeduplicator()
-    /// True from the first failure until a connection delivers a report again: the outage is
-    /// logged once with `MessageID.gpsdDisconnected`, its retries only at debug level.
+    /// True from the first failure until a connection is healthy again: the outage is logged
+    /// once with `MessageID.gpsdDisconnected`, its retries only at debug level.
     private var inOutage = false
-    /// Whether the current connection has delivered a report yet (then it counts as good).
-    private var connectionIsGood = false
-    /// Whether any connection of this stream has been good (the first one is logged).
+    /// Whether any connection of this stream has been healthy (the first one is logged).
     private var everConnected = false
+    /// Whether `.deviceGone` was reported on this connection, so a returning device is news.
+    private var deviceGone = false
 
     init(
         configuration: Configuration, continuation: AsyncStream<FixSourceEvent>.Continuation, stop: StopFlag,
@@ -74,7 +84,9 @@ final class GPSDReader {
         self.continuation = continuation
         self.stop = stop
         self.notify = notify
-        self.backoff = Backoff(initial: configuration.initialBackoff, maximum: configuration.maxBackoff)
+        self.schedule = ReconnectSchedule(
+            backoff: Backoff(initial: configuration.initialBackoff, maximum: configuration.maxBackoff),
+            healthyAfter: configuration.healthyAfter)
     }
 
     private var logger: Logger { configuration.logger }
@@ -110,13 +122,14 @@ final class GPSDReader {
     private func connect() {
         switch connection.open(host: configuration.host, port: configuration.port) {
         case .success:
-            connectionIsGood = false
+            schedule.opened()
+            openedAt = clock.now
+            deviceGone = false
             state = .open
         case .failure(let error):
             // Never gps_read after a failed gps_open (PITFALLS): the handle stays closed.
             notify(.connectFailed(reason: error.reason))
-            continuation.yield(.condition(.unreachable(reason: "cannot reach gpsd at \(server): \(error.reason)")))
-            outage("cannot connect to gpsd at \(server): \(error.reason)")
+            outage("cannot reach gpsd at \(server): \(error.reason)")
         }
     }
 
@@ -124,12 +137,10 @@ final class GPSDReader {
     private func watch() {
         if connection.startStreaming() {
             state = .streaming
-            notify(.connected)
             logger.debug("gpsd \(server): watching")
         } else {
             connection.close()
             notify(.disconnected(reason: "sending ?WATCH failed"))
-            continuation.yield(.condition(.unreachable(reason: "gpsd at \(server) refused ?WATCH")))
             outage("gpsd at \(server) refused ?WATCH")
         }
     }
@@ -138,8 +149,9 @@ final class GPSDReader {
     private func readOnce() {
         switch connection.waitReadable(milliseconds: Self.pollInterval) {
         case .timeout:
-            // Silence is not a disconnect (PITFALLS: gpsd keeps clients when a device goes).
-            return
+            // Silence is not a disconnect (PITFALLS: gpsd keeps clients when a device goes);
+            // a connection quiet and error-free for `healthyAfter` is healthy.
+            observe(.other)
         case .failed(let reason):
             lose(reason)
         case .readable:
@@ -158,7 +170,6 @@ final class GPSDReader {
                 lose(reason)
                 return
             case .message(let message):
-                markGood()
                 handle(message)
             }
         }
@@ -167,27 +178,38 @@ final class GPSDReader {
     private func handle(_ message: GPSDConnection.Message) {
         switch message {
         case .position(let report):
+            observe(.tpv)
             guard let fix = Fix(report: report), let published = deduplicator.admit(fix) else { return }
             if case .terminated = continuation.yield(.fix(published)) { stop.request() }
+        case .tpvWithoutPosition:
+            observe(.tpv)
         case .deviceDeactivated(let path):
+            observe(.other)
             // gpsd keeps the client connection open when a device goes (PITFALLS): keep reading,
             // but tell the consumer, whose fix now ages.
+            deviceGone = true
             continuation.yield(.condition(.deviceGone(path: path)))
             logger.info("gpsd \(server): device \(path) deactivated; waiting for it to return")
         case .deviceActivated(let path):
-            continuation.yield(.condition(.connected))
+            observe(.other)
             logger.debug("gpsd \(server): device \(path) active")
+            // A device that returns on a healthy connection ends the `.deviceGone` condition.
+            if deviceGone, schedule.isHealthy {
+                deviceGone = false
+                continuation.yield(.condition(.connected))
+            }
         case .other:
-            return
+            observe(.other)
         }
     }
 
-    /// The current connection delivered a report: it is good, the outage (if any) is over.
-    private func markGood() {
-        guard !connectionIsGood else { return }
-        connectionIsGood = true
+    /// Feeds the schedule; when the connection has just become healthy, reports `.connected`
+    /// and ends the outage (if any).
+    private func observe(_ evidence: ReconnectSchedule.Evidence) {
+        let upFor = openedAt.map { clock.now - $0 } ?? .zero
+        guard schedule.observe(evidence, upFor: upFor) else { return }
         continuation.yield(.condition(.connected))
-        failures = 0
+        notify(.connected)
         if !everConnected {
             logger.info("gpsd \(server): connected")
         } else if inOutage {
@@ -201,29 +223,37 @@ final class GPSDReader {
     private func lose(_ reason: String) {
         connection.close()
         notify(.disconnected(reason: reason))
-        continuation.yield(.condition(.unreachable(reason: "lost gpsd at \(server): \(reason)")))
         outage("lost gpsd at \(server): \(reason)")
     }
 
-    /// Enters back-off; logs the first failure of an outage as a journal-worthy message,
-    /// the retries that follow at debug level.
+    /// Enters back-off and reports `.unreachable(reason: message)`; logs the first failure of
+    /// an outage as a journal-worthy message, the retries that follow at debug level. Each log
+    /// entry carries the delay in ``retryDelayField``; it is logged before the event is yielded,
+    /// so a consumer that sees the event finds the entry.
     private func outage(_ message: String) {
-        failures += 1
-        let delay = backoff.delay(attempt: failures)
+        openedAt = nil
+        let delay = schedule.failed()
+        let fields = [
+            ("MESSAGE_ID", MessageID.gpsdDisconnected), ("WUNDERCAST_GPSD_SERVER", server),
+            (Self.retryDelayField, String(Self.milliseconds(delay))),
+        ]
         if inOutage {
-            logger.debug("\(message); retrying in \(delay)")
+            logger.log(.debug, "\(message); retrying in \(delay)", fields: Array(fields.dropFirst()))
         } else {
             inOutage = true
-            logger.log(
-                .warning, "\(message); reconnecting with back-off",
-                fields: [("MESSAGE_ID", MessageID.gpsdDisconnected), ("WUNDERCAST_GPSD_SERVER", server)])
+            logger.log(.warning, "\(message); reconnecting with back-off", fields: fields)
         }
+        continuation.yield(.condition(.unreachable(reason: message)))
         state = .backingOff(delay)
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }
 
     /// backingOff → closed after `delay`, looking at the stop flag every `pollInterval`.
     private func wait(_ delay: Duration) {
-        let clock = ContinuousClock()
         let deadline = clock.now + delay
         while !stop.isRequested {
             let left = deadline - clock.now

@@ -16,7 +16,11 @@ import WundercastCore
 /// are lower-cased and belong to the final response after redirects.
 ///
 /// Cancelling the calling task aborts the transfer at once and throws ``WeatherError/cancelled``.
-/// Error messages never contain a URL's query string (an `appid` must never reach a log).
+/// Error messages never contain a URL's query string (an `appid` must never reach a log), and
+/// are sanitised (``UntrustedText/sanitized(_:limit:)``).
+///
+/// ``HTTPResponse/retryAfter`` is filled from `Retry-After` in both RFC 9110 forms: delta-seconds,
+/// or an HTTP-date read by libcurl's `curl_getdate` and counted from the moment the answer arrived.
 public final class CurlHTTPClient: HTTPClient, Sendable {
     /// Sent as `User-Agent` with every request, e.g. `wundercast/0.1 (+https://…)`.
     public let userAgent: String
@@ -67,6 +71,18 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         let ms = seconds.multipliedReportingOverflow(by: 1000)
         guard !ms.overflow else { return seconds > 0 ? Int(Int32.max) : 1 }
         return max(1, Int(ms.partialValue + attoseconds / 1_000_000_000_000_000))
+    }
+
+    /// Seconds since 1970 of an HTTP-date (`"Wed, 21 Oct 2015 07:28:00 GMT"`, also the obsolete
+    /// RFC 850 and asctime forms), read by libcurl's `curl_getdate`; `nil` when it cannot.
+    public static func httpDate(_ text: String) -> Double? {
+        let seconds = curl_getdate(text, nil)
+        return seconds == -1 ? nil : Double(seconds)
+    }
+
+    /// `Retry-After` of `headers` in seconds from `now` (seconds since 1970), both forms.
+    static func retryAfter(_ headers: [String: String], now: Double) -> Double? {
+        headers["retry-after"].flatMap { RetryAfter.seconds($0, now: now, httpDate: httpDate) }
     }
 
     /// `message` with the query string (and fragment) cut from every URL in it: everything
@@ -252,7 +268,11 @@ private final class CurlTransfer: @unchecked Sendable {
         guard info == CURLE_OK, status > 0 else {
             return .failure(.transport(code: Int(info.rawValue), message: "no HTTP status received"))
         }
-        return .success(HTTPResponse(status: status, headers: responseHeaders, body: body))
+        let now = Double(time(nil))
+        return .success(
+            HTTPResponse(
+                status: status, headers: responseHeaders, body: body,
+                retryAfter: CurlHTTPClient.retryAfter(responseHeaders, now: now)))
     }
 
     private func receiveBody(_ chunk: UnsafeRawBufferPointer) -> Int {
@@ -286,7 +306,10 @@ private final class CurlTransfer: @unchecked Sendable {
             let detail = String(cString: errorBuffer).trimmingWhitespace()
             if !detail.isEmpty && detail != message { message += ": " + detail }
         }
-        return .transport(code: Int(code.rawValue), message: CurlHTTPClient.redactingQueries(message))
+        // Redacted first (a cut could otherwise hide the `?` that starts a query), then bounded
+        // and stripped of control characters: libcurl quotes server text in some errors.
+        return .transport(
+            code: Int(code.rawValue), message: UntrustedText.sanitized(CurlHTTPClient.redactingQueries(message)))
     }
 
     private func multiError(_ code: CURLMcode) -> String {

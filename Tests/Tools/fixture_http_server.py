@@ -20,7 +20,8 @@ Bodies are gzip-compressed when the request's Accept-Encoding includes gzip.
 STATE/control.json is read on every request and changes the /v1/forecast answer; all members
 are optional:
   {"status": 500, "body": "text", "file": "weather/open-meteo/error_400.json",
-   "retryAfter": 3, "delaySeconds": 1.5}
+   "retryAfter": 3, "delaySeconds": 1.5, "headers": {"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"}}
+"headers" are extra response headers sent as given (after "retryAfter").
 "body" wins over "file"; "file" is relative to --root and must stay inside it.
 Every request is appended to STATE/requests.jsonl as one JSON object per line:
   {"method", "path", "queryString", "query": {name: last value}, "headers": {lower-case name: value}, "time"}
@@ -158,6 +159,9 @@ class FixtureHandler(BaseHTTPRequestHandler):
         extra = []
         if control.get("retryAfter") is not None:
             extra.append(("Retry-After", str(control["retryAfter"])))
+        headers = control.get("headers")
+        if isinstance(headers, dict):
+            extra.extend((str(name), str(value)) for name, value in headers.items())
         if isinstance(control.get("body"), str):
             body = control["body"].encode("utf-8")
         else:

@@ -26,8 +26,8 @@ struct GPSDFixSourceTests {
             GPSDFixSource(port: gpsfake.port, initialBackoff: .milliseconds(50), maxBackoff: .milliseconds(200)))
         defer { session.cancel() }
 
-        let arrived = await session.fixes.wait { $0.count >= 25 }
-        let fixes = session.fixes.values
+        let arrived = await session.events.wait { $0.fixes.count >= 25 }
+        let fixes = session.fixes
         #expect(arrived, "only \(fixes.count) fixes; gpsfake said: \(gpsfake.output)")
         let margin = 0.0001  // degrees, about 11 m
         for fix in fixes {
@@ -42,9 +42,10 @@ struct GPSDFixSourceTests {
         await session.stop()
     }
 
-    /// A client that watches before gpsfake feeds sees the log's first fix; until gpsd is
-    /// there it retries, logging the outage once.
-    @Test func retriesUntilGpsdListensThenSeesTheFirstFix() async throws {
+    /// Nothing listens: the stream reports `.unreachable` (retrying, the outage logged once).
+    /// Then gpsd starts on that port: `.connected` comes before the first fix, which is the
+    /// log's first position (a client that watches before gpsfake feeds sees it all).
+    @Test func unreachableUntilGpsdListensThenConnectedThenTheFirstFix() async throws {
         let track = try NMEATrack.load(Self.nl2008u)
         let port = try GPSFake.freePort()
         let log = LogRecorder()
@@ -54,18 +55,29 @@ struct GPSDFixSourceTests {
                 initialBackoff: .milliseconds(20), maxBackoff: .milliseconds(100)))
         defer { session.cancel() }
 
-        #expect(await session.events.wait { $0.count(where: \.isConnectFailure) >= 3 })
-        #expect(session.events.values.allSatisfy { $0.isConnectFailure })
+        #expect(await session.events.wait { $0.count(where: { $0.isUnreachable }) >= 3 })
+        let early = session.events.values
+        #expect(early.allSatisfy { $0.isUnreachable }, "\(early)")
+        #expect(
+            early.allSatisfy {
+                $0 == .condition(.unreachable(reason: "cannot reach gpsd at 127.0.0.1:\(port): \(Self.noConnect)"))
+            },
+            "\(early)")
         #expect(log.outageReports == 1, "an outage is logged once, its retries at debug level")
 
         let gpsfake = try GPSFake(log: Self.nl2008u, cycle: 0.1, port: port)
         defer { gpsfake.stop() }
-        #expect(await session.fixes.wait { !$0.isEmpty }, "gpsfake said: \(gpsfake.output)")
-        let first = try #require(session.fixes.values.first)
+        #expect(await session.events.wait { !$0.fixes.isEmpty }, "gpsfake said: \(gpsfake.output)")
+        let events = session.events.values
+        let firstFix = try #require(events.firstIndex(where: { $0.isFix }))
+        let lastUnreachable = try #require(events.lastIndex(where: { $0.isUnreachable }))
+        #expect(events[lastUnreachable + 1..<firstFix] == [.condition(.connected)], "\(events)")
+
+        let first = try #require(session.fixes.first)
         let expected = try #require(track.positions.first)
         let distance = NMEATrack.haversine((first.coordinate.latitude, first.coordinate.longitude), expected)
         #expect(distance < 0.5, "first fix \(first) is \(distance) m from the log's first position")
-        #expect(session.events.values.contains(.connected))
+        #expect(session.connection.values.contains(.connected))
         #expect(log.outageReports == 1)
         await session.stop()
     }
@@ -75,20 +87,22 @@ struct GPSDFixSourceTests {
         let gpsfake = try GPSFake(log: Self.nl2008u, cycle: 0.02)
         defer { gpsfake.stop() }
         let source = GPSDFixSource(port: gpsfake.port)
-        let events = Recorder<GPSDFixSource.ConnectionEvent>()
-        let stoppedAt = Mutex<ContinuousClock.Instant?>(nil)
+        let connection = EventRecorder<GPSDFixSource.ConnectionEvent>()
+        let brokeOut = Atomic<Bool>(false)
+        let stoppedAfterBreak = Mutex<Bool?>(nil)
         source.onConnectionChange = { event in
-            if event == .stopped { stoppedAt.withLock { $0 = .now } }
-            events.append(event)
+            if event == .stopped {
+                stoppedAfterBreak.withLock { $0 = brokeOut.load(ordering: .sequentiallyConsistent) }
+            }
+            connection.append(event)
         }
-        let fixes = Recorder<Fix>()
+        let fixes = EventRecorder<Fix>()
         let leave = Atomic<Bool>(false)
-        let brokeAt = Mutex<ContinuousClock.Instant?>(nil)
         let consumer = Task {
             for await case .fix(let fix) in source.events() {
                 fixes.append(fix)
-                if leave.load(ordering: .relaxed) {
-                    brokeAt.withLock { $0 = .now }
+                if leave.load(ordering: .sequentiallyConsistent) {
+                    brokeOut.store(true, ordering: .sequentiallyConsistent)
                     break  // drops the iterator: the stream terminates
                 }
             }
@@ -97,20 +111,17 @@ struct GPSDFixSourceTests {
 
         #expect(await fixes.wait { !$0.isEmpty }, "gpsfake said: \(gpsfake.output)")
         #expect(TCPTable.establishedConnections(toPort: gpsfake.port) == 1, "the source holds one connection")
-        leave.store(true, ordering: .relaxed)
+        leave.store(true, ordering: .sequentiallyConsistent)
         await consumer.value
 
-        #expect(await events.wait(.seconds(5)) { $0.last == .stopped })
-        let broke = try #require(brokeAt.withLock { $0 })
-        let stopped = try #require(stoppedAt.withLock { $0 })
-        #expect(broke <= stopped, "the source stops after the consumer leaves, not before")
-        #expect(await waitUntil(.seconds(5)) { TCPTable.establishedConnections(toPort: gpsfake.port) == 0 })
-        let settled = fixes.values.count
-        #expect(await !fixes.wait(.milliseconds(500)) { $0.count > settled }, "no fix after the stream ended")
+        #expect(await connection.wait { $0.last == .stopped })
+        #expect(stoppedAfterBreak.withLock { $0 } == true, "the source stops after the consumer leaves, not before")
+        // `.stopped` is sent after gps_close: the client's socket has left ESTABLISHED already.
+        #expect(TCPTable.establishedConnections(toPort: gpsfake.port) == 0)
     }
 
     /// gpsd goes away and another one starts on the same port: fixes resume on the same
-    /// stream, without a new `fixes()` call; the outage is logged once.
+    /// stream, without a new `events()` call; the outage is logged once.
     @Test func reconnectsWhenGpsdRestartsOnTheSamePort() async throws {
         let nl2008u = try #require(NMEATrack.load(Self.nl2008u).boundingBox)
         let bt451 = try #require(NMEATrack.load(Self.bt451).boundingBox)
@@ -124,44 +135,82 @@ struct GPSDFixSourceTests {
         defer { session.cancel() }
 
         #expect(
-            await session.fixes.wait { $0.contains { Self.contains(nl2008u, $0) } }, "gpsfake said: \(first.output)")
+            await session.events.wait { $0.fixes.contains { Self.contains(nl2008u, $0) } },
+            "gpsfake said: \(first.output)")
         first.stop()
-        #expect(await session.events.wait { $0.contains(where: \.isDisconnect) })
-        #expect(await session.events.wait { $0.count(where: \.isConnectFailure) >= 2 })
+        #expect(await session.events.wait { $0.contains(where: { $0.isUnreachable }) })
+        let lost = try #require(session.events.values.first(where: { $0.isUnreachable }))
+        #expect(lost.unreachableReason?.hasPrefix("lost gpsd at 127.0.0.1:\(first.port): ") == true, "\(lost)")
+        #expect(await session.events.wait { $0.count(where: { $0.isUnreachable }) >= 3 })
         #expect(log.outageReports == 1)
 
         let second = try GPSFake(log: Self.bt451, cycle: 0.02, port: first.port)
         defer { second.stop() }
         #expect(
-            await session.fixes.wait { $0.contains { Self.contains(bt451, $0) } },
+            await session.events.wait { $0.fixes.contains { Self.contains(bt451, $0) } },
             "no fix from the second gpsd; events: \(session.events.values); gpsfake said: \(second.output)")
-        #expect(session.events.values.count(where: { $0 == .connected }) == 2)
+        #expect(session.events.values.count(where: { $0 == .condition(.connected) }) == 2)
+        #expect(session.connection.values.count(where: { $0 == .connected }) == 2)
         #expect(log.outageReports == 1)
         #expect(log.contains(.info, "connected again"))
         await session.stop()
     }
 
-    /// After the log ends gpsd reports `"activated":0`: the source logs it, and reports a
-    /// disconnect only when gpsd itself goes (the line parsing is tested in the unit suite).
-    @Test func deviceDeactivationKeepsTheConnection() async throws {
-        let log = LogRecorder()
+    /// After the log ends (`gpsfake -1`) gpsd reports `"activated":0` and keeps the connection:
+    /// the stream says `.deviceGone`, and `.unreachable` only when gpsd itself goes (after
+    /// `linger` seconds).
+    @Test func deviceGoneAfterTheLogEndsThenUnreachableWhenGpsdGoes() async throws {
         let gpsfake = try GPSFake(log: Self.bt451, cycle: 0.01, once: true, linger: 3)
         defer { gpsfake.stop() }
-        let session = Session(GPSDFixSource(port: gpsfake.port, logger: Logger(sink: log, threshold: .debug)))
+        let session = Session(GPSDFixSource(port: gpsfake.port, initialBackoff: .seconds(5)))
         defer { session.cancel() }
 
-        #expect(await waitUntil(.seconds(30)) { log.contains(.info, "deactivated") }, "gpsfake said: \(gpsfake.output)")
-        #expect(!session.fixes.values.isEmpty)
-        // No check of the connection at this point: gpsfake removes the device and then ends
-        // its gpsd at once when no writer is left, racing any look at the socket.
-        // gpsfake exits `linger` seconds after the end of the log: that is a disconnect.
         #expect(
-            await session.events.wait { $0.contains(where: \.isDisconnect) },
-            "running: \(gpsfake.isRunning), gpsd: \(gpsfake.gpsdProcesses); gpsfake said: \(gpsfake.output)")
+            await session.events.wait { $0.contains(where: { $0.isDeviceGone }) }, "gpsfake said: \(gpsfake.output)")
+        let events = session.events.values
+        let gone = try #require(events.firstIndex(where: { $0.isDeviceGone }))
+        // gpsfake feeds gpsd through a pseudo-terminal.
+        #expect(events[gone].deviceGonePath?.hasPrefix("/dev/pts/") == true, "\(events[gone])")
+        #expect(events[..<gone].first == .condition(.connected), "\(events)")
+        #expect(events[..<gone].contains(where: { $0.isFix }))
+        #expect(!events[..<gone].contains(where: { $0.isUnreachable }), "\(events)")
+        // gpsfake exits `linger` seconds after the end of the log, and its gpsd with it.
+        #expect(
+            await session.events.wait { $0.contains(where: { $0.isUnreachable }) },
+            "gpsd: \(gpsfake.gpsdProcesses); gpsfake said: \(gpsfake.output)")
         await session.stop()
     }
 
+    /// A broken gpsd that greets and then sends a 40 KB line (libgps drops the connection):
+    /// the banner does not make the connection healthy, so no `.connected`, and every delay
+    /// before the next attempt is longer than the last until the maximum.
+    @Test func backoffGrowsAgainstAGpsdThatSendsAnOverlongLine() async throws {
+        let gpsd = try FakeGPSD()
+        defer { gpsd.stop() }
+        let log = LogRecorder()
+        let session = Session(
+            GPSDFixSource(
+                port: gpsd.port, logger: Logger(sink: log, threshold: .debug),
+                initialBackoff: .milliseconds(10), maxBackoff: .milliseconds(160)))
+        defer { session.cancel() }
+
+        #expect(await session.events.wait { $0.count(where: { $0.isUnreachable }) >= 6 }, "fake gpsd: \(gpsd.output)")
+        await session.stop()
+        let events = session.events.values
+        #expect(!events.contains(.condition(.connected)), "\(events)")
+        #expect(
+            events.allSatisfy { $0.unreachableReason?.hasPrefix("lost gpsd at 127.0.0.1:\(gpsd.port): ") == true },
+            "each attempt connected and was then dropped: \(events)")
+        #expect(gpsd.connections >= 6)
+        let delays = log.retryDelays
+        #expect(Array(delays.prefix(6)) == [10, 20, 40, 80, 160, 160], "\(delays)")
+        #expect(log.outageReports == 1)
+    }
+
     // MARK: - Helpers
+
+    /// `gps_errstr(NL_NOCONNECT)` of libgps 3.22.
+    static let noConnect = "can't connect to host/port pair"
 
     static func contains(
         _ box: (minLatitude: Double, maxLatitude: Double, minLongitude: Double, maxLongitude: Double), _ fix: Fix
@@ -204,57 +253,118 @@ struct GPSDFixSourceTests {
     }
 }
 
+/// The back-off and health rule of the reconnect loop, without gpsd and without a clock.
+@Suite struct ReconnectScheduleTests {
+    static func schedule() -> ReconnectSchedule {
+        ReconnectSchedule(
+            backoff: Backoff(initial: .milliseconds(100), maximum: .milliseconds(800)), healthyAfter: .seconds(10))
+    }
+
+    @Test func delaysGrowWithEachFailureUpToTheMaximum() {
+        var schedule = Self.schedule()
+        let delays = (1...6).map { _ in schedule.failed() }
+        #expect(
+            delays == [
+                .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800), .milliseconds(800),
+                .milliseconds(800),
+            ])
+        #expect(schedule.failures == 6)
+    }
+
+    /// The broken gpsd of the field report: VERSION (and other greeting lines), then the
+    /// connection drops. None of it resets the back-off.
+    @Test func aBannerAndOtherLinesDoNotMakeAConnectionHealthy() {
+        var schedule = Self.schedule()
+        var delays: [Duration] = []
+        for _ in 1...4 {
+            schedule.opened()
+            let result1 = schedule.observe(.other, upFor: .milliseconds(1))
+            #expect(!result1)  // VERSION
+            let result2 = schedule.observe(.other, upFor: .milliseconds(2))
+            #expect(!result2)  // DEVICES, WATCH
+            let result3 = schedule.observe(.other, upFor: .seconds(9))
+            #expect(!result3)  // quiet poll, not long enough
+            #expect(!schedule.isHealthy)
+            delays.append(schedule.failed())
+        }
+        #expect(delays == [.milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800)])
+    }
+
+    @Test func aTPVMakesTheConnectionHealthyOnceAndResetsTheCount() {
+        var schedule = Self.schedule()
+        _ = schedule.failed()
+        _ = schedule.failed()
+        _ = schedule.failed()
+        schedule.opened()
+        let result4 = schedule.observe(.other, upFor: .zero)
+        #expect(!result4)
+        let result5 = schedule.observe(.tpv, upFor: .milliseconds(5))
+        #expect(result5, "the first TPV makes it healthy")
+        #expect(schedule.isHealthy)
+        #expect(schedule.failures == 0)
+        let result6 = schedule.observe(.tpv, upFor: .milliseconds(6))
+        #expect(!result6, "reported once per connection")
+        let result7 = schedule.failed()
+        #expect(result7 == .milliseconds(100), "after a healthy connection the back-off starts over")
+        #expect(!schedule.isHealthy)
+    }
+
+    /// gpsd without a receiver greets and then says nothing: a connection that stays up
+    /// without error for `healthyAfter` is healthy too.
+    @Test func aConnectionUpLongEnoughIsHealthy() {
+        var schedule = Self.schedule()
+        _ = schedule.failed()
+        _ = schedule.failed()
+        schedule.opened()
+        let result8 = schedule.observe(.other, upFor: .milliseconds(9_999))
+        #expect(!result8)
+        let result9 = schedule.observe(.other, upFor: .seconds(10))
+        #expect(result9)
+        #expect(schedule.failures == 0)
+    }
+
+    @Test func anOpenedConnectionStartsUnhealthy() {
+        var schedule = Self.schedule()
+        schedule.opened()
+        let result10 = schedule.observe(.tpv, upFor: .zero)
+        #expect(result10)
+        _ = schedule.failed()
+        schedule.opened()
+        #expect(!schedule.isHealthy)
+        #expect(schedule.failures == 1)
+    }
+}
+
 // MARK: - Test plumbing
 
-/// One `fixes()` stream consumed by a task that records fixes, plus the source's events.
+/// One `events()` stream consumed by a task that records every event, plus the source's
+/// connection events. Waits are woken by the recording itself (``EventRecorder``).
 final class Session: Sendable {
-    let fixes = Recorder<Fix>()
-    let events = Recorder<GPSDFixSource.ConnectionEvent>()
+    let events = EventRecorder<FixSourceEvent>()
+    let connection = EventRecorder<GPSDFixSource.ConnectionEvent>()
     private let consumer: Task<Void, Never>
 
     init(_ source: GPSDFixSource) {
-        let fixes = fixes
         let events = events
-        source.onConnectionChange = { events.append($0) }
+        let connection = connection
+        source.onConnectionChange = { connection.append($0) }
         consumer = Task {
-            for await case .fix(let fix) in source.events() { fixes.append(fix) }
+            for await event in source.events() { events.append(event) }
         }
     }
+
+    /// The fixes delivered so far.
+    var fixes: [Fix] { events.values.fixes }
 
     /// Cancels the consumer (the stream terminates) and waits for the reader to report `.stopped`.
     func stop() async {
         consumer.cancel()
         await consumer.value
-        #expect(await events.wait(.seconds(5)) { $0.last == .stopped }, "the reader thread did not stop")
+        #expect(await connection.wait(.seconds(5)) { $0.last == .stopped }, "the reader thread did not stop")
     }
 
     /// For `defer`: cancel without waiting.
     func cancel() { consumer.cancel() }
-}
-
-/// Values appended from any thread, and a bounded wait for a condition on them.
-final class Recorder<Value: Sendable>: Sendable {
-    private let storage = Mutex<[Value]>([])
-
-    func append(_ value: Value) { storage.withLock { $0.append(value) } }
-
-    var values: [Value] { storage.withLock { $0 } }
-
-    /// Whether `condition` held within `timeout` (checked every 10 ms).
-    func wait(_ timeout: Duration = .seconds(30), until condition: @Sendable ([Value]) -> Bool) async -> Bool {
-        await waitUntil(timeout) { condition(self.values) }
-    }
-}
-
-/// Whether `condition` became true within `timeout`, checking every 10 ms.
-func waitUntil(_ timeout: Duration, _ condition: () -> Bool) async -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    while true {
-        if condition() { return true }
-        if clock.now >= deadline { return false }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
 }
 
 /// Log entries, for checking what was logged and how often.
@@ -268,6 +378,15 @@ final class LogRecorder: LogSink {
     /// Entries with `MESSAGE_ID` = ``MessageID/gpsdDisconnected``.
     var outageReports: Int {
         entries.withLock { $0.count { $0.fields.contains { $0 == ("MESSAGE_ID", MessageID.gpsdDisconnected) } } }
+    }
+
+    /// The back-off delays logged with failed attempts, in milliseconds, oldest first.
+    var retryDelays: [Int] {
+        entries.withLock { entries in
+            entries.compactMap { entry in
+                entry.fields.first { $0.0 == GPSDReader.retryDelayField }.flatMap { Int($0.1) }
+            }
+        }
     }
 
     func contains(_ priority: LogPriority, _ text: String) -> Bool {
@@ -295,14 +414,32 @@ enum TCPTable {
     }
 }
 
-extension GPSDFixSource.ConnectionEvent {
-    var isConnectFailure: Bool {
-        if case .connectFailed = self { return true }
+extension FixSourceEvent {
+    var isFix: Bool {
+        if case .fix = self { return true }
         return false
     }
 
-    var isDisconnect: Bool {
-        if case .disconnected = self { return true }
-        return false
+    var isUnreachable: Bool { unreachableReason != nil }
+
+    var unreachableReason: String? {
+        if case .condition(.unreachable(let reason)) = self { return reason }
+        return nil
+    }
+
+    var isDeviceGone: Bool { deviceGonePath != nil }
+
+    var deviceGonePath: String? {
+        if case .condition(.deviceGone(let path)) = self { return path }
+        return nil
+    }
+}
+
+extension [FixSourceEvent] {
+    var fixes: [Fix] {
+        compactMap {
+            if case .fix(let fix) = $0 { return fix }
+            return nil
+        }
     }
 }

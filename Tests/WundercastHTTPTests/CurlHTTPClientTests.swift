@@ -249,3 +249,92 @@ import WundercastTestSupport
         return port
     }
 }
+
+/// `Retry-After` in both RFC 9110 forms, read by the client, and Open-Meteo's limit answers
+/// through the real client, against the loopback fixture server.
+@Suite struct RetryAfterOverHTTPTests {
+    static let userAgent = CurlHTTPClientTests.userAgent
+
+    /// An HTTP-date (IMF-fixdate) `seconds` from now, whole seconds.
+    static func httpDate(secondsFromNow seconds: Int) -> String {
+        var now = time(nil) + seconds
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        var buffer = [CChar](repeating: 0, count: 64)
+        let length = strftime(&buffer, buffer.count, "%a, %d %b %Y %H:%M:%S GMT", &parts)
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    @Test func curlGetdateReadsTheThreeDateForms() {
+        #expect(CurlHTTPClient.httpDate("Wed, 21 Oct 2015 07:28:00 GMT") == 1_445_412_480)
+        #expect(CurlHTTPClient.httpDate("Sunday, 06-Nov-94 08:49:37 GMT") == 784_111_777)  // RFC 850
+        #expect(CurlHTTPClient.httpDate("Sun Nov  6 08:49:37 1994") == 784_111_777)  // asctime
+        #expect(CurlHTTPClient.httpDate("not a date") == nil)
+    }
+
+    @Test func deltaSeconds() async throws {
+        let server = try FixtureHTTPServer()
+        defer { server.stop() }
+        try server.respond(status: 503, body: "busy", retryAfter: 120)
+        let response = try await CurlHTTPClient(userAgent: Self.userAgent).get(
+            server.baseURL + "/v1/forecast", headers: [:])
+        #expect(response.headers["retry-after"] == "120")
+        #expect(response.retryAfter == 120)
+    }
+
+    /// An hour ahead: the seconds are counted from when the answer arrived, so a second may
+    /// have passed between writing the date and reading it (and dates have whole seconds).
+    @Test func httpDateInTheFuture() async throws {
+        let server = try FixtureHTTPServer()
+        defer { server.stop() }
+        let date = Self.httpDate(secondsFromNow: 3600)
+        try server.respond(status: 429, body: "{}", headers: ["Retry-After": date])
+        let response = try await CurlHTTPClient(userAgent: Self.userAgent).get(
+            server.baseURL + "/v1/forecast", headers: [:])
+        #expect(response.headers["retry-after"] == date)
+        let seconds = try #require(response.retryAfter)
+        #expect((3000...3600).contains(seconds), "\(seconds) s for \(date)")
+    }
+
+    @Test func httpDateInThePastIsZero() async throws {
+        let server = try FixtureHTTPServer()
+        defer { server.stop() }
+        try server.respond(status: 503, body: "{}", headers: ["Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"])
+        let response = try await CurlHTTPClient(userAgent: Self.userAgent).get(
+            server.baseURL + "/v1/forecast", headers: [:])
+        #expect(response.retryAfter == 0)
+    }
+
+    @Test func providerCarriesTheDateFormIntoTheError() async throws {
+        let server = try FixtureHTTPServer()
+        defer { server.stop() }
+        let date = Self.httpDate(secondsFromNow: 600)
+        try server.respond(
+            status: 429, body: #"{"error":true,"reason":"Too many concurrent requests"}"#,
+            headers: ["Retry-After": date])
+        let provider = OpenMeteoProvider(
+            baseURL: server.baseURL, units: .metric, http: CurlHTTPClient(userAgent: Self.userAgent))
+        do {
+            _ = try await provider.currentWeather(at: Coordinate(latitude: 44.44, longitude: 26.1))
+            Issue.record("no error thrown")
+        } catch {
+            guard case .http(429, "Too many concurrent requests", let retryAfter?) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect((500...600).contains(retryAfter), "\(retryAfter) s for \(date)")
+        }
+    }
+
+    @Test func dailyLimitOverTheWire() async throws {
+        let server = try FixtureHTTPServer()
+        defer { server.stop() }
+        let reason = "Daily API request limit exceeded. Please try again tomorrow."
+        try server.respond(status: 429, body: #"{"error":true,"reason":"\#(reason)"}"#)
+        let provider = OpenMeteoProvider(
+            baseURL: server.baseURL, units: .metric, http: CurlHTTPClient(userAgent: Self.userAgent))
+        await #expect(throws: WeatherError.limited(status: 429, window: .day, reason: reason, retryAfter: nil)) {
+            _ = try await provider.currentWeather(at: Coordinate(latitude: 44.44, longitude: 26.1))
+        }
+    }
+}

@@ -23,7 +23,7 @@ public struct RecordedRequest: Sendable, Equatable, Decodable {
 /// serves the recorded weather-API responses under `Tests/Fixtures` on 127.0.0.1.
 ///
 /// `GET /v1/forecast` answers with Open-Meteo's recorded Bucharest response (metric, or °F/mph
-/// when `temperature_unit=fahrenheit`); ``respond(status:body:retryAfter:delaySeconds:file:)``
+/// when `temperature_unit=fahrenheit`); ``respond(status:body:retryAfter:delaySeconds:file:headers:)``
 /// changes that answer; `GET /redirect?to=/PATH` answers 302; other paths 404. Bodies are
 /// gzip-compressed when the client accepts gzip. Every request is recorded (``requests()``).
 ///
@@ -143,11 +143,12 @@ public final class FixtureHTTPServer: @unchecked Sendable {
 
     /// Sets how `GET /v1/forecast` answers from now on (each `nil` keeps the default): `status`
     /// (default 200), `body` text (wins over `file`), `file` relative to the fixtures root,
-    /// a `Retry-After` header of `retryAfter` seconds, and `delaySeconds` before the answer.
+    /// a `Retry-After` header of `retryAfter` seconds, `delaySeconds` before the answer, and
+    /// extra response `headers` sent as given (e.g. `["Retry-After": "<an HTTP-date>"]`).
     /// Written atomically (`control.json`), so a concurrent request sees the old or the new answer.
     public func respond(
         status: Int? = nil, body: String? = nil, retryAfter: Double? = nil, delaySeconds: Double? = nil,
-        file: String? = nil
+        file: String? = nil, headers: [String: String]? = nil
     ) throws {
         struct Control: Encodable {
             var status: Int?
@@ -155,9 +156,12 @@ public final class FixtureHTTPServer: @unchecked Sendable {
             var retryAfter: Double?
             var delaySeconds: Double?
             var file: String?
+            var headers: [String: String]?
         }
         let data = try JSONEncoder().encode(
-            Control(status: status, body: body, retryAfter: retryAfter, delaySeconds: delaySeconds, file: file))
+            Control(
+                status: status, body: body, retryAfter: retryAfter, delaySeconds: delaySeconds, file: file,
+                headers: headers))
         try data.write(to: stateDirectory.appendingPathComponent("control.json"), options: .atomic)
     }
 

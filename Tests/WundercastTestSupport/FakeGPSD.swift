@@ -1,0 +1,79 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A broken gpsd (`Tests/Tools/fake_gpsd.py`) on 127.0.0.1: every connection gets gpsd's VERSION
+/// banner, then one line of `lineBytes` bytes (40 KB by default, far over libgps's buffer and
+/// gpsd's 9,216-byte maximum report), then is closed.
+///
+/// The listening socket is bound and listening *before* the script starts (it inherits the
+/// descriptor), so a client can connect at once, with no start-up race. ``stop()`` (and
+/// `deinit`) kill the script; it also gets SIGTERM when the test process dies.
+public final class FakeGPSD: @unchecked Sendable {
+    public struct StartError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The TCP port on 127.0.0.1.
+    public let port: Int
+    /// The script's pid (and process group).
+    public let pid: pid_t
+    /// The script's stdout and stderr: a `connection N` line per accepted connection.
+    public let outputFile: URL
+
+    private let lock = NSLock()
+    private var stopped = false
+
+    public init(lineBytes: Int = 40 * 1024) throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw StartError(description: "socket: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }  // the script holds its own copy
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let listening = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0 && listen(fd, 16) == 0
+            }
+        }
+        guard listening else {
+            throw StartError(description: "listen on 127.0.0.1:0: \(String(cString: strerror(errno)))")
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        outputFile = FileManager.default.temporaryDirectory
+            .appendingPathComponent("fake-gpsd-\(port)-\(UUID().uuidString).log")
+        // posix_spawn passes on descriptors without FD_CLOEXEC: the script inherits `fd`.
+        pid = try Spawn.process(
+            [
+                "/usr/bin/python3", "-u", Fixtures.tools.appendingPathComponent("fake_gpsd.py").path,
+                "--fd", String(fd), "--line-bytes", String(lineBytes),
+            ], output: outputFile.path)
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: outputFile)
+    }
+
+    /// What the script wrote so far.
+    public var output: String { (try? String(contentsOf: outputFile, encoding: .utf8)) ?? "" }
+
+    /// Connections the script accepted so far (its `connection N` lines).
+    public var connections: Int { output.split(separator: "\n").count { $0.hasPrefix("connection ") } }
+
+    /// Kills the script and reaps it. Idempotent.
+    public func stop() {
+        let first = lock.withLock {
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first else { return }
+        _ = kill(pid, SIGKILL)
+        var status: Int32 = 0
+        _ = waitpid(pid, &status, 0)
+    }
+}

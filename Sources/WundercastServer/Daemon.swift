@@ -178,7 +178,8 @@ public enum Daemon {
             guard let path, let bytes = try? WholeFile.read(path: path, limit: 4096),
                 let text = String(validating: bytes, as: UTF8.self)
             else { return nil }
-            return AuthorizationStatus(configName: text.trimmingCharacters(in: .whitespacesAndNewlines))
+            let trimmed = text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()
+            return AuthorizationStatus(configName: String(trimmed))
         }
 
         /// `authorize` from the socket: applies and persists a decision, or shows the status.

@@ -30,17 +30,17 @@ test: deps
 	$(SWIFT) test --skip-build --no-parallel
 
 bench: deps
-	$(SWIFT) build -c release -Xswiftc -warnings-as-errors
+	$(SWIFT) build -c release --static-swift-stdlib -Xswiftc -warnings-as-errors
 	bash Tests/Tools/bench.sh
 
-# Installs the release binaries (Swift runtime linked in: they need only Debian's libgps,
+# Installs the release binaries, stripped (Swift runtime linked in: they need only Debian's libgps,
 # libcurl and libsystemd, not the toolchain), the sample configuration (kept if one exists), the units,
 # the sysusers entry, the journal catalog and the docs. The units expect $(PREFIX)=/usr/local.
 install: deps
 	$(SWIFT) build -c release --static-swift-stdlib -Xswiftc -warnings-as-errors
 	bin=$$($(SWIFT) build -c release --static-swift-stdlib --show-bin-path); \
-	install -D -m 0755 "$$bin/wundercastd" "$(DESTDIR)$(PREFIX)/bin/wundercastd"; \
-	install -D -m 0755 "$$bin/wundercastctl" "$(DESTDIR)$(PREFIX)/bin/wundercastctl"
+	install -D -s -m 0755 "$$bin/wundercastd" "$(DESTDIR)$(PREFIX)/bin/wundercastd"; \
+	install -D -s -m 0755 "$$bin/wundercastctl" "$(DESTDIR)$(PREFIX)/bin/wundercastctl"
 	[ -e "$(DESTDIR)/etc/wundercast/wundercast.conf" ] || install -D -m 0644 etc/wundercast.conf "$(DESTDIR)/etc/wundercast/wundercast.conf"
 	install -D -m 0644 -t "$(DESTDIR)/etc/systemd/system" systemd/wundercast.service systemd/wundercast.socket
 	install -D -m 0644 -t "$(DESTDIR)/etc/systemd/user" systemd/user/wundercast.service systemd/user/wundercast.socket

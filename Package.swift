@@ -15,34 +15,46 @@ let package = Package(
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // glibc's <sys/signalfd.h> (not in Swift's Glibc module); header only.
+        .systemLibrary(name: "CSignalfd"),
 
         // Pure Swift: models, operators, pipeline, decoding, protocol, formats, configuration.
+        // No system calls, sockets or files (libm only).
         .target(name: "WundercastCore"),
+
+        // Sockets, files, signals, the environment: the one syscall wrapper and its users.
+        .target(name: "WundercastPOSIX", dependencies: ["CSignalfd"]),
 
         // Adapters.
         .target(name: "WundercastGPSD", dependencies: ["WundercastCore", "CGPS"]),
         .target(name: "WundercastHTTP", dependencies: ["WundercastCore", "CCurl"]),
-        .target(name: "WundercastSystemd", dependencies: ["WundercastCore", "CSystemd"]),
+        .target(name: "WundercastSystemd", dependencies: ["WundercastCore", "WundercastPOSIX", "CSystemd"]),
         .target(
             name: "WundercastServer",
-            dependencies: ["WundercastCore", "WundercastGPSD", "WundercastHTTP", "WundercastSystemd"]),
+            dependencies: [
+                "WundercastCore", "WundercastPOSIX", "WundercastGPSD", "WundercastHTTP", "WundercastSystemd",
+            ]),
 
         // Thin mains.
-        .executableTarget(name: "wundercastd", dependencies: ["WundercastServer"]),
-        .executableTarget(name: "wundercastctl", dependencies: ["WundercastCore"]),
+        .executableTarget(name: "wundercastd", dependencies: ["WundercastServer", "WundercastPOSIX"]),
+        .executableTarget(name: "wundercastctl", dependencies: ["WundercastCore", "WundercastPOSIX"]),
 
         // Tests.
         .target(name: "WundercastTestSupport", dependencies: ["WundercastCore"], path: "Tests/WundercastTestSupport"),
         .testTarget(
             name: "WundercastCoreTests",
             dependencies: ["WundercastCore", "WundercastTestSupport"]),
+        .testTarget(
+            name: "WundercastPOSIXTests",
+            dependencies: ["WundercastPOSIX", "WundercastCore", "WundercastServer", "WundercastTestSupport"]),
         .testTarget(name: "WundercastGPSDTests", dependencies: ["WundercastGPSD", "WundercastTestSupport"]),
         .testTarget(name: "WundercastHTTPTests", dependencies: ["WundercastHTTP", "WundercastTestSupport"]),
         .testTarget(name: "WundercastSystemdTests", dependencies: ["WundercastSystemd", "WundercastTestSupport"]),
         .testTarget(
             name: "WundercastIntegrationTests",
             dependencies: [
-                "WundercastCore", "WundercastGPSD", "WundercastHTTP", "WundercastServer", "WundercastTestSupport",
+                "WundercastCore", "WundercastPOSIX", "WundercastGPSD", "WundercastHTTP", "WundercastServer",
+                "WundercastTestSupport",
             ]),
     ],
     swiftLanguageModes: [.v6]

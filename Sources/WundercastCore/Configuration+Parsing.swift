@@ -3,9 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#endif
 
 extension Configuration {
     /// Parses a systemd-style INI file (systemd.syntax(7)), starting from the defaults
@@ -50,24 +47,6 @@ extension Configuration {
         if let pending { try parser.consume(pending.text, line: pending.line) }
         try parser.validate()
         return parser.configuration
-    }
-
-    /// Reads and parses the file at `path` (see ``parse(_:file:)``); errors name `path` as given.
-    ///
-    /// - Throws: ``ConfigurationError`` with line 0 and the operating system's reason when the
-    ///   file cannot be read (e.g. `/etc/x.conf: cannot read: No such file or directory`), or
-    ///   when it is not UTF-8 or larger than 1 MiB; otherwise whatever ``parse(_:file:)`` throws.
-    public static func load(path: String) throws(ConfigurationError) -> Configuration {
-        let bytes: [UInt8]
-        do {
-            bytes = try readFile(path, limit: 1 << 20)
-        } catch {
-            throw ConfigurationError(file: path, line: 0, message: "cannot read: \(error.reason)")
-        }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw ConfigurationError(file: path, line: 0, message: "is not valid UTF-8 text")
-        }
-        return try parse(text, file: path)
     }
 }
 
@@ -394,34 +373,6 @@ extension Configuration {
             }
             return String(v)
         }
-    }
-}
-
-// MARK: - Reading a file
-
-/// An `errno` from reading a file, with its text.
-private struct FileReadError: Error {
-    var reason: String
-}
-
-/// Reads a whole file with open/read (EINTR retried) so the error carries the OS's reason.
-private func readFile(_ path: String, limit: Int) throws(FileReadError) -> [UInt8] {
-    func failure(_ code: Int32) -> FileReadError { FileReadError(reason: String(cString: strerror(code))) }
-    var fd: Int32
-    repeat { fd = open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
-    guard fd >= 0 else { throw failure(errno) }
-    defer { close(fd) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-    while true {
-        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if n < 0 {
-            if errno == EINTR { continue }
-            throw failure(errno)
-        }
-        if n == 0 { return bytes }
-        bytes.append(contentsOf: chunk[..<n])
-        if bytes.count > limit { throw FileReadError(reason: "larger than \(limit) bytes") }
     }
 }
 

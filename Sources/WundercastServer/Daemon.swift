@@ -1,11 +1,16 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 import WundercastCore
 import WundercastGPSD
 import WundercastHTTP
+import WundercastPOSIX
 import WundercastSystemd
 
 /// `wundercastd`: reads the configuration, wires gpsd → location stream → throttle →
@@ -36,15 +41,10 @@ public enum Daemon {
     /// Runs the daemon with command-line `arguments` (without the program name).
     /// Returns the process exit status: 0 after a clean stop, 1 on a configuration or
     /// start-up error, 2 on a usage error.
+    ///
+    /// The caller must have called `Signals.blockBeforeThreads()` first thing in `main`
+    /// (SIGTERM, SIGINT, SIGHUP blocked and read from a signalfd; SIGPIPE ignored).
     public static func main(_ arguments: [String]) async -> Int32 {
-        // gps_stream and socket writes to a peer that left raise SIGPIPE (PITFALLS).
-        signal(SIGPIPE, SIG_IGN)
-        // A parent may hand down a mask with SIGTERM blocked (Foundation's Process does, from
-        // a Swift concurrency thread): unblock what we handle, or SIGTERM would never arrive.
-        var handled = sigset_t()
-        sigemptyset(&handled)
-        for number in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&handled, number) }
-        pthread_sigmask(SIG_UNBLOCK, &handled, nil)
         var options = Options()
         var rest = arguments[...]
         while let argument = rest.popFirst() {
@@ -98,7 +98,7 @@ public enum Daemon {
     }
 
     static func logThreshold() -> LogPriority {
-        ProcessInfo.processInfo.environment["WUNDERCAST_DEBUG"].map { $0.isEmpty || $0 == "0" } == false
+        Environment.value("WUNDERCAST_DEBUG").map { $0.isEmpty || $0 == "0" } == false
             ? .debug : .info
     }
 
@@ -108,7 +108,7 @@ public enum Daemon {
     }
 
     static func writeError(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        StandardError.write(text)
     }
 
     /// One running daemon.
@@ -131,7 +131,7 @@ public enum Daemon {
             self.options = options
             self.logger = logger
             let clock = ContinuousClock()
-            decisionFile = ProcessInfo.processInfo.environment["STATE_DIRECTORY"]
+            decisionFile = Environment.value("STATE_DIRECTORY")
                 .flatMap { $0.split(separator: ":").first.map(String.init) }
                 .map { $0 + "/authorization" }
             var initial = configuration.location.authorization
@@ -160,8 +160,11 @@ public enum Daemon {
         }
 
         static func savedDecision(_ path: String?) -> AuthorizationStatus? {
-            guard let path, let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
-            return AuthorizationStatus(configName: text.trimmingCharacters(in: .whitespacesAndNewlines))
+            guard let path, let bytes = try? WholeFile.read(path: path, limit: 4096),
+                let text = String(validating: bytes, as: UTF8.self)
+            else { return nil }
+            let trimmed = text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()
+            return AuthorizationStatus(configName: String(trimmed))
         }
 
         /// `authorize` from the socket: applies and persists a decision, or shows the status.
@@ -185,8 +188,7 @@ public enum Daemon {
                 return status
             }
             do {
-                try Data((status.configName + "\n").utf8).write(
-                    to: URL(fileURLWithPath: decisionFile), options: .atomic)
+                try WholeFile.writeAtomically(Array((status.configName + "\n").utf8), to: decisionFile)
             } catch {
                 logger.warning("cannot save the authorization decision to \(decisionFile): \(error)")
             }
@@ -194,7 +196,14 @@ public enum Daemon {
         }
 
         func run() async -> Int32 {
-            let signals = Signals.stream([SIGTERM, SIGINT, SIGHUP])
+            let signals: AsyncStream<Int32>
+            do {
+                signals = try Signals.stream()
+            } catch {
+                logger.error("cannot read signals: \(error)")
+                Daemon.writeError("wundercastd: cannot read signals: \(error)\n")
+                return 1
+            }
             let listenFD: Int32
             let where_: String
             var ownedPath: String?

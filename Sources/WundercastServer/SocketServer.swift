@@ -8,6 +8,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WundercastCore
+import WundercastPOSIX
 
 /// Serves the line protocol (``SocketProtocol``) on a listening Unix stream socket.
 ///
@@ -66,14 +67,14 @@ public final class SocketServer: @unchecked Sendable {
 
     /// Starts accepting clients.
     public func start() {
-        UnixSocket.setNonBlocking(listenFD)
+        try? Descriptor.setNonBlocking(listenFD)
         let source = DispatchSource.makeReadSource(fileDescriptor: listenFD, queue: queue)
         source.setEventHandler { [weak self] in self?.acceptAll() }
         // The descriptor stays open until the source is done with it (Dispatch's rule).
         let fd = listenFD
         let closed = listenClosed
         source.setCancelHandler {
-            close(fd)
+            try? Descriptor.close(fd)
             closed.signal()
         }
         source.resume()
@@ -100,7 +101,7 @@ public final class SocketServer: @unchecked Sendable {
             stopped = true
             if acceptSuspended { acceptSource?.resume() }
             let listening = acceptSource != nil
-            if !listening { close(listenFD) }  // never started: no source owns the descriptor
+            if !listening { try? Descriptor.close(listenFD) }  // never started: no source owns the descriptor
             acceptSource?.cancel()
             acceptSource = nil
             for client in clients.values { client.close() }
@@ -115,21 +116,25 @@ public final class SocketServer: @unchecked Sendable {
 
     private func acceptAll() {
         while true {
-            let fd = accept(listenFD, nil, nil)
-            if fd < 0 {
-                let error = errno
-                if error == EINTR { continue }
-                if error == EMFILE || error == ENFILE {
+            let fd: Int32
+            do {
+                guard
+                    case .done(let accepted) = try syscall(
+                        "accept", "listening fd \(listenFD)", { accept(listenFD, nil, nil) })
+                else { return }
+                fd = accepted
+            } catch {
+                if error.code == EMFILE || error.code == ENFILE {
                     // The connection stays in the backlog, so the source would fire again at
                     // once: pause accepting for a moment instead of spinning.
-                    pauseAccepting(String(cString: strerror(error)))
-                } else if error != EAGAIN && error != EWOULDBLOCK {
-                    logger.warning("accept: \(String(cString: strerror(error)))")
+                    pauseAccepting(error.reason)
+                } else {
+                    logger.warning("accept: \(error.reason)")
                 }
                 return
             }
-            UnixSocket.setNonBlocking(fd)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            try? Descriptor.setNonBlocking(fd)
+            try? Descriptor.setCloseOnExec(fd)
             let client = Client(fd: fd, server: self)
             clients[ObjectIdentifier(client)] = client
             client.start()
@@ -217,7 +222,7 @@ public final class SocketServer: @unchecked Sendable {
             var sourcesLeft = 2
             let fd = self.fd
             let cancelled = {
-                sourcesLeft -= 1; if sourcesLeft == 0 { Glibc.close(fd) }
+                sourcesLeft -= 1; if sourcesLeft == 0 { try? Descriptor.close(fd) }
             }
             let read = DispatchSource.makeReadSource(fileDescriptor: fd, queue: server.queue)
             read.setCancelHandler(handler: cancelled)
@@ -233,7 +238,18 @@ public final class SocketServer: @unchecked Sendable {
         private func readAvailable() {
             var buffer = [UInt8](repeating: 0, count: 4096)
             while !closed {
-                let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                let n: Int
+                do {
+                    guard
+                        case .done(let received) = try syscall(
+                            "recv", "client fd \(fd)",
+                            { buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } })
+                    else { return }
+                    n = received
+                } catch {
+                    close()  // ECONNRESET: the client left.
+                    return
+                }
                 if n > 0 {
                     input.append(contentsOf: buffer[0..<n])
                     processLines()
@@ -248,10 +264,6 @@ public final class SocketServer: @unchecked Sendable {
                     var descriptor = pollfd(fd: fd, events: 0, revents: 0)
                     let hungUp = poll(&descriptor, 1, 0) > 0 && descriptor.revents & Int16(POLLHUP) != 0
                     if hungUp || (!watching && pendingBytes == 0) { close() }
-                    return
-                } else {
-                    if errno == EINTR { continue }
-                    if errno != EAGAIN && errno != EWOULDBLOCK { close() }
                     return
                 }
             }
@@ -302,10 +314,20 @@ public final class SocketServer: @unchecked Sendable {
 
         func flush() {
             while !closed && pendingBytes > 0 {
-                let n = output.withUnsafeBytes { raw in
-                    Glibc.send(fd, raw.baseAddress! + outputOffset, raw.count - outputOffset, Int32(MSG_NOSIGNAL))
+                let result: IOResult<Int>
+                do {
+                    result = try syscall("send", "client fd \(fd)") {
+                        output.withUnsafeBytes { raw in
+                            Glibc.send(
+                                fd, raw.baseAddress! + outputOffset, raw.count - outputOffset, Int32(MSG_NOSIGNAL))
+                        }
+                    }
+                } catch {
+                    close()  // EPIPE, ECONNRESET: the reader left.
+                    return
                 }
-                if n >= 0 {
+                switch result {
+                case .done(let n):
                     outputOffset += n
                     // Drop what was sent, so a reader that is always a little behind does not
                     // make the buffer grow without end.
@@ -313,16 +335,11 @@ public final class SocketServer: @unchecked Sendable {
                         output.removeFirst(outputOffset)
                         outputOffset = 0
                     }
-                } else if errno == EINTR {
-                    continue
-                } else if errno == EAGAIN || errno == EWOULDBLOCK {
+                case .wouldBlock:
                     if !writeSourceResumed {
                         writeSourceResumed = true
                         writeSource?.resume()
                     }
-                    return
-                } else {
-                    close()  // EPIPE, ECONNRESET: the reader left.
                     return
                 }
             }

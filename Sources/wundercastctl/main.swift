@@ -8,6 +8,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WundercastCore
+import WundercastPOSIX
 
 let usage = """
     usage: wundercastctl [--socket PATH] COMMAND
@@ -26,32 +27,23 @@ let usage = """
     """
 
 func fail(_ message: String, status: Int32 = 1) -> Never {
-    var text = "wundercastctl: \(message)\n"
-    text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    StandardError.write("wundercastctl: \(message)\n")
     exit(status)
 }
 
 /// Writes `text` to stdout at once (status bars read line by line; stdout may be a pipe).
 func emit(_ text: String) {
-    var text = text
-    text.withUTF8 { buffer in
-        var offset = 0
-        while offset < buffer.count {
-            let n = write(1, buffer.baseAddress! + offset, buffer.count - offset)
-            if n <= 0 {
-                if n < 0 && errno == EINTR { continue }
-                exit(errno == EPIPE ? 0 : 1)  // the reader left
-            }
-            offset += n
-        }
+    do {
+        try Descriptor.writeAll(1, Array(text.utf8), subject: "stdout")
+    } catch {
+        exit(error.code == EPIPE ? 0 : 1)  // the reader left
     }
 }
 
 func defaultSocketPath() -> String {
-    let env = ProcessInfo.processInfo.environment
-    if let path = env["WUNDERCAST_SOCKET"], !path.isEmpty { return path }
+    if let path = Environment.value("WUNDERCAST_SOCKET"), !path.isEmpty { return path }
     let system = "/run/wundercast/wundercast.sock"
-    if access(system, F_OK) != 0, let runtime = env["XDG_RUNTIME_DIR"], !runtime.isEmpty {
+    if access(system, F_OK) != 0, let runtime = Environment.value("XDG_RUNTIME_DIR"), !runtime.isEmpty {
         let user = runtime + "/wundercast/wundercast.sock"
         if access(user, F_OK) == 0 { return user }
     }
@@ -61,14 +53,16 @@ func defaultSocketPath() -> String {
 /// A connection to the daemon: sends one request, reads response lines.
 struct Connection {
     let fd: Int32
+    let path: String
     var buffer: [UInt8] = []
 
     init(path: String) {
+        self.path = path
         do {
             fd = try UnixSocket.connect(path: path)
         } catch {
-            let reason = String(cString: strerror(error.errno))
-            switch error.errno {
+            let reason = error.reason
+            switch error.code {
             case ENOENT, ECONNREFUSED:
                 fail(
                     "wundercastd is not running (no daemon at \(path): \(reason)); start it (systemctl start wundercast.socket, or wundercastd --config FILE), or check --socket / $WUNDERCAST_SOCKET"
@@ -85,14 +79,15 @@ struct Connection {
         let bytes = Array((request + "\n").utf8)
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes {
-                Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+            do {
+                offset += try blockingSyscall("send", path) {
+                    bytes.withUnsafeBytes {
+                        Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+                    }
+                }
+            } catch {
+                fail("lost the daemon while sending: \(error.reason)")
             }
-            if n < 0 {
-                if errno == EINTR { continue }
-                fail("lost the daemon while sending: \(String(cString: strerror(errno)))")
-            }
-            offset += n
         }
     }
 
@@ -105,9 +100,11 @@ struct Connection {
                 buffer.removeSubrange(...newline)
                 return line
             }
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return nil }
+            let n =
+                (try? blockingSyscall("recv", path) {
+                    chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                }) ?? 0
+            if n == 0 { return nil }
             buffer.append(contentsOf: chunk[0..<n])
         }
     }
@@ -127,7 +124,7 @@ func decodeOrFail(_ line: [UInt8]) -> WeatherState {
     }
 }
 
-signal(SIGPIPE, SIG_IGN)
+signal(SIGPIPE, SIG_IGN)  // a status bar that quits reading: EPIPE, exit 0 (see emit)
 var arguments = Array(CommandLine.arguments.dropFirst())[...]
 var socketPath: String? = nil
 var words: [String] = []

@@ -1,8 +1,14 @@
+import WundercastPOSIX
 import WundercastServer
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-// Only wiring: the daemon lives in WundercastServer.Daemon.
-exit(await Daemon.main(Array(CommandLine.arguments.dropFirst())))
+// First, before any thread exists: SIGTERM, SIGINT and SIGHUP blocked (the daemon reads them
+// from a signalfd, so none is lost), SIGPIPE ignored.
+Signals.blockBeforeThreads()
+// Only wiring: the daemon lives in WundercastServer.Daemon. No top-level `await`: that would
+// park the main thread in dispatch_main()'s sigsuspend with an empty mask (see MainThread).
+let arguments = Array(CommandLine.arguments.dropFirst())
+exit(MainThread.run { await Daemon.main(arguments) })

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Benchmark figures (printed, never asserted): wundercastd's memory and CPU while it follows
-# a real track replayed fast, and the latency of `wundercastctl now`. Run through `make bench`
-# (release build). All traffic stays on loopback: recorded weather from the fixture server.
+# a real track replayed fast, the latency of `wundercastctl now`, and the idle memory of the
+# daemon as `make install` installs it (static Swift runtime, stripped) beside gpsd's.
+# Run through `make bench` (release build, Swift runtime linked in, as `make install` does).
+# All traffic stays on loopback: recorded weather from the fixture server.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-bin=$(swift build -c release --show-bin-path)
+bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
 seconds=${BENCH_SECONDS:-20}
 . Tests/Tools/lib.sh
 
@@ -47,3 +49,44 @@ start=$(date +%s.%N)
 for _ in $(seq $n); do "$bin/wundercastctl" --socket "$work/s.sock" now > /dev/null; done
 end=$(date +%s.%N)
 awk -v s="$start" -v e="$end" -v n="$n" 'BEGIN { printf "  wundercastctl now: %.2f ms per call (process start included, %d calls)\n", 1000 * (e - s) / n, n }'
+
+kill "$dpid" 2>/dev/null || true
+wait "$dpid" 2>/dev/null || true
+
+# The installed daemon, idle: stripped like `make install` strips it, a real-time replay
+# (one sentence per 30 ms), weather fetched once; no clients.
+kill -- -"$gpsfake_pid" 2>/dev/null || true
+wait "$gpsfake_pid" 2>/dev/null || true
+rm -f "/tmp/gpsfake-$gpsfake_pid.sock"
+gpsd_port=$(free_port)
+start_gpsfake "$gpsd_port" 0.03 Tests/Fixtures/nmea/bundg_zeus_9.log
+sed -e "s|^GPSD=.*|GPSD=127.0.0.1:$gpsd_port|" -e "s|^Path=.*|Path=$work/idle.sock|" "$work/c.conf" > "$work/idle.conf"
+install -s -m 0755 "$bin/wundercastd" "$work/wundercastd"
+"$work/wundercastd" --config "$work/idle.conf" 2> "$work/idle.log" &
+ipid=$!
+pids+=($ipid)
+wait_for_socket "$work/idle.sock"
+state=none
+for _ in $(seq 300); do
+  state=$("$bin/wundercastctl" --socket "$work/idle.sock" now --json 2>/dev/null | sed -n 's/.*"status":"\([a-zA-Z]*\)".*/\1/p')
+  [ "$state" = fresh ] && break
+  sleep 0.1
+done
+sleep "${BENCH_IDLE_SECONDS:-5}"
+gpsd_pid=$(pgrep -g "$gpsfake_pid" -x gpsd | head -1 || true)
+# smaps_rollup PID FIELD: the field in kB.
+rollup() { awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/smaps_rollup" 2>/dev/null || echo 0; }
+echo "installed wundercastd idle ($(stat -c %s "$work/wundercastd") bytes stripped; weather status: ${state:-none}):"
+printf '  %-12s %10s %10s %10s\n' "" "RSS kB" "PSS kB" "Anon kB"
+wr=$(rollup "$ipid" Rss); wp=$(rollup "$ipid" Pss); wa=$(rollup "$ipid" Anonymous)
+printf '  %-12s %10s %10s %10s\n' wundercastd "$wr" "$wp" "$wa"
+if [ -n "$gpsd_pid" ]; then
+  gr=$(rollup "$gpsd_pid" Rss); gp=$(rollup "$gpsd_pid" Pss); ga=$(rollup "$gpsd_pid" Anonymous)
+  printf '  %-12s %10s %10s %10s\n' gpsd "$gr" "$gp" "$ga"
+  awk -v wr="$wr" -v wp="$wp" -v wa="$wa" -v gr="$gr" -v gp="$gp" -v ga="$ga" \
+    'function r(a, b) { return b > 0 ? sprintf("%.1fx", a / b) : "-" }
+     BEGIN { printf "  %-12s %10s %10s %10s\n", "ratio", r(wr, gr), r(wp, gp), r(wa, ga) }'
+else
+  echo "  gpsd: not found in gpsfake's process group"
+fi
+awk -v wa="$wa" 'BEGIN { printf "  target: anonymous <= 3072 kB (3 MiB): %s\n", wa <= 3072 ? "met" : "not met" }'

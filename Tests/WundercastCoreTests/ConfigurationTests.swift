@@ -349,7 +349,8 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
     // MARK: The sample file
 
     @Test func sampleParsesToDefaults() throws {
-        #expect(try Configuration.load(path: samplePath) == Configuration())
+        let text = try String(contentsOfFile: samplePath, encoding: .utf8)
+        #expect(try Configuration.parse(text, file: samplePath) == Configuration())
     }
 
     /// Uncommenting every `#Key=` must still give the defaults: the sample's values are valid
@@ -383,43 +384,6 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
                 let before = sectionBody.components(separatedBy: "\n#\(key.name)=").first ?? ""
                 #expect(before.split(separator: "\n").last?.hasPrefix("# ") == true, "\(key.name)= has no explanation")
             }
-        }
-    }
-
-    // MARK: Loading files
-
-    @Test func loadMissingFile() {
-        let path = "/nonexistent/wundercast-\(UInt64.random(in: 0...UInt64.max)).conf"
-        #expect(throws: ConfigurationError(file: path, line: 0, message: "cannot read: No such file or directory")) {
-            try Configuration.load(path: path)
-        }
-    }
-
-    @Test func loadDirectory() {
-        #expect(throws: ConfigurationError(file: "/", line: 0, message: "cannot read: Is a directory")) {
-            try Configuration.load(path: "/")
-        }
-    }
-
-    @Test func loadReportsPathAndLine() throws {
-        let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("wundercast-config-test-\(UInt64.random(in: 0...UInt64.max)).conf").path
-        try "[Weather]\nUnits=metric\nUnits=si\n".write(toFile: path, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(
-            throws: ConfigurationError(file: path, line: 3, message: "Units=\"si\" is not one of: metric, imperial")
-        ) {
-            try Configuration.load(path: path)
-        }
-    }
-
-    @Test func loadRejectsInvalidUTF8() throws {
-        let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("wundercast-config-test-\(UInt64.random(in: 0...UInt64.max)).conf").path
-        try Data([0x5B, 0xFF, 0xFE, 0x5D]).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(throws: ConfigurationError(file: path, line: 0, message: "is not valid UTF-8 text")) {
-            try Configuration.load(path: path)
         }
     }
 }

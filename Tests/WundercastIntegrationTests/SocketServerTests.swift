@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WundercastCore
+import WundercastPOSIX
 import WundercastServer
 import WundercastTestSupport
 
@@ -214,7 +215,7 @@ final class Locked<Value>: @unchecked Sendable {
 
     @Test func aLiveSocketIsNotStolenAndAStaleOneIsReplaced() throws {
         try start()
-        #expect(throws: SystemCallError.self) { try UnixSocket.listen(path: self.path) }
+        #expect(throws: Errno.self) { try UnixSocket.listen(path: self.path) }
         server.stop()
         server = nil
         // The file is left behind by a "dead daemon": a new one takes it over.

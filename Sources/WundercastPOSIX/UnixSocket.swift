@@ -1,0 +1,93 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Unix stream sockets: listening (the daemon) and connecting (clients).
+public enum UnixSocket {
+    /// Binds and listens on `path`. A socket file left by a dead daemon is replaced; a live
+    /// one (something accepts connections there) is an error, as is a path over 107 bytes.
+    /// Returns a non-blocking, close-on-exec descriptor.
+    ///
+    /// - Throws: ``Errno`` naming the call (`bind`: `EADDRINUSE` for a live daemon,
+    ///   `ENAMETOOLONG` for a long path; `socket`, `listen`) and the path.
+    public static func listen(path: String, backlog: Int32 = 64) throws(Errno) -> Int32 {
+        guard fits(path) else { throw Errno(call: "bind", subject: path, code: ENAMETOOLONG) }
+        if access(path, F_OK) == 0 {
+            if let probe = try? connect(path: path) {
+                try? Descriptor.close(probe)
+                throw Errno(call: "bind", subject: path + " (another daemon is serving it)", code: EADDRINUSE)
+            }
+            unlink(path)
+        }
+        let fd = try blockingSyscall("socket", path) {
+            socket(
+                AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        }
+        do throws(Errno) {
+            var address = makeAddress(path)
+            _ = try blockingSyscall("bind", path) {
+                withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                    }
+                }
+            }
+            _ = try blockingSyscall("listen", path) { Glibc.listen(fd, backlog) }
+        } catch {
+            try? Descriptor.close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    /// Connects to the stream socket at `path` (blocking). Returns a close-on-exec descriptor.
+    ///
+    /// - Throws: ``Errno`` from `socket` or `connect` (`ENOENT`: no socket file;
+    ///   `ECONNREFUSED`: nobody listens; `EACCES`; `ENAMETOOLONG` for a path over 107 bytes).
+    public static func connect(path: String) throws(Errno) -> Int32 {
+        guard fits(path) else { throw Errno(call: "connect", subject: path, code: ENAMETOOLONG) }
+        let fd = try blockingSyscall("socket", path) {
+            socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        }
+        var address = makeAddress(path)
+        do throws(Errno) {
+            // A connect interrupted by a signal goes on asynchronously; retrying it on EINTR
+            // gives EALREADY or EISCONN on Linux, the latter meaning success.
+            let result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+            if result == -1 {
+                let code = errno
+                if code != EINTR { throw Errno(call: "connect", subject: path, code: code) }
+                var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                _ = try blockingSyscall("poll", path) { poll(&descriptor, 1, -1) }
+                var failure: Int32 = 0
+                var length = socklen_t(MemoryLayout<Int32>.size)
+                _ = try blockingSyscall("getsockopt", path) { getsockopt(fd, SOL_SOCKET, SO_ERROR, &failure, &length) }
+                if failure != 0 { throw Errno(call: "connect", subject: path, code: failure) }
+            }
+        } catch {
+            try? Descriptor.close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    /// Whether `path` fits `sun_path` with its terminating NUL (107 bytes at most on Linux).
+    static func fits(_ path: String) -> Bool {
+        path.utf8.count < MemoryLayout<sockaddr_un>.size - MemoryLayout<sa_family_t>.size
+    }
+
+    static func makeAddress(_ path: String) -> sockaddr_un {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            let bytes = Array(path.utf8.prefix(raw.count - 1))
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        return address
+    }
+}

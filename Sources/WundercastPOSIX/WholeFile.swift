@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Whole small files: read to EOF, or replaced atomically (``writeAtomically(_:to:permissions:)``).
+public enum WholeFile {
+    /// Why ``read(path:limit:)`` failed.
+    public enum ReadError: Error, Sendable, Equatable, CustomStringConvertible {
+        /// A system call failed (`open`: `ENOENT`, `EACCES`; `read`: `EISDIR` for a directory, `EIO`).
+        case system(Errno)
+        /// The file exists but is neither a regular file nor a directory (a FIFO, a device, a socket).
+        case notRegularFile
+        /// The file holds more than `limit` bytes.
+        case tooLarge(limit: Int)
+
+        /// The reason alone, to follow "cannot read:", e.g. `No such file or directory`,
+        /// `Is a directory`, `not a regular file`, `larger than 1048576 bytes`.
+        public var reason: String {
+            switch self {
+            case .system(let errno): errno.reason
+            case .notRegularFile: "not a regular file"
+            case .tooLarge(let limit): "larger than \(limit) bytes"
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .system(let errno): errno.description
+            default: reason
+            }
+        }
+    }
+
+    /// The bytes of the regular file at `path`, read with `open`/`read` until EOF (`EINTR`
+    /// retried), so errors carry the operating system's reason. A FIFO or device is refused
+    /// without blocking (opened with `O_NONBLOCK`, then checked with `fstat`).
+    ///
+    /// - Parameter limit: the largest size accepted, in bytes.
+    /// - Throws: ``ReadError``; a directory is `.system` with `EISDIR` (as `read(2)` reports it).
+    public static func read(path: String, limit: Int) throws(ReadError) -> [UInt8] {
+        let fd: Int32
+        do {
+            fd = try blockingSyscall("open", path) { open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) }
+        } catch {
+            throw .system(error)
+        }
+        defer { try? Descriptor.close(fd) }
+        var status = stat()
+        do {
+            _ = try blockingSyscall("fstat", path) { fstat(fd, &status) }
+        } catch {
+            throw .system(error)
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw .system(Errno(call: "read", subject: path, code: EISDIR))
+        default: throw .notRegularFile
+        }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let n: Int
+            do {
+                n = try blockingSyscall("read", path) {
+                    chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+                }
+            } catch {
+                throw .system(error)
+            }
+            if n == 0 { return bytes }
+            bytes.append(contentsOf: chunk[..<n])
+            if bytes.count > limit { throw .tooLarge(limit: limit) }
+        }
+    }
+
+    /// Replaces the file at `path` with `bytes` so that a crash leaves either the old or the
+    /// new contents: a temporary file in the same directory is written, `fsync`ed, renamed
+    /// over `path`, and the directory is `fsync`ed.
+    ///
+    /// - Parameter permissions: the new file's mode (default `0644`; set with `fchmod`, so the umask does not apply).
+    /// - Throws: ``Errno`` of the failing step (`mkstemp`, `write`, `fsync`, `rename`, `open`
+    ///   of the directory); the temporary file is removed on failure.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644) throws(Errno) {
+        let directory = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        var template = Array((path + ".tmp-XXXXXX").utf8CString)
+        let fd = try blockingSyscall("mkstemp", path) {
+            template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        }
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        do throws(Errno) {
+            defer { try? Descriptor.close(fd) }
+            try Descriptor.setCloseOnExec(fd)
+            _ = try blockingSyscall("fchmod", temporary) { fchmod(fd, permissions) }
+            try Descriptor.writeAll(fd, bytes, subject: temporary)
+            _ = try blockingSyscall("fsync", temporary) { fsync(fd) }
+            _ = try blockingSyscall("rename", "\(temporary) → \(path)") { rename(temporary, path) }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        let directoryFD = try blockingSyscall("open", directory) { open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        defer { try? Descriptor.close(directoryFD) }
+        _ = try blockingSyscall("fsync", directory) { fsync(directoryFD) }
+    }
+}

@@ -11,17 +11,13 @@ import WundercastCore
         #expect(RetryPolicy.untilNext(window, after: now) == .seconds(seconds))
     }
 
-    @Test func aDailyLimitWaitsUntilTomorrowNotFiveSeconds() {
+    @Test(arguments: [(LimitWindow.minute, 30.0), (.hour, 30.0), (.day, 13 * 3600 + 30.0)])
+    func aNamedLimitWaitsForItsWindowNotFiveSeconds(window: LimitWindow, seconds: Double) {
         var policy = RetryPolicy()
-        let error = WeatherError.http(
-            status: 429, reason: "Daily API request limit exceeded. Please try again tomorrow.", retryAfter: nil)
-        let wait = policy.failed(error, now: now)
-        if error.limitWindow == .day {
-            #expect(wait == .seconds(13 * 3600 + 30))
-        } else {
-            // Until the provider classifies the reason, only the back-off applies.
-            #expect(wait == .seconds(5))
-        }
+        let error = WeatherError.limited(
+            status: 429, window: window, reason: "Daily API request limit exceeded. Please try again tomorrow.",
+            retryAfter: nil)
+        #expect(policy.failed(error, now: now) == .seconds(max(seconds, 5)))
     }
 
     @Test func backOffDoublesUpToItsMaximumAndResets() {

@@ -62,6 +62,32 @@ public final class GPSDFixSource: FixSource {
         self.healthyAfter = healthyAfter
     }
 
+    /// Reader threads running, and tasks waiting in ``readersEnded()``.
+    private let running = Mutex<(count: Int, waiters: [CheckedContinuation<Void, Never>])>((0, []))
+
+    /// Suspends until every reader thread has ended — after its consumer stopped, it sends
+    /// `?WATCH={"enable":false}` and closes the connection (within about 200 ms). For a clean stop.
+    public func readersEnded() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = running.withLock { r -> Bool in
+                if r.count == 0 { return true }
+                r.waiters.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    private func readerEnded() {
+        let waiters = running.withLock { r -> [CheckedContinuation<Void, Never>] in
+            r.count -= 1
+            guard r.count == 0 else { return [] }
+            defer { r.waiters = [] }
+            return r.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
     /// Called on the reader thread on every connection change of every stream (for
     /// `sd_notify` STATUS, or tests). Must return quickly and must not block.
     public var onConnectionChange: (@Sendable (ConnectionEvent) -> Void)? {
@@ -87,10 +113,13 @@ public final class GPSDFixSource: FixSource {
             onConnectionChange?(event)
         }
         // libgps is blocking C: keep it off Swift's cooperative thread pool (PITFALLS).
-        let started = ReaderThread.start(name: "wundercast-gpsd") {
+        running.withLock { $0.count += 1 }
+        let started = ReaderThread.start(name: "wundercast-gpsd") { [self] in
             GPSDReader(configuration: configuration, continuation: continuation, stop: stop, notify: notify).run()
+            readerEnded()
         }
         if case .failure(let error) = started {
+            readerEnded()
             continuation.yield(
                 .condition(
                     .unreachable(

@@ -121,6 +121,7 @@ public enum Daemon {
         let store: StateStore
         let service: WeatherService<ContinuousClock>
         let locationManager: LocationManager
+        let gpsd: GPSDFixSource
         let decisionFile: String?
         /// The configuration file as last read (start-up or SIGHUP).
         let lastLoaded: Mutex<Configuration>
@@ -139,10 +140,10 @@ public enum Daemon {
                 initial = saved
             }
             authorization = ObservableValue(initial)
-            let source = GPSDFixSource(
+            gpsd = GPSDFixSource(
                 host: configuration.location.gpsdHost, port: configuration.location.gpsdPort, logger: logger)
             locationManager = LocationManager(
-                source: source, authorization: authorization,
+                source: gpsd, authorization: authorization,
                 maxHorizontalError: configuration.location.maxHorizontalError)
             let http = CurlHTTPClient(
                 userAgent: Wundercast.userAgent,
@@ -195,6 +196,10 @@ public enum Daemon {
             return status
         }
 
+        /// Serves until SIGTERM or SIGINT: binds (or takes) the socket, sends `READY=1`, runs
+        /// the services, reloads on SIGHUP; on a stop signal sends `STOPPING=1` and stops the
+        /// services in reverse order (socket closed, watchers told by the end of their stream,
+        /// weather work cancelled and awaited, gpsd released). Returns the exit status.
         func run() async -> Int32 {
             let signals: AsyncStream<Int32>
             do {
@@ -233,34 +238,28 @@ public enum Daemon {
                     watchersChanged: { service.setWatchers($0) }),
                 logger: logger)
             server.start()
-            // READY=1 as soon as the socket listens (clients may connect from now on).
-            _ = try? notifier.ready(status: "serving on \(where_)")
-
-            let serviceTask = Task { await service.run() }
-            let publisher = Task { await self.publish(to: server) }
-            let watchdog = Task { await self.watchdog(server) }
-            logger.log(
-                .notice,
-                "wundercastd \(Wundercast.version) serving on \(where_); GPS authorization \(authorization.value.configName), gpsd \(configuration.location.gpsdHost):\(configuration.location.gpsdPort), provider \(configuration.weather.provider)",
-                fields: [("MESSAGE_ID", MessageID.started)])
-
-            for await number in signals {
-                if number == SIGHUP {
+            let group = ServiceGroup(
+                [
+                    LocationWeatherService(service: service, gpsd: gpsd),
+                    SocketService(server: server, ownedPath: ownedPath),
+                    Publisher(store: store, server: server, notifier: notifier, logger: logger),
+                    Watchdog(notifier: notifier, server: server),
+                ], logger: logger)
+            await group.run {
+                // READY=1 once the socket listens (clients may connect from now on).
+                _ = try? notifier.ready(status: "serving on \(where_)")
+                logger.log(
+                    .notice,
+                    "wundercastd \(Wundercast.version) serving on \(where_); GPS authorization \(authorization.value.configName), gpsd \(configuration.location.gpsdHost):\(configuration.location.gpsdPort), provider \(configuration.weather.provider)",
+                    fields: [("MESSAGE_ID", MessageID.started)])
+                for await number in signals {
+                    guard number == SIGHUP else { break }
                     reload()
-                } else {
-                    break
                 }
+                _ = try? notifier.stopping()
+                logger.info("stopping")
             }
-            _ = try? notifier.stopping()
-            logger.info("stopping")
-            serviceTask.cancel()
-            watchdog.cancel()
-            locationManager.close()
             store.finish()
-            _ = await publisher.value
-            server.stop()
-            // A socket we bound ourselves goes with us; an activated one belongs to systemd.
-            if let ownedPath { unlink(ownedPath) }
             return 0
         }
 
@@ -292,52 +291,6 @@ public enum Daemon {
                 logger.log(
                     .error, "configuration rejected, keeping the running one: \(error)",
                     fields: [("MESSAGE_ID", MessageID.configurationRejected)])
-            }
-        }
-
-        /// Sends each state change to watchers, the journal and systemd's STATUS=.
-        func publish(to server: SocketServer) async {
-            var previous: WeatherState?
-            for await state in store.states() {
-                server.broadcast(state)
-                defer { previous = state }
-                guard let previous, previous != state else { continue }
-                let line = HumanFormat.line(state, now: Date())
-                _ = try? notifier.status(line)
-                logger.log(
-                    state.status == .stale || state.status == .error ? .warning : .info, "weather: \(line)",
-                    fields: Self.journalFields(state))
-            }
-        }
-
-        static func journalFields(_ state: WeatherState) -> [(String, String)] {
-            var fields: [(String, String)] = [
-                ("MESSAGE_ID", MessageID.weatherChanged), ("WUNDERCAST_STATUS", state.status.rawValue),
-                ("WUNDERCAST_PROVIDER", state.provider),
-            ]
-            if let w = state.weather {
-                if let t = w.temperature { fields.append(("WUNDERCAST_TEMPERATURE", "\(t)")) }
-                fields.append(("WUNDERCAST_TEMPERATURE_UNIT", w.units.temperature))
-                if let c = w.weatherCode { fields.append(("WUNDERCAST_WEATHER_CODE", "\(c)")) }
-                if let h = w.relativeHumidity { fields.append(("WUNDERCAST_RELATIVE_HUMIDITY", "\(h)")) }
-            }
-            if let l = state.location {
-                fields.append(("WUNDERCAST_LATITUDE", "\(l.latitude)"))
-                fields.append(("WUNDERCAST_LONGITUDE", "\(l.longitude)"))
-                if let mode = l.mode { fields.append(("WUNDERCAST_FIX_MODE", "\(mode)")) }
-            }
-            if let e = state.error { fields.append(("WUNDERCAST_ERROR", e.code)) }
-            return fields
-        }
-
-        /// Pings the systemd watchdog at half its interval, after a round trip through the
-        /// socket server's queue (so a stuck server stops the pings).
-        func watchdog(_ server: SocketServer) async {
-            guard let interval = notifier.watchdogInterval else { return }
-            while !Task.isCancelled {
-                do { try await Task.sleep(for: interval / 2) } catch { return }
-                _ = server.clientCount
-                _ = try? notifier.watchdog()
             }
         }
     }

@@ -19,7 +19,7 @@ cat > "$work/c.conf" <<CONF
 GPSD=127.0.0.1:$gpsd_port
 MaxHorizontalError=10km
 [Throttle]
-MinInterval=0
+MinInterval=1s
 MinDistance=50m
 [Weather]
 URL=$fixture_url

@@ -19,7 +19,7 @@ import WundercastTestSupport
         GPSD=127.0.0.1:\(gpsdPort)
         MaxHorizontalError=10km
         [Throttle]
-        MinInterval=0
+        MinInterval=1s
         MinDistance=\(minDistance)
         MaxAge=1h
         [Weather]
@@ -54,7 +54,12 @@ import WundercastTestSupport
         let deadline = Date().addingTimeInterval(180)
         while gpsfake.isRunning && Date() < deadline { usleep(100_000) }
         #expect(!gpsfake.isRunning, "gpsfake did not finish the log")
-        let state = try daemon.waitForState(timeout: 30, "fresh weather") { $0["status"] as? String == "fresh" }
+        // gpsd has gone with gpsfake: the weather stays, for the last known position, stale.
+        let state = try daemon.waitForState(timeout: 30, "the last weather for the last known position") {
+            $0["weather"] != nil && $0[path: "location.status"] as? String == "lastKnown"
+        }
+        #expect(state["status"] as? String == "stale")
+        #expect(["device-gone", "gpsd-unreachable"].contains(state[path: "error.code"] as? String ?? ""))
 
         let requests = try forecastRequests(http)
         try #require(!requests.isEmpty, "no weather request reached the server; log:\n\(daemon.log.suffix(2000))")
@@ -66,7 +71,8 @@ import WundercastTestSupport
             #expect(request.headers["user-agent"]?.hasPrefix("wundercast/") == true)
         }
 
-        // Expected count, computed from the NMEA: the distance rule (MinInterval=0, MaxAge
+        // Expected count, computed from the NMEA: the distance rule (MinInterval=1s, which the
+        // track never reaches: its 50 m steps are 568 sentences = 4.5 s of replay apart; MaxAge
         // far beyond the replay), starting at the first position the daemon used (it joins
         // gpsd a moment after gpsfake starts feeding).
         let track = try NMEATrack.load(Self.boat).positions
@@ -176,7 +182,9 @@ import WundercastTestSupport
     @Test func nowSaysWhyThereIsNoLocationWhenGPSDCannotBeReached() throws {
         let port = try GPSFake.freePort()  // nothing listens there
         let daemon = try DaemonProcess(configuration: "[Location]\nGPSD=127.0.0.1:\(port)\n")
-        let state = try daemon.waitForState(timeout: 30, "a gpsd error") { $0[path: "error.code"] as? String == "gpsd" }
+        let state = try daemon.waitForState(timeout: 30, "a gpsd error") {
+            $0[path: "error.code"] as? String == "gpsd-unreachable"
+        }
         #expect(state["status"] as? String == "noLocation")
         #expect(
             (state[path: "error.message"] as? String)?.hasPrefix("cannot reach gpsd at 127.0.0.1:\(port): ") == true)

@@ -1,0 +1,56 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import WundercastCore
+import WundercastSystemd
+
+/// Sends each state change to `watch` clients, the journal (one entry per real change,
+/// `MESSAGE_ID` weatherChanged with `WUNDERCAST_*` fields) and systemd's `STATUS=`.
+/// Cancelling ``run()`` ends its reading of the store.
+struct Publisher: DaemonService {
+    let name = "publisher"
+    let store: StateStore
+    let server: SocketServer
+    let notifier: ServiceNotifier
+    let logger: Logger
+
+    func run() async {
+        var previous: WeatherState?
+        for await state in store.states() {
+            server.broadcast(state)
+            defer { previous = state }
+            guard let previous, previous != state else { continue }
+            let line = HumanFormat.line(state, now: Date())
+            _ = try? notifier.status(line)
+            logger.log(
+                [.stale, .error, .offline].contains(state.status) ? .warning : .info, "weather: \(line)",
+                fields: Self.journalFields(state))
+        }
+    }
+
+    /// The structured fields of a weather-change entry; values the state lacks are left out.
+    static func journalFields(_ state: WeatherState) -> [(String, String)] {
+        var fields: [(String, String)] = [
+            ("MESSAGE_ID", MessageID.weatherChanged), ("WUNDERCAST_STATUS", state.status.rawValue),
+            ("WUNDERCAST_PROVIDER", state.provider),
+        ]
+        if let w = state.weather {
+            if let t = w.temperature {
+                fields.append(("WUNDERCAST_TEMPERATURE", "\(t)"))
+                fields.append(("WUNDERCAST_TEMPERATURE_UNIT", w.units.temperature))
+            }
+            if let c = w.weatherCode { fields.append(("WUNDERCAST_WEATHER_CODE", "\(c)")) }
+            if let h = w.relativeHumidity { fields.append(("WUNDERCAST_RELATIVE_HUMIDITY", "\(h)")) }
+        }
+        if let l = state.location {
+            fields.append(("WUNDERCAST_LATITUDE", "\(l.latitude)"))
+            fields.append(("WUNDERCAST_LONGITUDE", "\(l.longitude)"))
+            if let mode = l.mode { fields.append(("WUNDERCAST_FIX_MODE", "\(mode)")) }
+            if let status = l.status { fields.append(("WUNDERCAST_LOCATION_STATUS", status.rawValue)) }
+        }
+        if let e = state.error { fields.append(("WUNDERCAST_ERROR", e.code)) }
+        return fields
+    }
+}

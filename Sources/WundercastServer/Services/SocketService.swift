@@ -1,0 +1,21 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import WundercastCore
+
+/// The socket server as a service: it serves from the moment it is made (the listening
+/// socket must exist before `READY=1`); cancelling ``run()`` stops accepting, closes every
+/// client (a `watch` client sees the end of its stream) and removes a socket file the
+/// daemon bound itself (an activated socket belongs to systemd).
+struct SocketService: DaemonService {
+    let name = "socket"
+    let server: SocketServer
+    /// The path the daemon bound, to unlink at the end; `nil` under socket activation.
+    let ownedPath: String?
+
+    func run() async {
+        await waitUntilCancelled()
+        server.stop()
+        if let ownedPath { unlink(ownedPath) }
+    }
+}

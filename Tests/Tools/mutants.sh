@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The mutation check (issue 5): applies each mutant below to the sources, one at a time,
+# rebuilds, runs the unit tests, and fails if any mutant survives (the tests still pass).
+# Each mutant breaks one promise of the core; a test must notice. Prints "N mutants, N killed".
+#
+#   bash Tests/Tools/mutants.sh            all mutants
+#   bash Tests/Tools/mutants.sh 3          only mutant 3
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+SWIFT=${SWIFT:-swift}
+# The unit tests: everything that runs without real processes.
+FILTER=${MUTANT_TESTS:-WundercastCoreTests}
+
+# name | file | exact line (after leading spaces) | replacement line
+mutants=(
+  "back-off ignored|Sources/WundercastCore/Refresh/RetryPolicy.swift|var wait = backoff.delay(attempt: failures)|var wait = Duration.zero"
+  "Retry-After ignored|Sources/WundercastCore/Refresh/RetryPolicy.swift|if let seconds = error.retryAfter, seconds > 0 {|if let seconds = Optional<Double>.none, seconds > 0 {"
+  "distance from the last seen, not the last emitted fix|Sources/WundercastCore/Refresh/RefreshStateMachine.swift|pending = position|lastFetched = pending ?? lastFetched; pending = position"
+  "MaxAge refresh removed|Sources/WundercastCore/Refresh/RefreshStateMachine.swift|return (.maxAge, max(throttled, lastStart.advanced(by: policy.maxAge)))|return nil"
+  "MinInterval ignored|Sources/WundercastCore/Refresh/RefreshStateMachine.swift|let throttled = lastStart.advanced(by: policy.minInterval)|let throttled = lastStart"
+  "authorization change not applied|Sources/WundercastCore/Service/WeatherService.swift|await forEachLatest(locationManager.authorization.values()) { status in|await forEachLatest(AsyncStream { [value = locationManager.authorization.value] in \$0.yield(value) }) { status in"
+  "take-first accepts a fix above MaxHorizontalError|Sources/WundercastCore/Location/LocationManager.swift|fix.isWithin(horizontalError: maxHorizontalError)|true"
+  "latest-wins disabled|Sources/WundercastCore/Refresh/RefreshStateMachine.swift|cancelling = current.id|return nil"
+  "fix age ignored|Sources/WundercastCore/Location/FixAge.swift|return lastFix.duration(to: now) >= maxFixAge ? .noFix(never: false) : nil|return nil"
+)
+
+bundle="$($SWIFT build --show-bin-path)/wundercastPackageTests.xctest"
+only=${1:-}
+total=0
+killed=0
+survivors=()
+for i in "${!mutants[@]}"; do
+  n=$((i + 1))
+  [ -n "$only" ] && [ "$only" != "$n" ] && continue
+  IFS='|' read -r name file line replacement <<<"${mutants[$i]}"
+  matches=$(awk -v l="$line" '{ s = $0; sub(/^[ \t]+/, "", s); if (s == l) c++ } END { print c + 0 }' "$file")
+  if [ "$matches" != 1 ]; then
+    echo "mutant $n ($name): the line is in $file $matches times, not once — update the mutant" >&2
+    exit 2
+  fi
+  backup=$(mktemp)
+  cp "$file" "$backup"
+  # Interrupted or not, the real source comes back.
+  trap 'cp "$backup" "$file"' EXIT INT TERM
+  awk -v l="$line" -v r="$replacement" '{ s = $0; sub(/^[ \t]+/, "", s); if (s == l) { match($0, /^[ \t]*/); print substr($0, 1, RLENGTH) r } else print }' "$backup" > "$file"
+  total=$((total + 1))
+  log=$(mktemp)
+  if ! $SWIFT build --build-tests >"$log" 2>&1; then
+    cp "$backup" "$file"
+    echo "mutant $n ($name) does not build — update the mutant:" >&2
+    grep -E "error:" "$log" | head -5 >&2
+    exit 2
+  fi
+  # A hang counts as a kill too (a test waited for what the mutant never did; the unit tests
+  # take about a second). The test bundle runs directly, so that the time limit ends it.
+  if timeout -s KILL 90 "$bundle" --testing-library swift-testing --filter "$FILTER" >"$log" 2>&1; then
+    survivors+=("$n: $name")
+    echo "mutant $n: $name — SURVIVED"
+  else
+    killed=$((killed + 1))
+    echo "mutant $n: $name — killed by: $(grep -oE '✘ Test [^ ]+' "$log" | sort -u | head -3 | sed 's/✘ Test //' | tr '\n' ' ')"
+  fi
+  cp "$backup" "$file"
+  trap - EXIT INT TERM
+  rm -f "$backup" "$log"
+done
+echo "$total mutants, $killed killed"
+# Rebuild the real sources so that what follows does not test a mutant's leftovers.
+$SWIFT build --build-tests >/dev/null 2>&1
+[ "${#survivors[@]}" -eq 0 ] || { printf 'survived: %s\n' "${survivors[@]}" >&2; exit 1; }

@@ -18,12 +18,39 @@ public enum Spawn {
     public static func process(
         _ arguments: [String], output: String, environment: [String: String]? = nil
     ) throws -> pid_t {
+        try process(arguments, environment: environment) { actions in
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        }
+    }
+
+    /// As ``process(_:output:environment:)``, with the child's stdin, stdout and stderr given
+    /// as descriptors of this process (`nil` stdin: /dev/null). The descriptors should be
+    /// close-on-exec here (``PipeDescriptors`` are): `dup2` in the child clears the flag on
+    /// 0, 1 and 2, and no other child started at the same moment inherits them.
+    public static func process(
+        _ arguments: [String], stdin: Int32?, stdout: Int32, stderr: Int32, environment: [String: String]? = nil
+    ) throws -> pid_t {
+        try process(arguments, environment: environment) { actions in
+            if let stdin {
+                posix_spawn_file_actions_adddup2(&actions, stdin, 0)
+            } else {
+                posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            }
+            posix_spawn_file_actions_adddup2(&actions, stdout, 1)
+            posix_spawn_file_actions_adddup2(&actions, stderr, 2)
+        }
+    }
+
+    private static func process(
+        _ arguments: [String], environment: [String: String]?,
+        files: (inout posix_spawn_file_actions_t) -> Void
+    ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        files(&actions)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

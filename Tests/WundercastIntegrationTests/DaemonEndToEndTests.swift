@@ -6,6 +6,10 @@ import WundercastTestSupport
 /// The whole main job with real processes: gpsfake replays a real track into a private gpsd,
 /// a loopback HTTP server serves recorded Open-Meteo responses and records every request,
 /// `wundercastd` runs with a temporary socket, `wundercastctl` asks it.
+///
+/// Serialized: each test floods a gpsd with a track at 5–10 ms per sentence and the daemon
+/// follows every fix; three at once on a 2-core machine would measure the machine, not the
+/// daemon. (The suite still runs beside the other suites.)
 @Suite(.serialized) struct DaemonEndToEndTests {
     static let boat = Fixtures.url("nmea/bundg_zeus_9.log")
     static let car = Fixtures.url("nmea/nl2008u.log")
@@ -165,7 +169,7 @@ import WundercastTestSupport
 
 /// The daemon and wundercastctl at their edges: configuration errors, a missing daemon,
 /// the socket path from the environment, `watch`, sd_notify and socket activation.
-@Suite(.serialized) struct DaemonEdgeTests {
+@Suite struct DaemonEdgeTests {
     @Test func configurationErrorStopsStartUpWithFileAndLine() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
             "wundercast-conf-\(UUID().uuidString.prefix(8))")

@@ -17,7 +17,10 @@ import Glibc
 ///   and only the datagrams that our daemon's process sent are kept (their sender's pid);
 /// - a running journald: the entries are read back with `journalctl -o json _PID=…`;
 /// - otherwise: disabled.
-@Suite(.serialized) struct DaemonJournalTests {
+///
+/// Not serialized: the stand-in tests queue for the one socket path in
+/// ``JournalStandIn/open(timeout:)``.
+@Suite struct DaemonJournalTests {
     static var mode: JournalStandIn.Availability { JournalStandIn.availability }
 
     func configuration(_ http: FixtureHTTPServer) -> String {

@@ -50,7 +50,7 @@ func jsonObject(_ line: String?) throws -> [String: Any] {
     return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
 }
 
-@Suite(.serialized) final class SocketServerTests {
+@Suite final class SocketServerTests {
     let directory: URL
     let path: String
     let store = StateStore(provider: "open-meteo", authorization: .authorizedAlways)

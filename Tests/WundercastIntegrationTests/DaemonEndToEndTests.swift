@@ -127,13 +127,12 @@ import WundercastTestSupport
             $0["status"] as? String == "fresh"
         }
         let boatRequests = try forecastRequests(http).count
-        gpsfake?.stop()
+        await gpsfake?.stopAndWait()
         gpsfake = nil
         // gpsd is gone; the daemon keeps serving its last state.
         #expect(try await daemon.now()[path: "weather.temperature"] as? Double == -5.3)
         // A new gpsd on the same port, replaying a car 260 km away: the daemon reconnects.
         let again = try await GPSFake.start(log: Self.car, cycle: 0.01, port: port)
-        defer { again.stop() }
         let carTrack = try #require(try NMEATrack.load(Self.car).boundingBox)
         let state = try await daemon.waitForState(timeout: .seconds(90), "weather for the car") { s in
             guard let lat = s[path: "location.latitude"] as? Double else { return false }
@@ -141,13 +140,13 @@ import WundercastTestSupport
         }
         #expect(try forecastRequests(http).count > boatRequests)
         #expect(state[path: "location.source"] as? String == "gpsd")
+        await again.stopAndWait()
     }
 
     @Test func serverErrorsTurnTheStateStaleAndKeepTheLastWeather() async throws {
         let http = try await FixtureHTTPServer()
         let port = try GPSFake.freePort()
         let gpsfake = try await GPSFake.start(log: Self.boat, cycle: 0.005, port: port)
-        defer { gpsfake.stop() }
         let daemon = try await DaemonProcess(
             configuration: configuration(gpsdPort: port, http: http, minDistance: "20m"))
         _ = try await daemon.waitForState(timeout: .seconds(60), "fresh weather") { $0["status"] as? String == "fresh" }
@@ -164,6 +163,7 @@ import WundercastTestSupport
         // Recovery.
         try http.reset()
         _ = try await daemon.waitForState(timeout: .seconds(90), "fresh again") { $0["status"] as? String == "fresh" }
+        await gpsfake.stopAndWait()
     }
 }
 

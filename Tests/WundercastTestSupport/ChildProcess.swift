@@ -142,6 +142,21 @@ public final class ChildProcess: @unchecked Sendable {
         return (try? await exited(timeout: .seconds(30))) ?? -1
     }
 
+    /// SIGTERM now; in the background, SIGKILL to the group if the process still runs after
+    /// `grace`, then `cleanUp`. Returns at once (for `deinit`s and other synchronous paths):
+    /// the background task awaits the exit event, no thread waits.
+    public func terminateInBackground(grace: Duration = .seconds(10), then cleanUp: @escaping @Sendable () -> Void = {})
+    {
+        signal(SIGTERM)
+        Task.detached { [self] in
+            if (try? await exited(timeout: grace)) == nil {
+                killpg(pid, SIGKILL)
+                _ = try? await exited(timeout: .seconds(30))
+            }
+            cleanUp()
+        }
+    }
+
     /// Writes `bytes` to the child's stdin (blocking only while its buffer is full; dropped
     /// once the child has closed it: `MSG_NOSIGNAL`, no SIGPIPE).
     public func writeToStdin(_ bytes: [UInt8]) {

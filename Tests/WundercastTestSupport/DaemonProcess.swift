@@ -132,18 +132,8 @@ public final class DaemonProcess: @unchecked Sendable {
 
     deinit {
         notify?.close()
-        let child = self.child
         let directory = self.directory
-        if child.isRunning {
-            kill(pid, SIGTERM)
-            // Keeps `child` (whose deinit would SIGKILL) until the exit or 10 s.
-            DispatchQueue.global().async {
-                if child.exitedBlocking(timeout: .seconds(10)) == nil { killpg(child.pid, SIGKILL) }
-                try? FileManager.default.removeItem(at: directory)
-            }
-        } else {
-            try? FileManager.default.removeItem(at: directory)
-        }
+        child.terminateInBackground { try? FileManager.default.removeItem(at: directory) }
     }
 
     public var isRunning: Bool { child.isRunning }

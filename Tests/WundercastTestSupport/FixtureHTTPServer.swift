@@ -164,7 +164,8 @@ public final class FixtureHTTPServer: @unchecked Sendable {
     }
 
     /// Stops the server: closes its stdin (it exits), sends SIGTERM, and returns at once; the
-    /// state directory is removed once the server has exited (SIGKILL after 5 s). Idempotent.
+    /// state directory is removed once the server has exited (SIGKILL after 5 s; see
+    /// ``ChildProcess/terminateInBackground(grace:then:)``). Idempotent.
     public func stop() {
         let alreadyStopped = lock.withLock {
             defer { stopped = true }
@@ -173,15 +174,7 @@ public final class FixtureHTTPServer: @unchecked Sendable {
         if alreadyStopped { return }
         watch.close()
         child.closeStdin()
-        child.signal(SIGTERM)
-        let child = self.child
         let state = stateDirectory
-        DispatchQueue.global().async {
-            if child.exitedBlocking(timeout: .seconds(5)) == nil {
-                killpg(child.pid, SIGKILL)
-                _ = child.exitedBlocking(timeout: .seconds(5))
-            }
-            try? FileManager.default.removeItem(at: state)
-        }
+        child.terminateInBackground(grace: .seconds(5)) { try? FileManager.default.removeItem(at: state) }
     }
 }

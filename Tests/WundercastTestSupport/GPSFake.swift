@@ -113,9 +113,24 @@ public final class GPSFake: @unchecked Sendable {
         }
     }
 
+    /// Without a ``stop()`` before: SIGTERM to the group now, SIGKILL 5 s later if needed, in
+    /// the background (no thread waits).
     deinit {
-        stop()
-        try? FileManager.default.removeItem(at: outputFile)
+        let first = lock.withLock {
+            defer { stopped = true }
+            return !stopped
+        }
+        let outputFile = self.outputFile
+        let members = GPSFake.processes(inGroup: pid)
+        if first && isRunning { _ = killpg(pid, SIGTERM) }
+        let child = self.child
+        Task.detached {
+            if (try? await child.exited(timeout: .seconds(5))) == nil || members.contains(where: GPSFake.isAlive) {
+                _ = killpg(child.pid, SIGKILL)
+                for member in members where GPSFake.isAlive(member) { _ = kill(member, SIGKILL) }
+            }
+            try? FileManager.default.removeItem(at: outputFile)
+        }
     }
 
     /// Whether gpsfake itself still runs (it exits after `linger` when playing once).
@@ -149,10 +164,7 @@ public final class GPSFake: @unchecked Sendable {
 
         // gpsd is gpsfake's child in gpsfake's process group.
         let members = GPSFake.processes(inGroup: pid)
-        func signalAll(_ signal: Int32) {
-            if isRunning { _ = killpg(pid, signal) }
-            for member in members where GPSFake.isAlive(member) { _ = kill(member, signal) }
-        }
+        func signalAll(_ signal: Int32) { self.signalAll(signal, members: members) }
         func gone(within timeout: Duration) -> Bool {
             child.exitedBlocking(timeout: timeout) != nil && child.output.waitForEndBlocking(timeout: timeout)
         }
@@ -163,6 +175,35 @@ public final class GPSFake: @unchecked Sendable {
             _ = gone(within: .seconds(5))
         }
         try? FileManager.default.removeItem(atPath: "/tmp/gpsfake-\(pid).sock")  // if gpsd was killed
+    }
+
+    /// As ``stop()``, without blocking a thread: awaits the same events.
+    public func stopAndWait() async {
+        let first = lock.withLock {
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first else { return }
+        let members = GPSFake.processes(inGroup: pid)
+        func signalAll(_ signal: Int32) { self.signalAll(signal, members: members) }
+        func gone(within timeout: Duration) async -> Bool {
+            guard (try? await child.exited(timeout: timeout)) != nil else { return false }
+            return (try? await child.output.waitForEnd("the end of gpsfake's and gpsd's output", timeout: timeout))
+                != nil
+        }
+        signalAll(SIGTERM)  // gpsfake's handler terminates its gpsd too
+        if await !gone(within: .seconds(5)) {
+            signalAll(SIGKILL)
+            _ = await gone(within: .seconds(5))
+        }
+        try? FileManager.default.removeItem(atPath: "/tmp/gpsfake-\(pid).sock")  // if gpsd was killed
+    }
+
+    /// Signals gpsfake's group while gpsfake is unreaped (its group id cannot be reused
+    /// then), and each of `members` still alive.
+    private func signalAll(_ signal: Int32, members: [pid_t]) {
+        if isRunning { _ = killpg(pid, signal) }
+        for member in members where GPSFake.isAlive(member) { _ = kill(member, signal) }
     }
 
     // MARK: - Helpers

@@ -8,6 +8,7 @@ import Glibc
 /// children a signal mask with SIGTERM blocked when called from a Swift concurrency thread,
 /// and (b) takes a child that closes its inherited descriptors before `exec` (as
 /// `systemd-socket-activate` does) for dead and then blocks in `waitpid` for it.
+/// ``ChildProcess`` starts through here and owns the reaping (one `waitpid` thread per child).
 public enum Spawn {
     public struct SpawnError: Error, CustomStringConvertible {
         public var description: String
@@ -83,16 +84,5 @@ public enum Spawn {
             throw SpawnError(description: "posix_spawn \(arguments[0]): \(String(cString: strerror(result)))")
         }
         return pid
-    }
-
-    /// Whether `pid` still runs; reaps it when it has ended (then returns its wait status
-    /// through `status`).
-    public static func isRunning(_ pid: pid_t, status: inout Int32?) -> Bool {
-        guard status == nil else { return false }
-        var raw: Int32 = 0
-        let result = waitpid(pid, &raw, WNOHANG)
-        if result == 0 { return true }
-        status = result == pid ? raw : -1
-        return false
     }
 }

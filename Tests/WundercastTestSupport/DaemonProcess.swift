@@ -70,7 +70,7 @@ public final class DaemonProcess: @unchecked Sendable {
         configuration: String, environment: [String: String] = [:], extraArguments: [String] = [],
         waitForSocket: Bool = true,
         journalStream: Bool = false,
-        startTimeout: Duration = .seconds(20)
+        startTimeout: Duration = .seconds(60)
     ) async throws {
         let directory = URL(fileURLWithPath: try DatagramSocket.temporaryDirectory())
         self.directory = directory

@@ -48,10 +48,31 @@ public final class FixtureHTTPServer: @unchecked Sendable {
     private let lock = NSLock()
     private var stopped = false
 
-    /// Starts the server over the fixtures in `root` and waits (at most `startTimeout`) for the
-    /// line in which it reports its port. Throws when python3 cannot be started or does not
-    /// report its port in time.
-    public init(root: URL = Fixtures.directory, startTimeout: Duration = .seconds(10)) async throws {
+    /// How many servers of this process are between their start and their `PORT` line.
+    private static let starting = Observed(0)
+    /// At most this many start at once: a parallel test run starts some twenty at the same
+    /// moment, and on 2 busy cores twenty Python start-ups at once make each one very slow.
+    static let concurrentStarts = 4
+
+    /// Starts the server over the fixtures in `root` and waits for the line in which it reports
+    /// its port (queued behind other starts of this process, see ``concurrentStarts``). Throws
+    /// when python3 cannot be started or does not report its port within `startTimeout` (a
+    /// safety net: generous, for a loaded machine).
+    public init(root: URL = Fixtures.directory, startTimeout: Duration = .seconds(60)) async throws {
+        try await withDeadline(startTimeout, "a turn to start a fixture HTTP server") {
+            while true {
+                let limit = FixtureHTTPServer.concurrentStarts
+                _ = try await FixtureHTTPServer.starting.wait { $0 < limit }
+                let taken = FixtureHTTPServer.starting.update { (count: inout Int) -> Bool in
+                    guard count < limit else { return false }
+                    count += 1
+                    return true
+                }
+                if taken { break }
+            }
+        }
+        defer { FixtureHTTPServer.starting.update { $0 -= 1 } }
+
         let fileManager = FileManager.default
         let state = fileManager.temporaryDirectory.appendingPathComponent(
             "wundercast-fixture-http-\(UUID().uuidString)")

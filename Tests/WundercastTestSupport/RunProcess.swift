@@ -17,7 +17,7 @@ public struct ProcessResult: Sendable {
 /// the process group is killed (a safety net) and what it wrote so far is returned.
 public func runProcess(
     _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-    timeout: Duration = .seconds(30)
+    timeout: Duration = .seconds(60)
 ) async throws -> ProcessResult {
     let child = try ChildProcess([executable] + arguments, environment: environment, separateStderr: true)
     let status: Int32

@@ -251,7 +251,7 @@ import WundercastTestSupport
         let watch = try ChildProcess(
             [try Binaries.path("wundercastctl"), "--socket", daemon.socketPath, "watch", "--json"],
             separateStderr: true)
-        defer { killpg(watch.pid, SIGKILL) }
+        defer { watch.signalGroup(SIGKILL) }
         // Decide only once the watcher has its first line (it is connected).
         try await watch.output.waitFor("the watcher's first line") { _ in true }
         let decided = try await daemon.ctl("authorize", "denied")

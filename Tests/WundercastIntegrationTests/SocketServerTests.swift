@@ -10,6 +10,8 @@ import WundercastTestSupport
 final class LineClient: @unchecked Sendable {
     let fd: Int32
     private var buffer: [UInt8] = []
+    private let closeLock = NSLock()
+    private var closed = false
 
     init(path: String) throws {
         fd = try UnixSocket.connect(path: path)
@@ -42,7 +44,15 @@ final class LineClient: @unchecked Sendable {
         }
     }
 
-    func close() { Glibc.close(fd) }
+    /// Closes the connection once: tests run in parallel, and closing a descriptor number
+    /// twice may close another test's descriptor that took the number meanwhile.
+    func close() {
+        let first = closeLock.withLock {
+            defer { closed = true }
+            return !closed
+        }
+        if first { Glibc.close(fd) }
+    }
 }
 
 func jsonObject(_ line: String?) throws -> [String: Any] {
@@ -205,7 +215,8 @@ func jsonObject(_ line: String?) throws -> [String: Any] {
     @Test func aLiveSocketIsNotStolenAndAStaleOneIsReplaced() async throws {
         try start()
         #expect(throws: SystemCallError.self) { try UnixSocket.listen(path: self.path) }
-        server.stop()
+        // No child of a parallel test may hold a copy of the listening socket as it closes.
+        Spawn.withNoSpawnInFlight { server.stop() }
         server = nil
         // The file is left behind by a "dead daemon": a new one takes it over.
         let fd = try UnixSocket.listen(path: path)

@@ -22,6 +22,9 @@ public final class ChildProcess: @unchecked Sendable {
     public let waitStatus = Observed<Int32?>(nil)
     private let stdinWrite: Int32?
     private let lock = NSLock()
+    /// Set, under `lock`, when the child is reaped: from then on its pid may belong to another.
+    private let reapedFlag = Flag()
+    private let stdinLock = NSLock()
     private var stdinOpen: Bool
     private let reaped = DispatchGroup()
 
@@ -76,13 +79,21 @@ public final class ChildProcess: @unchecked Sendable {
         let status = waitStatus
         let reaped = self.reaped
         reaped.enter()
-        let watcher = Thread {
+        let watcher = Thread { [lock, reapedFlag] in
+            // Wait for the exit without reaping (WNOWAIT): the zombie keeps the pid, and its
+            // process group id, from being reused while signals may still be sent to them;
+            // then reap under the lock that ``signal(_:)`` and ``signalGroup(_:)`` take.
+            var info = siginfo_t()
+            while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
             var raw: Int32 = 0
-            while waitpid(pid, &raw, 0) < 0 {
-                guard errno == EINTR else {
-                    raw = -1
-                    break
+            lock.withLock {
+                while waitpid(pid, &raw, 0) < 0 {
+                    guard errno == EINTR else {
+                        raw = -1
+                        break
+                    }
                 }
+                reapedFlag.value = true
             }
             status.update { $0 = raw }
             reaped.leave()
@@ -93,7 +104,7 @@ public final class ChildProcess: @unchecked Sendable {
 
     deinit {
         closeStdin()
-        if isRunning { killpg(pid, SIGKILL) }
+        signalGroup(SIGKILL)
     }
 
     /// Whether the process has not been reaped yet.
@@ -127,9 +138,21 @@ public final class ChildProcess: @unchecked Sendable {
         return exitCode
     }
 
-    /// Sends `signal` to the process (not to its group).
+    /// Sends `signal` to the process (not to its group), unless it has been reaped (its pid
+    /// could name another process then).
     public func signal(_ signal: Int32) {
-        if isRunning { kill(pid, signal) }
+        lock.withLock { if !reapedFlag.value { _ = kill(pid, signal) } }
+    }
+
+    /// Sends `signal` to the process's group (it leads one), unless the process has been reaped.
+    public func signalGroup(_ signal: Int32) {
+        lock.withLock { if !reapedFlag.value { _ = killpg(pid, signal) } }
+    }
+
+    /// Runs `body` while the process is certainly not reaped (its pid and group id are its own),
+    /// and returns its result; `nil` once the process has been reaped.
+    public func whileUnreaped<T>(_ body: () -> T) -> T? {
+        lock.withLock { reapedFlag.value ? nil : body() }
     }
 
     /// SIGTERM, then SIGKILL if it still runs after `grace`; waits for the exit and returns the
@@ -138,7 +161,7 @@ public final class ChildProcess: @unchecked Sendable {
     public func terminate(grace: Duration = .seconds(10)) async -> Int32 {
         signal(SIGTERM)
         if let code = try? await exited(timeout: grace) { return code }
-        if isRunning { kill(pid, SIGKILL) }
+        signal(SIGKILL)
         return (try? await exited(timeout: .seconds(30))) ?? -1
     }
 
@@ -150,7 +173,7 @@ public final class ChildProcess: @unchecked Sendable {
         signal(SIGTERM)
         Task.detached { [self] in
             if (try? await exited(timeout: grace)) == nil {
-                killpg(pid, SIGKILL)
+                signalGroup(SIGKILL)
                 _ = try? await exited(timeout: .seconds(30))
             }
             cleanUp()
@@ -160,7 +183,7 @@ public final class ChildProcess: @unchecked Sendable {
     /// Writes `bytes` to the child's stdin (blocking only while its buffer is full; dropped
     /// once the child has closed it: `MSG_NOSIGNAL`, no SIGPIPE).
     public func writeToStdin(_ bytes: [UInt8]) {
-        guard let fd = stdinWrite, lock.withLock({ stdinOpen }) else { return }
+        guard let fd = stdinWrite, stdinLock.withLock({ stdinOpen }) else { return }
         var offset = 0
         while offset < bytes.count {
             let n = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -173,10 +196,15 @@ public final class ChildProcess: @unchecked Sendable {
     /// Closes the child's stdin (it reads EOF). Idempotent.
     public func closeStdin() {
         guard let fd = stdinWrite else { return }
-        let wasOpen = lock.withLock {
+        let wasOpen = stdinLock.withLock {
             defer { stdinOpen = false }
             return stdinOpen
         }
         if wasOpen { close(fd) }
     }
+}
+
+/// A Boolean guarded by the lock of its owner.
+private final class Flag: @unchecked Sendable {
+    var value = false
 }

@@ -167,7 +167,7 @@ public final class DaemonProcess: @unchecked Sendable {
     ) async throws -> [String: Any] {
         let watch = try ChildProcess(
             [try Binaries.path("wundercastctl"), "--socket", socketPath, "watch", "--json"], separateStderr: true)
-        defer { killpg(watch.pid, SIGKILL) }
+        defer { watch.signalGroup(SIGKILL) }
         do {
             let line = try await watch.output.waitFor(what, timeout: timeout) { line in
                 Self.object(line).map(condition) ?? false

@@ -179,7 +179,7 @@ public final class FixtureHTTPServer: @unchecked Sendable {
     public func stopAndWait() async {
         stop()
         if (try? await child.exited(timeout: .seconds(5))) == nil {
-            killpg(child.pid, SIGKILL)
+            child.signalGroup(SIGKILL)
             _ = try? await child.exited(timeout: .seconds(5))
         }
     }

@@ -121,13 +121,15 @@ public final class GPSFake: @unchecked Sendable {
             return !stopped
         }
         let outputFile = self.outputFile
-        let members = GPSFake.processes(inGroup: pid)
-        if first && isRunning { _ = killpg(pid, SIGTERM) }
+        let members = self.members
+        if first { child.signalGroup(SIGTERM) }
         let child = self.child
         Task.detached {
-            if (try? await child.exited(timeout: .seconds(5))) == nil || members.contains(where: GPSFake.isAlive) {
-                _ = killpg(child.pid, SIGKILL)
-                for member in members where GPSFake.isAlive(member) { _ = kill(member, SIGKILL) }
+            if (try? await child.exited(timeout: .seconds(5))) == nil
+                || !GPSFake.stillIn(members, group: child.pid).isEmpty
+            {
+                child.signalGroup(SIGKILL)
+                for member in GPSFake.stillIn(members, group: child.pid) { _ = kill(member, SIGKILL) }
             }
             try? FileManager.default.removeItem(at: outputFile)
         }
@@ -163,7 +165,7 @@ public final class GPSFake: @unchecked Sendable {
         guard first else { return }
 
         // gpsd is gpsfake's child in gpsfake's process group.
-        let members = GPSFake.processes(inGroup: pid)
+        let members = self.members
         func signalAll(_ signal: Int32) { self.signalAll(signal, members: members) }
         func gone(within timeout: Duration) -> Bool {
             child.exitedBlocking(timeout: timeout) != nil && child.output.waitForEndBlocking(timeout: timeout)
@@ -184,7 +186,7 @@ public final class GPSFake: @unchecked Sendable {
             return !stopped
         }
         guard first else { return }
-        let members = GPSFake.processes(inGroup: pid)
+        let members = self.members
         func signalAll(_ signal: Int32) { self.signalAll(signal, members: members) }
         func gone(within timeout: Duration) async -> Bool {
             guard (try? await child.exited(timeout: timeout)) != nil else { return false }
@@ -199,11 +201,21 @@ public final class GPSFake: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: "/tmp/gpsfake-\(pid).sock")  // if gpsd was killed
     }
 
-    /// Signals gpsfake's group while gpsfake is unreaped (its group id cannot be reused
-    /// then), and each of `members` still alive.
+    /// gpsfake's group (gpsfake and its gpsd), read while gpsfake is unreaped: its group id
+    /// is its own then. Empty once it has been reaped.
+    private var members: [pid_t] { child.whileUnreaped { GPSFake.processes(inGroup: pid) } ?? [] }
+
+    /// Those of `members` alive and still in `group`.
+    private static func stillIn(_ members: [pid_t], group: pid_t) -> [pid_t] {
+        let current = Set(processes(inGroup: group))
+        return members.filter(current.contains)
+    }
+
+    /// Signals gpsfake's group while gpsfake is unreaped (see ``ChildProcess/signalGroup(_:)``),
+    /// and each of `members` still alive in it (gpsd, should gpsfake be gone).
     private func signalAll(_ signal: Int32, members: [pid_t]) {
-        if isRunning { _ = killpg(pid, signal) }
-        for member in members where GPSFake.isAlive(member) { _ = kill(member, signal) }
+        child.signalGroup(signal)
+        for member in GPSFake.stillIn(members, group: pid) { _ = kill(member, signal) }
     }
 
     // MARK: - Helpers

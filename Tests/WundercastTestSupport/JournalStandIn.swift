@@ -58,19 +58,18 @@ public final class JournalStandIn: @unchecked Sendable {
     /// Whether a stand-in of this process is open: the in-process queue of ``open(timeout:)``.
     private static let claimed = Observed(false)
 
-    /// Opens a stand-in once the one of another test (of this process: awaited; of another
-    /// process: retried on a dedicated thread) has closed; throws after `timeout`.
-    public static func open(timeout: Duration = .seconds(30)) async throws -> JournalStandIn {
-        try await withDeadline(timeout, "the journal stand-in of another test to close") {
-            while true {
-                _ = try await claimed.wait { !$0 }
-                if claimed.update({ (held: inout Bool) -> Bool in
-                    defer { held = true }
-                    return !held
-                }) {
-                    break
-                }
+    /// Opens a stand-in once the one of another test has closed: of this process, awaited
+    /// without a deadline (each holder is bounded by its own test's waits, and closes on
+    /// `deinit` at the latest); of another process, retried on a dedicated thread for at most
+    /// `timeout`.
+    public static func open(timeout: Duration = .seconds(120)) async throws -> JournalStandIn {
+        while true {
+            _ = try await claimed.wait { !$0 }
+            let taken = claimed.update { (held: inout Bool) -> Bool in
+                defer { held = true }
+                return !held
             }
+            if taken { break }
         }
         let seconds = Double(timeout.components.seconds)
         do {
@@ -290,7 +289,7 @@ public enum Journalctl {
     ) async throws -> Bool {
         let follow = try ChildProcess(
             ["/bin/journalctl", "--no-pager", "--follow", "--all", "-o", "json"] + matches, separateStderr: true)
-        defer { killpg(follow.pid, SIGKILL) }
+        defer { follow.signalGroup(SIGKILL) }
         return (try? await follow.output.waitFor(what, timeout: timeout, predicate)) != nil
     }
 

@@ -24,7 +24,7 @@ public func runProcess(
     if let code = try? await child.exited(timeout: timeout) {
         status = code
     } else {
-        killpg(child.pid, SIGKILL)
+        child.signalGroup(SIGKILL)
         status = (try? await child.exited(timeout: .seconds(10))) ?? -1
     }
     // A grandchild may still hold the pipes: bounded.

@@ -44,6 +44,19 @@ public enum Spawn {
         }
     }
 
+    /// Held across each `posix_spawn`: between its `clone` and the child's `exec` the child holds
+    /// a copy of every descriptor of this process, close-on-exec or not.
+    private static let spawning = NSLock()
+
+    /// Runs `body` while no child is being started by this process: a descriptor closed in
+    /// `body` is closed for good (no child in the middle of `posix_spawn` holds a copy), e.g.
+    /// a listening socket that must refuse connections afterwards.
+    public static func withNoSpawnInFlight<T>(_ body: () throws -> T) rethrows -> T {
+        spawning.lock()
+        defer { spawning.unlock() }
+        return try body()
+    }
+
     private static func process(
         _ arguments: [String], environment: [String: String]?,
         files: (inout posix_spawn_file_actions_t) -> Void
@@ -72,7 +85,18 @@ public enum Spawn {
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
-        let result: Int32
+        var result: Int32 = 0
+        spawning.lock()
+        defer { spawning.unlock() }
+        // Nothing but 0, 1 and 2: tests run in parallel, and a descriptor of another test that
+        // is not close-on-exec (the server's accepted clients are not) would otherwise live on
+        // in this child, e.g. keeping a connection from seeing EOF. (Swift's Glibc lacks
+        // `posix_spawn_file_actions_addclosefrom_np`; glibc ignores `EBADF` here for a
+        // descriptor closed meanwhile.)
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for fd in open.compactMap({ Int32($0) }) where fd > 2 {
+            posix_spawn_file_actions_addclose(&actions, fd)
+        }
         if let environment {
             var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
             defer { for pointer in envp { free(pointer) } }

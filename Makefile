@@ -27,7 +27,7 @@ demo: build
 
 test: deps
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
-	$(SWIFT) test --skip-build --no-parallel
+	$(SWIFT) test --skip-build
 
 bench: deps
 	$(SWIFT) build -c release --static-swift-stdlib -Xswiftc -warnings-as-errors

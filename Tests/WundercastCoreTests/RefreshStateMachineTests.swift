@@ -221,4 +221,35 @@ import WundercastTestSupport
         #expect(m.offer(north(50_000), at: t(10)) == nil)
         #expect(m.deadline == t(120))
     }
+
+    /// DESIGN "Throttle" rule 6: time is the machine's monotonic clock. The same positions at
+    /// the same instants give the same decisions whatever GPS times the fixes carry
+    /// (replayed logs jump backwards, forwards and years into the future).
+    @Test func gpsTimeDoesNotMatter() {
+        let times: [Date?] = [
+            Date(timeIntervalSince1970: 1_300_000_000), Date(timeIntervalSince1970: 0), nil,
+            Date(timeIntervalSince1970: 4_000_000_000), Date(timeIntervalSince1970: 1_299_999_000),
+        ]
+        let steps: [(seconds: Double, metres: Double)] = [(0, 0), (30, 3000), (130, 3100), (400, 6000), (1400, 6000)]
+        func decisions(withTimes: Bool) -> [String] {
+            let m = machine()
+            return steps.enumerated().map { index, step in
+                var fix = north(step.metres)
+                if withTimes, case .gps(var gps) = fix.source {
+                    gps.time = times[index]
+                    fix = Position(coordinate: fix.coordinate, source: .gps(gps))
+                }
+                if case .gps(let gps) = fix.source { #expect(gps.time == (withTimes ? times[index] : nil)) }
+                let action = m.offer(fix, at: t(step.seconds)) ?? m.tick(at: t(step.seconds))
+                if case .fetch(let id, _, _, _) = action {
+                    _ = m.fetchEnded(id: id, .success, at: t(step.seconds), wallNow: wall)
+                    return "fetch at \(step.seconds)"
+                }
+                return "none at \(step.seconds)"
+            }
+        }
+        let plain = decisions(withTimes: false)
+        #expect(plain == ["fetch at 0.0", "none at 30.0", "fetch at 130.0", "fetch at 400.0", "fetch at 1400.0"])
+        #expect(decisions(withTimes: true) == plain)
+    }
 }

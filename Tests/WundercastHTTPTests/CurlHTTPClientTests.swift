@@ -11,7 +11,7 @@ import WundercastTestSupport
     static let userAgent = "wundercast-tests/1.0 (+https://example.invalid/wundercast)"
 
     @Test func bodyIsTheFixtureGzipDecoded() async throws {
-        let server = try FixtureHTTPServer()
+        let server = try await FixtureHTTPServer()
         defer { server.stop() }
         let client = CurlHTTPClient(userAgent: Self.userAgent)
         let response = try await client.get(server.baseURL + "/v1/forecast?latitude=44.44&longitude=26.1", headers: [:])
@@ -26,7 +26,7 @@ import WundercastTestSupport
     }
 
     @Test func fahrenheitRecordingForFahrenheitQueries() async throws {
-        let server = try FixtureHTTPServer()
+        let server = try await FixtureHTTPServer()
         defer { server.stop() }
         let client = CurlHTTPClient(userAgent: Self.userAgent)
         let response = try await client.get(server.baseURL + "/v1/forecast?temperature_unit=fahrenheit", headers: [:])
@@ -34,7 +34,7 @@ import WundercastTestSupport
     }
 
     @Test func userAgentAndExtraHeadersArrive() async throws {
-        let server = try FixtureHTTPServer()
+        let server = try await FixtureHTTPServer()
         defer { server.stop() }
         let client = CurlHTTPClient(userAgent: Self.userAgent)
         _ = try await client.get(
@@ -48,7 +48,7 @@ import WundercastTestSupport
     }
 
     @Test func errorStatusesAreReturnedNotThrown() async throws {
-        let server = try FixtureHTTPServer()
+        let server = try await FixtureHTTPServer()
         defer { server.stop() }
         let client = CurlHTTPClient(userAgent: Self.userAgent)
 
@@ -74,7 +74,7 @@ import WundercastTestSupport
     }
 
     @Test func redirectsAreFollowedAndOnlyTheFinalHeadersKept() async throws {
-        let server = try FixtureHTTPServer()
+        let server = try await FixtureHTTPServer()
         defer { server.stop() }
         let client = CurlHTTPClient(userAgent: Self.userAgent)
         let response = try await client.get(server.baseURL + "/redirect?to=/v1/forecast%3Flatitude%3D1", headers: [:])
@@ -86,7 +86,7 @@ import WundercastTestSupport
     }
 
     @Test func redirectToAnotherProtocolIsRefused() async throws {
-        let server = try FixtureHTTPServer()
+        let server = try await FixtureHTTPServer()
         defer { server.stop() }
         let client = CurlHTTPClient(userAgent: Self.userAgent)
         await #expect(
@@ -99,7 +99,7 @@ import WundercastTestSupport
     }
 
     @Test func totalTimeout() async throws {
-        let server = try FixtureHTTPServer()
+        let server = try await FixtureHTTPServer()
         defer { server.stop() }
         try server.respond(delaySeconds: 5)
         let client = CurlHTTPClient(userAgent: Self.userAgent, timeout: .milliseconds(500))
@@ -118,7 +118,7 @@ import WundercastTestSupport
     }
 
     @Test func connectionRefused() async throws {
-        let port = try Self.closedPort()
+        let port = try await Self.closedPort()
         let client = CurlHTTPClient(userAgent: Self.userAgent)
         do {
             _ = try await client.get("http://127.0.0.1:\(port)/v1/forecast", headers: [:])
@@ -133,7 +133,7 @@ import WundercastTestSupport
     }
 
     @Test func cancellationDuringADelayedResponseIsPrompt() async throws {
-        let server = try FixtureHTTPServer()
+        let server = try await FixtureHTTPServer()
         defer { server.stop() }
         try server.respond(delaySeconds: 5)
         let client = CurlHTTPClient(userAgent: Self.userAgent, timeout: .seconds(20))
@@ -150,7 +150,7 @@ import WundercastTestSupport
     }
 
     @Test func alreadyCancelledTaskSendsNothing() async throws {
-        let server = try FixtureHTTPServer()
+        let server = try await FixtureHTTPServer()
         defer { server.stop() }
         let client = CurlHTTPClient(userAgent: Self.userAgent)
         let url = server.baseURL + "/v1/forecast"
@@ -163,7 +163,7 @@ import WundercastTestSupport
     }
 
     @Test func bodyLargerThanTheCapIsAnError() async throws {
-        let server = try FixtureHTTPServer()
+        let server = try await FixtureHTTPServer()
         defer { server.stop() }
         let client = CurlHTTPClient(userAgent: Self.userAgent, maxBodySize: 1000)
         do {
@@ -175,7 +175,7 @@ import WundercastTestSupport
     }
 
     @Test func headerWithALineBreakIsRefused() async throws {
-        let server = try FixtureHTTPServer()
+        let server = try await FixtureHTTPServer()
         defer { server.stop() }
         let client = CurlHTTPClient(userAgent: Self.userAgent)
         await #expect(throws: WeatherError.self) {
@@ -186,8 +186,8 @@ import WundercastTestSupport
 
     /// An `appid` in a URL must never reach an error message (and so a log line).
     @Test func errorMessagesNeverContainTheQuery() async throws {
-        let port = try Self.closedPort()
-        let server = try FixtureHTTPServer()
+        let port = try await Self.closedPort()
+        let server = try await FixtureHTTPServer()
         defer { server.stop() }
         let client = CurlHTTPClient(userAgent: Self.userAgent, timeout: .milliseconds(300))
         try server.respond(delaySeconds: 3)
@@ -228,7 +228,7 @@ import WundercastTestSupport
     }
 
     @Test func clientsOnManyTasks() async throws {
-        let server = try FixtureHTTPServer()
+        let server = try await FixtureHTTPServer()
         defer { server.stop() }
         let client = CurlHTTPClient(userAgent: Self.userAgent)
         let expected = try Fixtures.bytes(Self.metric)
@@ -242,10 +242,10 @@ import WundercastTestSupport
     }
 
     /// A port on 127.0.0.1 that nobody listens on: the port of a fixture server that has stopped.
-    static func closedPort() throws -> Int {
-        let server = try FixtureHTTPServer()
+    static func closedPort() async throws -> Int {
+        let server = try await FixtureHTTPServer()
         let port = server.port
-        server.stop()
+        await server.stopAndWait()
         return port
     }
 }
@@ -273,7 +273,7 @@ import WundercastTestSupport
     }
 
     @Test func deltaSeconds() async throws {
-        let server = try FixtureHTTPServer()
+        let server = try await FixtureHTTPServer()
         defer { server.stop() }
         try server.respond(status: 503, body: "busy", retryAfter: 120)
         let response = try await CurlHTTPClient(userAgent: Self.userAgent).get(
@@ -285,7 +285,7 @@ import WundercastTestSupport
     /// An hour ahead: the seconds are counted from when the answer arrived, so a second may
     /// have passed between writing the date and reading it (and dates have whole seconds).
     @Test func httpDateInTheFuture() async throws {
-        let server = try FixtureHTTPServer()
+        let server = try await FixtureHTTPServer()
         defer { server.stop() }
         let date = Self.httpDate(secondsFromNow: 3600)
         try server.respond(status: 429, body: "{}", headers: ["Retry-After": date])
@@ -297,7 +297,7 @@ import WundercastTestSupport
     }
 
     @Test func httpDateInThePastIsZero() async throws {
-        let server = try FixtureHTTPServer()
+        let server = try await FixtureHTTPServer()
         defer { server.stop() }
         try server.respond(status: 503, body: "{}", headers: ["Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"])
         let response = try await CurlHTTPClient(userAgent: Self.userAgent).get(
@@ -306,7 +306,7 @@ import WundercastTestSupport
     }
 
     @Test func providerCarriesTheDateFormIntoTheError() async throws {
-        let server = try FixtureHTTPServer()
+        let server = try await FixtureHTTPServer()
         defer { server.stop() }
         let date = Self.httpDate(secondsFromNow: 600)
         try server.respond(
@@ -327,7 +327,7 @@ import WundercastTestSupport
     }
 
     @Test func dailyLimitOverTheWire() async throws {
-        let server = try FixtureHTTPServer()
+        let server = try await FixtureHTTPServer()
         defer { server.stop() }
         let reason = "Daily API request limit exceeded. Please try again tomorrow."
         try server.respond(status: 429, body: #"{"error":true,"reason":"\#(reason)"}"#)

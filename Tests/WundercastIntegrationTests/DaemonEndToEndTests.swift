@@ -6,6 +6,10 @@ import WundercastTestSupport
 /// The whole main job with real processes: gpsfake replays a real track into a private gpsd,
 /// a loopback HTTP server serves recorded Open-Meteo responses and records every request,
 /// `wundercastd` runs with a temporary socket, `wundercastctl` asks it.
+///
+/// Serialized: each test floods a gpsd with a track at 5–10 ms per sentence and the daemon
+/// follows every fix; three at once on a 2-core machine would measure the machine, not the
+/// daemon. (The suite still runs beside the other suites.)
 @Suite(.serialized) struct DaemonEndToEndTests {
     static let boat = Fixtures.url("nmea/bundg_zeus_9.log")
     static let car = Fixtures.url("nmea/nl2008u.log")
@@ -44,18 +48,20 @@ import WundercastTestSupport
         return text.distance(from: dot, to: text.endIndex) - 1
     }
 
-    @Test func weatherFollowsARealTrackWithTheRequestsTheThrottleAllows() throws {
-        let http = try FixtureHTTPServer()
+    @Test func weatherFollowsARealTrackWithTheRequestsTheThrottleAllows() async throws {
+        let http = try await FixtureHTTPServer()
         let port = try GPSFake.freePort()
         let minDistance = 50.0
-        let daemon = try DaemonProcess(configuration: configuration(gpsdPort: port, http: http, minDistance: "50m"))
+        let daemon = try await DaemonProcess(
+            configuration: configuration(gpsdPort: port, http: http, minDistance: "50m"))
         // The daemon is up and retrying gpsd; now gpsd appears and the log plays once.
-        let gpsfake = try GPSFake(log: Self.boat, cycle: 0.008, once: true, linger: 1, port: port)
-        let deadline = Date().addingTimeInterval(180)
-        while gpsfake.isRunning && Date() < deadline { usleep(100_000) }
+        let gpsfake = try await GPSFake.start(log: Self.boat, cycle: 0.008, once: true, linger: 1, port: port)
+        // gpsfake exits once the log has played and gpsd lingered 1 s.
+        _ = try? await gpsfake.exited(timeout: .seconds(180))
         #expect(!gpsfake.isRunning, "gpsfake did not finish the log")
         // gpsd has gone with gpsfake: the weather stays, for the last known position, stale.
-        let state = try daemon.waitForState(timeout: 30, "the last weather for the last known position") {
+        let state = try await daemon.waitForState(timeout: .seconds(30), "the last weather for the last known position")
+        {
             $0["weather"] != nil && $0[path: "location.status"] as? String == "lastKnown"
         }
         #expect(state["status"] as? String == "stale")
@@ -110,60 +116,66 @@ import WundercastTestSupport
         #expect(lon >= box.minLongitude - 0.0001 && lon <= box.maxLongitude + 0.0001)
 
         // The human line.
-        let human = try daemon.ctl("now")
+        let human = try await daemon.ctl("now")
         #expect(human.status == 0)
         #expect(human.stdout.hasPrefix("-5°C Clear sky, humidity 72%, "), "\(human.stdout)")
-        #expect(daemon.stop() == 0)
+        #expect(await daemon.stop() == 0)
     }
 
-    @Test func fixesResumeWhenGPSDIsKilledAndStartedAgain() throws {
-        let http = try FixtureHTTPServer()
+    @Test func fixesResumeWhenGPSDIsKilledAndStartedAgain() async throws {
+        let http = try await FixtureHTTPServer()
         let port = try GPSFake.freePort()
-        let daemon = try DaemonProcess(configuration: configuration(gpsdPort: port, http: http, minDistance: "1km"))
-        var gpsfake: GPSFake? = try GPSFake(log: Self.boat, cycle: 0.01, port: port)
-        _ = try daemon.waitForState(timeout: 60, "weather for the boat") { $0["status"] as? String == "fresh" }
+        let daemon = try await DaemonProcess(
+            configuration: configuration(gpsdPort: port, http: http, minDistance: "1km"))
+        var gpsfake: GPSFake? = try await GPSFake.start(log: Self.boat, cycle: 0.01, port: port)
+        _ = try await daemon.waitForState(timeout: .seconds(60), "weather for the boat") {
+            $0["status"] as? String == "fresh"
+        }
         let boatRequests = try forecastRequests(http).count
-        gpsfake?.stop()
+        await gpsfake?.stopAndWait()
         gpsfake = nil
         // gpsd is gone; the daemon keeps serving its last state.
-        #expect(try daemon.now()[path: "weather.temperature"] as? Double == -5.3)
+        #expect(try await daemon.now()[path: "weather.temperature"] as? Double == -5.3)
         // A new gpsd on the same port, replaying a car 260 km away: the daemon reconnects.
-        let again = try GPSFake(log: Self.car, cycle: 0.01, port: port)
-        defer { again.stop() }
+        let again = try await GPSFake.start(log: Self.car, cycle: 0.01, port: port)
         let carTrack = try #require(try NMEATrack.load(Self.car).boundingBox)
-        let state = try daemon.waitForState(timeout: 90, "weather for the car") { s in
+        let state = try await daemon.waitForState(timeout: .seconds(90), "weather for the car") { s in
             guard let lat = s[path: "location.latitude"] as? Double else { return false }
             return abs(lat - carTrack.minLatitude) < 0.1 && s["status"] as? String == "fresh"
         }
         #expect(try forecastRequests(http).count > boatRequests)
         #expect(state[path: "location.source"] as? String == "gpsd")
+        await again.stopAndWait()
     }
 
-    @Test func serverErrorsTurnTheStateStaleAndKeepTheLastWeather() throws {
-        let http = try FixtureHTTPServer()
+    @Test func serverErrorsTurnTheStateStaleAndKeepTheLastWeather() async throws {
+        let http = try await FixtureHTTPServer()
         let port = try GPSFake.freePort()
-        let gpsfake = try GPSFake(log: Self.boat, cycle: 0.005, port: port)
-        defer { gpsfake.stop() }
-        let daemon = try DaemonProcess(configuration: configuration(gpsdPort: port, http: http, minDistance: "20m"))
-        _ = try daemon.waitForState(timeout: 60, "fresh weather") { $0["status"] as? String == "fresh" }
+        let gpsfake = try await GPSFake.start(log: Self.boat, cycle: 0.005, port: port)
+        let daemon = try await DaemonProcess(
+            configuration: configuration(gpsdPort: port, http: http, minDistance: "20m"))
+        _ = try await daemon.waitForState(timeout: .seconds(60), "fresh weather") { $0["status"] as? String == "fresh" }
         try http.respond(status: 500, body: #"{"error":true,"reason":"Internal error"}"#)
         // The boat moves on, the next fetch fails: stale, with the old weather.
-        let stale = try daemon.waitForState(timeout: 60, "stale state") { $0["status"] as? String == "stale" }
+        let stale = try await daemon.waitForState(timeout: .seconds(60), "stale state") {
+            $0["status"] as? String == "stale"
+        }
         #expect(stale[path: "weather.temperature"] as? Double == -5.3)
         #expect(stale[path: "error.code"] as? String == "http-500")
         #expect((stale[path: "error.message"] as? String)?.contains("Internal error") == true)
-        let human = try daemon.ctl("now")
+        let human = try await daemon.ctl("now")
         #expect(human.stdout.contains("(stale: HTTP 500"), "\(human.stdout)")
         // Recovery.
         try http.reset()
-        _ = try daemon.waitForState(timeout: 90, "fresh again") { $0["status"] as? String == "fresh" }
+        _ = try await daemon.waitForState(timeout: .seconds(90), "fresh again") { $0["status"] as? String == "fresh" }
+        await gpsfake.stopAndWait()
     }
 }
 
 /// The daemon and wundercastctl at their edges: configuration errors, a missing daemon,
 /// the socket path from the environment, `watch`, sd_notify and socket activation.
-@Suite(.serialized) struct DaemonEdgeTests {
-    @Test func configurationErrorStopsStartUpWithFileAndLine() throws {
+@Suite struct DaemonEdgeTests {
+    @Test func configurationErrorStopsStartUpWithFileAndLine() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
             "wundercast-conf-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -171,37 +183,37 @@ import WundercastTestSupport
         let path = dir.appendingPathComponent("bad.conf").path
         try "[Location]\nAuthorization=always\n\n[Throttle]\nMinInterval=5 parsecs\n".write(
             toFile: path, atomically: true, encoding: .utf8)
-        let result = try runProcess(try Binaries.path("wundercastd"), ["--config", path])
+        let result = try await runProcess(try Binaries.path("wundercastd"), ["--config", path])
         #expect(result.status == 1)
         #expect(result.stderr.contains("bad.conf:5: "), "\(result.stderr)")
         #expect(result.stderr.contains("MinInterval"), "\(result.stderr)")
-        let check = try runProcess(try Binaries.path("wundercastd"), ["--check-config", "--config", path])
+        let check = try await runProcess(try Binaries.path("wundercastd"), ["--check-config", "--config", path])
         #expect(check.status == 1)
     }
 
-    @Test func nowSaysWhyThereIsNoLocationWhenGPSDCannotBeReached() throws {
+    @Test func nowSaysWhyThereIsNoLocationWhenGPSDCannotBeReached() async throws {
         let port = try GPSFake.freePort()  // nothing listens there
-        let daemon = try DaemonProcess(configuration: "[Location]\nGPSD=127.0.0.1:\(port)\n")
-        let state = try daemon.waitForState(timeout: 30, "a gpsd error") {
+        let daemon = try await DaemonProcess(configuration: "[Location]\nGPSD=127.0.0.1:\(port)\n")
+        let state = try await daemon.waitForState(timeout: .seconds(30), "a gpsd error") {
             $0[path: "error.code"] as? String == "gpsd-unreachable"
         }
         #expect(state["status"] as? String == "noLocation")
         #expect(
             (state[path: "error.message"] as? String)?.hasPrefix("cannot reach gpsd at 127.0.0.1:\(port): ") == true)
-        let human = try daemon.ctl("now")
+        let human = try await daemon.ctl("now")
         #expect(human.stdout.hasPrefix("no location: cannot reach gpsd at 127.0.0.1:\(port)"), "\(human.stdout)")
     }
 
-    @Test func ctlSaysClearlyWhenTheDaemonIsNotRunning() throws {
-        let result = try runProcess(
+    @Test func ctlSaysClearlyWhenTheDaemonIsNotRunning() async throws {
+        let result = try await runProcess(
             try Binaries.path("wundercastctl"), ["--socket", "/nonexistent/wundercast.sock", "now"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("not running"), "\(result.stderr)")
     }
 
-    @Test func deniedWithFallbackServesTheFallbackAndEnvironmentSetsTheSocket() throws {
-        let http = try FixtureHTTPServer()
-        let daemon = try DaemonProcess(
+    @Test func deniedWithFallbackServesTheFallbackAndEnvironmentSetsTheSocket() async throws {
+        let http = try await FixtureHTTPServer()
+        let daemon = try await DaemonProcess(
             configuration: """
                 [Location]
                 Authorization=denied
@@ -211,10 +223,12 @@ import WundercastTestSupport
                 URL=\(http.baseURL)
                 Precision=2
                 """)
-        _ = try daemon.waitForState(timeout: 30, "fresh fallback weather") { $0["status"] as? String == "fresh" }
+        _ = try await daemon.waitForState(timeout: .seconds(30), "fresh fallback weather") {
+            $0["status"] as? String == "fresh"
+        }
         var env = ProcessInfo.processInfo.environment
         env["WUNDERCAST_SOCKET"] = daemon.socketPath
-        let result = try runProcess(try Binaries.path("wundercastctl"), ["now", "--json"], environment: env)
+        let result = try await runProcess(try Binaries.path("wundercastctl"), ["now", "--json"], environment: env)
         #expect(result.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(object[path: "location.source"] as? String == "fallback")
@@ -224,9 +238,9 @@ import WundercastTestSupport
         #expect(requests.map { $0.query["latitude"] } == ["59.91"])
     }
 
-    @Test func watchStreamsChangesAndAuthorizeDecides() throws {
-        let http = try FixtureHTTPServer()
-        let daemon = try DaemonProcess(
+    @Test func watchStreamsChangesAndAuthorizeDecides() async throws {
+        let http = try await FixtureHTTPServer()
+        let daemon = try await DaemonProcess(
             configuration: """
                 [Location]
                 Authorization=ask
@@ -235,32 +249,22 @@ import WundercastTestSupport
                 [Weather]
                 URL=\(http.baseURL)
                 """)
-        let ask = try daemon.now()
+        let ask = try await daemon.now()
         #expect(ask["status"] as? String == "noLocation")
         #expect(ask[path: "error.code"] as? String == "not-determined")
         // A watcher sees the decision take effect: noLocation → fetching → fresh.
-        let watch = Process()
-        watch.executableURL = URL(fileURLWithPath: try Binaries.path("wundercastctl"))
-        watch.arguments = ["--socket", daemon.socketPath, "watch", "--json"]
-        let out = Pipe()
-        watch.standardOutput = out
-        try watch.run()
-        defer { if watch.isRunning { kill(watch.processIdentifier, SIGKILL) } }
+        let watch = try ChildProcess(
+            [try Binaries.path("wundercastctl"), "--socket", daemon.socketPath, "watch", "--json"],
+            separateStderr: true)
+        defer { watch.signalGroup(SIGKILL) }
         // Decide only once the watcher has its first line (it is connected).
-        var firstLine = Data()
-        while !firstLine.contains(UInt8(ascii: "\n")) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            firstLine.append(chunk)
-        }
-        let decided = try daemon.ctl("authorize", "denied")
+        try await watch.output.waitFor("the watcher's first line") { _ in true }
+        let decided = try await daemon.ctl("authorize", "denied")
         #expect(decided.stdout == "GPS authorization: denied\n")
-        _ = try daemon.waitForState(timeout: 30, "fresh") { $0["status"] as? String == "fresh" }
-        // SIGKILL: a child of Foundation's Process may start with SIGTERM blocked.
-        kill(watch.processIdentifier, SIGKILL)
-        watch.waitUntilExit()
-        let lines = String(decoding: firstLine + out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(
-            separator: "\n")
+        _ = try await daemon.waitForState(timeout: .seconds(30), "fresh") { $0["status"] as? String == "fresh" }
+        watch.signal(SIGKILL)
+        try await watch.output.waitForEnd("the end of the watcher's output")
+        let lines = watch.output.lines
         let statuses = lines.compactMap { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["status"] as? String
         }
@@ -269,8 +273,8 @@ import WundercastTestSupport
         #expect(statuses.contains("fetching"))
     }
 
-    @Test func sighupAppliesAuthorizationAndRefusesABadFileKeepingTheLastGoodState() throws {
-        let http = try FixtureHTTPServer()
+    @Test func sighupAppliesAuthorizationAndRefusesABadFileKeepingTheLastGoodState() async throws {
+        let http = try await FixtureHTTPServer()
         let base = """
             [Weather]
             URL=\(http.baseURL)
@@ -279,82 +283,76 @@ import WundercastTestSupport
             Fallback=59.9139,10.7522
 
             """
-        let daemon = try DaemonProcess(configuration: base + "Authorization=denied\n")
-        _ = try daemon.waitForState(timeout: 30, "fresh fallback weather") { $0["status"] as? String == "fresh" }
+        let daemon = try await DaemonProcess(configuration: base + "Authorization=denied\n")
+        _ = try await daemon.waitForState(timeout: .seconds(30), "fresh fallback weather") {
+            $0["status"] as? String == "fresh"
+        }
         let socketSection = "\n[Socket]\nPath=\(daemon.socketPath)\n"
         try (base + "Authorization=ask\n" + socketSection).write(
             toFile: daemon.configPath, atomically: true, encoding: .utf8)
-        kill(daemon.pid, SIGHUP)
-        _ = try daemon.waitForState(timeout: 30, "authorization from the reloaded file") {
+        daemon.signal(SIGHUP)
+        _ = try await daemon.waitForState(timeout: .seconds(30), "authorization from the reloaded file") {
             $0["authorization"] as? String == "notDetermined"
         }
         // A broken file: refused with file:line, the daemon keeps running and serving.
         try (base + "Authorization=sometimes\n" + socketSection).write(
             toFile: daemon.configPath, atomically: true, encoding: .utf8)
-        kill(daemon.pid, SIGHUP)
-        let deadline = Date().addingTimeInterval(20)
-        while !daemon.log.contains("configuration rejected") && Date() < deadline { usleep(50_000) }
+        daemon.signal(SIGHUP)
+        try await daemon.output.waitFor(containing: "configuration rejected")
         #expect(
             daemon.log.contains("configuration rejected, keeping the running one: \(daemon.configPath):6: "),
             "\(daemon.log.suffix(2000))")
         #expect(daemon.isRunning)
-        let state = try daemon.now()
+        let state = try await daemon.now()
         #expect(state["authorization"] as? String == "notDetermined")
         #expect(state[path: "weather.temperature"] as? Double == -5.3, "the last good weather is kept")
         // Back to the start-up value: applied too (compared with the last file, not the first).
         try (base + "Authorization=denied\n" + socketSection).write(
             toFile: daemon.configPath, atomically: true, encoding: .utf8)
-        kill(daemon.pid, SIGHUP)
-        _ = try daemon.waitForState(timeout: 30, "authorization back to denied") {
+        daemon.signal(SIGHUP)
+        _ = try await daemon.waitForState(timeout: .seconds(30), "authorization back to denied") {
             $0["authorization"] as? String == "denied"
         }
     }
 
-    @Test func anAuthorizationDecisionSurvivesARestart() throws {
+    @Test func anAuthorizationDecisionSurvivesARestart() async throws {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent(
             "wundercast-state-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: state) }
         let configuration = "[Location]\nAuthorization=ask\nGPSD=127.0.0.1:1\n"
-        let first = try DaemonProcess(configuration: configuration, environment: ["STATE_DIRECTORY": state.path])
-        #expect(try first.now()["authorization"] as? String == "notDetermined")
-        #expect(try first.ctl("authorize", "when-in-use").stdout == "GPS authorization: when-in-use\n")
-        #expect(first.stop() == 0)
+        let first = try await DaemonProcess(configuration: configuration, environment: ["STATE_DIRECTORY": state.path])
+        #expect(try await first.now()["authorization"] as? String == "notDetermined")
+        #expect(try await first.ctl("authorize", "when-in-use").stdout == "GPS authorization: when-in-use\n")
+        #expect(await first.stop() == 0)
         #expect(
             try String(contentsOf: state.appendingPathComponent("authorization"), encoding: .utf8) == "when-in-use\n")
-        let second = try DaemonProcess(configuration: configuration, environment: ["STATE_DIRECTORY": state.path])
-        #expect(try second.now()["authorization"] as? String == "authorizedWhenInUse")
+        let second = try await DaemonProcess(configuration: configuration, environment: ["STATE_DIRECTORY": state.path])
+        #expect(try await second.now()["authorization"] as? String == "authorizedWhenInUse")
     }
 
-    @Test func readyIsSentOnceTheSocketListens() throws {
+    @Test func readyIsSentOnceTheSocketListens() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
             "wundercast-notify-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let notifyPath = dir.appendingPathComponent("notify").path
-        let notify = try DatagramSocket(path: notifyPath)
+        let notify = try NotifySocket(path: notifyPath)
         defer { notify.close() }
-        let daemon = try DaemonProcess(
+        let daemon = try await DaemonProcess(
             configuration: "[Location]\nAuthorization=denied\n", environment: ["NOTIFY_SOCKET": notifyPath],
             waitForSocket: false)
         // Datagrams until READY=1 (STATUS= updates may come too), for at most 20 s.
-        var messages: [String] = []
-        let deadline = Date().addingTimeInterval(20)
-        while !messages.contains(where: { $0.contains("READY=1") }) && Date() < deadline {
-            if let datagram = notify.receive() {
-                messages.append(String(decoding: datagram, as: UTF8.self))
-            } else {
-                usleep(20_000)
-            }
-        }
-        try #require(messages.contains { $0.contains("READY=1") }, "no READY=1; got \(messages); log: \(daemon.log)")
+        let ready = try? await notify.messages.waitFor("READY=1", timeout: .seconds(20)) { $0.contains("READY=1") }
+        let messages = notify.messages.lines
+        try #require(ready != nil, "no READY=1; got \(messages); log: \(daemon.log)")
         // At READY=1 the socket already answers.
         #expect(FileManager.default.fileExists(atPath: daemon.socketPath))
-        #expect(try daemon.now()["class"] as? String == "WEATHER")
-        #expect(daemon.stop() == 0)
+        #expect(try await daemon.now()["class"] as? String == "WEATHER")
+        #expect(await daemon.stop() == 0)
     }
 
-    @Test func socketActivationServesTheInheritedSocket() throws {
+    @Test func socketActivationServesTheInheritedSocket() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
             "wundercast-act-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -365,25 +363,20 @@ import WundercastTestSupport
             toFile: configPath, atomically: true, encoding: .utf8)
         // Not Foundation's Process: systemd-socket-activate closes inherited descriptors before
         // exec, which Process takes for the child's death (see Spawn).
-        let activate = try Spawn.process(
-            [
-                "/usr/bin/systemd-socket-activate", "-l", socketPath, "--fdname=control",
-                try Binaries.path("wundercastd"),
-                "--config", configPath,
-            ],
-            output: dir.appendingPathComponent("out.log").path)
-        defer {
-            kill(activate, SIGTERM)
-            var status: Int32 = 0
-            waitpid(activate, &status, 0)
-            #expect(status & 0x7f == 0 && (status >> 8) & 0xff == 0, "the activated daemon stops cleanly on SIGTERM")
-        }
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: socketPath) && Date() < deadline { usleep(20_000) }
+        let activate = try ChildProcess([
+            "/usr/bin/systemd-socket-activate", "-l", socketPath, "--fdname=control",
+            try Binaries.path("wundercastd"),
+            "--config", configPath,
+        ])
+        // systemd-socket-activate says "Listening on <path>" once the socket listens.
+        try await activate.output.waitFor(containing: "Listening on", timeout: .seconds(10))
         // The first connection starts the daemon, which answers on the inherited socket.
-        let result = try runProcess(try Binaries.path("wundercastctl"), ["--socket", socketPath, "now", "--json"])
+        let result = try await runProcess(
+            try Binaries.path("wundercastctl"), ["--socket", socketPath, "now", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains(#""class":"WEATHER""#))
         #expect(!FileManager.default.fileExists(atPath: "\(dir.path)/unused.sock"))
+        activate.signal(SIGTERM)
+        #expect(try await activate.exited(timeout: .seconds(20)) == 0, "the activated daemon stops cleanly on SIGTERM")
     }
 }

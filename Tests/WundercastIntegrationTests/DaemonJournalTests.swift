@@ -17,7 +17,10 @@ import Glibc
 ///   and only the datagrams that our daemon's process sent are kept (their sender's pid);
 /// - a running journald: the entries are read back with `journalctl -o json _PID=…`;
 /// - otherwise: disabled.
-@Suite(.serialized) struct DaemonJournalTests {
+///
+/// Not serialized: the stand-in tests queue for the one socket path in
+/// ``JournalStandIn/open(timeout:)``.
+@Suite struct DaemonJournalTests {
     static var mode: JournalStandIn.Availability { JournalStandIn.availability }
 
     func configuration(_ http: FixtureHTTPServer) -> String {
@@ -42,16 +45,20 @@ import Glibc
     }
 
     @Test(.enabled(if: mode == .standIn, "needs root and no journald"))
-    func weatherChangesBecomeStructuredEntriesOnTheNativeSocket() throws {
-        let journal = try JournalStandIn()
+    func weatherChangesBecomeStructuredEntriesOnTheNativeSocket() async throws {
+        let journal = try await JournalStandIn.open()
         defer { journal.close() }
-        let http = try FixtureHTTPServer()
-        let daemon = try DaemonProcess(configuration: configuration(http), journalStream: true)
-        defer { daemon.stop() }
-        _ = try daemon.waitForState(timeout: 30, "fresh fallback weather") { $0["status"] as? String == "fresh" }
+        let http = try await FixtureHTTPServer()
+        let daemon = try await DaemonProcess(configuration: configuration(http), journalStream: true)
+        _ = try await daemon.waitForState(timeout: .seconds(30), "fresh fallback weather") {
+            $0["status"] as? String == "fresh"
+        }
         // The journal entry follows the state that watchers see.
-        let arrived = journal.wait(timeout: 10) { $0.contains { $0.senderPID == daemon.pid && Self.fresh($0) } }
-        #expect(daemon.stop() == 0)
+        let pid = daemon.pid
+        let arrived = await journal.waitForEntries(timeout: .seconds(10), "a fresh weather entry") {
+            $0.contains { $0.senderPID == pid && Self.fresh($0) }
+        }
+        #expect(await daemon.stop() == 0)
         // Once the daemon has exited, all it sent is queued (its stop entry too): closing takes it.
         journal.close()
 
@@ -67,40 +74,36 @@ import Glibc
     }
 
     @Test(.enabled(if: mode == .journald, "needs a running journald"))
-    func weatherChangesReadBackWithJournalctl() throws {
-        let http = try FixtureHTTPServer()
-        let daemon = try DaemonProcess(configuration: configuration(http), journalStream: true)
-        defer { daemon.stop() }
-        _ = try daemon.waitForState(timeout: 30, "fresh fallback weather") { $0["status"] as? String == "fresh" }
-        let deadline = Date().addingTimeInterval(20)
-        var ours: [JournalEntry] = []
-        repeat {
-            ours = try Journalctl.entries(["_PID=\(daemon.pid)", "SYSLOG_IDENTIFIER=wundercastd"])
-            if ours.contains(where: Self.fresh) { break }
-            usleep(200_000)
-        } while Date() < deadline
+    func weatherChangesReadBackWithJournalctl() async throws {
+        let http = try await FixtureHTTPServer()
+        let daemon = try await DaemonProcess(configuration: configuration(http), journalStream: true)
+        _ = try await daemon.waitForState(timeout: .seconds(30), "fresh fallback weather") {
+            $0["status"] as? String == "fresh"
+        }
+        _ = try await Journalctl.waitForEntry(
+            ["_PID=\(daemon.pid)", "SYSLOG_IDENTIFIER=wundercastd"], "a fresh weather entry in the journal"
+        ) { $0.contains(MessageID.weatherChanged) && $0.contains("\"WUNDERCAST_STATUS\":\"fresh\"") }
+        let ours = try await Journalctl.entries(["_PID=\(daemon.pid)", "SYSLOG_IDENTIFIER=wundercastd"])
         try #require(
             ours.contains(where: Self.fresh), "no fresh weather entry from pid \(daemon.pid):\n\(Self.summary(ours))")
         try check(ours, daemon: daemon, http: http)
-        #expect(daemon.stop() == 0)
+        #expect(await daemon.stop() == 0)
     }
 
     /// A `JOURNAL_STREAM` that names some other file (a variable inherited from a parent whose
     /// stderr was the journal) is not trusted: the daemon logs on stderr and sends nothing.
     @Test(.enabled(if: mode == .standIn, "needs root and no journald"))
-    func aJournalStreamOfAnotherFileKeepsTheLogOnStderr() throws {
-        let journal = try JournalStandIn()
+    func aJournalStreamOfAnotherFileKeepsTheLogOnStderr() async throws {
+        let journal = try await JournalStandIn.open()
         defer { journal.close() }
         var other = stat()
         try #require(stat(JournalStandIn.socketPath, &other) == 0)
-        let daemon = try DaemonProcess(
+        let daemon = try await DaemonProcess(
             configuration: "[Location]\nAuthorization=denied\nGPSD=127.0.0.1:1\n",
             environment: ["JOURNAL_STREAM": "\(other.st_dev):\(other.st_ino)"])
-        defer { daemon.stop() }
-        let deadline = Date().addingTimeInterval(20)
-        while !daemon.log.contains("serving on") && Date() < deadline { usleep(20_000) }
+        _ = try? await daemon.output.waitFor(containing: "serving on", timeout: .seconds(20))
         #expect(daemon.log.contains("serving on"), "stderr: \(daemon.log)")
-        #expect(daemon.stop() == 0)
+        #expect(await daemon.stop() == 0)
         journal.close()
         #expect(journal.datagrams.filter { $0.senderPID == daemon.pid }.isEmpty, "\(Self.summary(journal.entries))")
     }

@@ -5,10 +5,14 @@ import WundercastPOSIX
 import WundercastServer
 import WundercastTestSupport
 
-/// A blocking test client for the daemon's socket.
-struct LineClient {
+/// A test client for the daemon's socket. Its reads block (bounded by `SO_RCVTIMEO`), so
+/// ``readLine()`` does them on a dedicated thread, never on a Swift concurrency thread; a
+/// thread of the test's own may call ``readLineBlocking()``. One reader at a time.
+final class LineClient: @unchecked Sendable {
     let fd: Int32
-    var buffer: [UInt8] = []
+    private var buffer: [UInt8] = []
+    private let closeLock = NSLock()
+    private var closed = false
 
     init(path: String) throws {
         fd = try UnixSocket.connect(path: path)
@@ -21,8 +25,13 @@ struct LineClient {
         _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
-    /// The next line, or `nil` on EOF or timeout.
-    mutating func readLine() -> String? {
+    /// The next line, or `nil` on EOF or timeout; read on a dedicated thread.
+    func readLine() async -> String? {
+        (try? await onDedicatedThread("LineClient.readLine") { self.readLineBlocking() }) ?? nil
+    }
+
+    /// The next line, or `nil` on EOF or timeout; blocks the calling thread.
+    func readLineBlocking() -> String? {
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             if let i = buffer.firstIndex(of: 10) {
@@ -36,7 +45,15 @@ struct LineClient {
         }
     }
 
-    func close() { Glibc.close(fd) }
+    /// Closes the connection once: tests run in parallel, and closing a descriptor number
+    /// twice may close another test's descriptor that took the number meanwhile.
+    func close() {
+        let first = closeLock.withLock {
+            defer { closed = true }
+            return !closed
+        }
+        if first { Glibc.close(fd) }
+    }
 }
 
 func jsonObject(_ line: String?) throws -> [String: Any] {
@@ -44,24 +61,12 @@ func jsonObject(_ line: String?) throws -> [String: Any] {
     return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
 }
 
-/// A value behind a lock, shareable with the server's handlers.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<R>(_ body: (inout Value) -> R) -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
-    }
-}
-
-@Suite(.serialized) final class SocketServerTests {
+@Suite final class SocketServerTests {
     let directory: URL
     let path: String
     let store = StateStore(provider: "open-meteo", authorization: .authorizedAlways)
-    let watchers = Locked<[Int]>([])
-    let nowRequests = Locked(0)
+    let watchers = Observed<[Int]>([])
+    let nowRequests = Observed(0)
     var server: SocketServer!
 
     init() throws {
@@ -85,113 +90,106 @@ final class Locked<Value>: @unchecked Sendable {
             listenFD: try UnixSocket.listen(path: path),
             handlers: .init(
                 currentState: { store.current },
-                nowRequested: { nowRequests.withLock { $0 += 1 } },
+                nowRequested: { nowRequests.update { $0 += 1 } },
                 authorize: { status in
                     if let status { authorization.send(status) }
                     return authorization.value
                 },
-                watchersChanged: { n in watchers.withLock { $0.append(n) } }),
+                watchersChanged: { n in watchers.update { $0.append(n) } }),
             maxPendingBytes: maxPendingBytes)
         server.start()
     }
 
-    @Test func nowAnswersTheCurrentStateAtOnce() throws {
+    @Test func nowAnswersTheCurrentStateAtOnce() async throws {
         try start()
-        var client = try LineClient(path: path)
+        let client = try LineClient(path: path)
         defer { client.close() }
         client.send("now\n")
-        let object = try jsonObject(client.readLine())
+        let object = try jsonObject(await client.readLine())
         #expect(object["class"] as? String == "WEATHER")
         #expect(object["status"] as? String == "noLocation")
-        #expect(nowRequests.withLock { $0 } == 1)
+        #expect(nowRequests.value == 1)
         // The connection stays usable for more requests.
         client.send("version\n")
-        #expect(try jsonObject(client.readLine())["class"] as? String == "VERSION")
+        #expect(try jsonObject(await client.readLine())["class"] as? String == "VERSION")
     }
 
-    @Test func badRequestsGetAnErrorObjectAndTheConnectionSurvives() throws {
+    @Test func badRequestsGetAnErrorObjectAndTheConnectionSurvives() async throws {
         try start()
-        var client = try LineClient(path: path)
+        let client = try LineClient(path: path)
         defer { client.close() }
         client.send("gimme weather\n")
-        let error = try jsonObject(client.readLine())
+        let error = try jsonObject(await client.readLine())
         #expect(error["class"] as? String == "ERROR")
         #expect((error["message"] as? String)?.contains("'gimme'") == true)
         client.send("\u{FF}\u{FE}\n")  // not UTF-8
-        #expect(try jsonObject(client.readLine())["class"] as? String == "ERROR")
+        #expect(try jsonObject(await client.readLine())["class"] as? String == "ERROR")
         client.send("authorize when-in-use\n")
-        #expect(try jsonObject(client.readLine())["config"] as? String == "when-in-use")
+        #expect(try jsonObject(await client.readLine())["config"] as? String == "when-in-use")
     }
 
-    @Test func overlongRequestIsRefused() throws {
+    @Test func overlongRequestIsRefused() async throws {
         try start()
-        var client = try LineClient(path: path)
+        let client = try LineClient(path: path)
         defer { client.close() }
         client.send(String(repeating: "x", count: 5000))
-        let error = try jsonObject(client.readLine())
+        let error = try jsonObject(await client.readLine())
         #expect((error["message"] as? String)?.contains("longer than 1024") == true)
-        // Then the server lets go of the connection (no leaked descriptor).
-        #expect(client.readLine() == nil)
-        let deadline = Date().addingTimeInterval(10)
-        while server.clientCount > 0 && Date() < deadline { usleep(10_000) }
+        // Then the server lets go of the connection (no leaked descriptor). It forgets the
+        // client before the descriptor closes (the sources' cancel handlers close it), so at EOF
+        // the count is already down.
+        #expect(await client.readLine() == nil)
         #expect(server.clientCount == 0)
     }
 
-    @Test func watchSendsCurrentStateThenEachChange() throws {
+    @Test func watchSendsCurrentStateThenEachChange() async throws {
         try start()
-        var client = try LineClient(path: path)
+        let client = try LineClient(path: path)
         defer { client.close() }
         client.send("watch\n")
-        #expect(try jsonObject(client.readLine())["status"] as? String == "noLocation")
+        #expect(try jsonObject(await client.readLine())["status"] as? String == "noLocation")
         store.beginStatus(.denied, gate: .init(code: "denied", message: "GPS use is denied"))
         server.broadcast(store.current)
-        let changed = try jsonObject(client.readLine())
+        let changed = try jsonObject(await client.readLine())
         #expect((changed["error"] as? [String: Any])?["code"] as? String == "denied")
-        #expect(watchers.withLock { $0 } == [1])
+        #expect(watchers.value == [1])
         client.close()
-        let deadline = Date().addingTimeInterval(10)
-        while watchers.withLock({ $0 }) != [1, 0] && Date() < deadline { usleep(10_000) }
-        #expect(watchers.withLock { $0 } == [1, 0])
+        let after = try? await watchers.wait(timeout: .seconds(10), "the watcher to leave") { $0.count >= 2 }
+        #expect(after == [1, 0])
     }
 
-    @Test func socatOneShotWorks() throws {
+    @Test func socatOneShotWorks() async throws {
         try start()
-        let socat = Process()
-        socat.executableURL = URL(fileURLWithPath: "/usr/bin/socat")
-        socat.arguments = ["-", "UNIX-CONNECT:\(path)"]
-        let input = Pipe()
-        let output = Pipe()
-        socat.standardInput = input
-        socat.standardOutput = output
-        try socat.run()
-        input.fileHandleForWriting.write(Data("now\n".utf8))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        socat.waitUntilExit()
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
+        let socat = try ChildProcess(
+            ["/usr/bin/socat", "-", "UNIX-CONNECT:\(path)"], stdinPipe: true, separateStderr: true)
+        socat.writeToStdin(Array("now\n".utf8))
+        socat.closeStdin()
+        try await socat.exited(timeout: .seconds(20))
+        try await socat.output.waitForEnd("the end of socat's output")
+        let data = socat.output.rawText
+        let lines = data.split(separator: "\n")
         #expect(lines.count == 1)
         #expect(try jsonObject(lines.first.map(String.init))["class"] as? String == "WEATHER")
     }
 
-    @Test func aReaderThatDoesNotReadIsDroppedAndOthersAreServed() throws {
+    @Test func aReaderThatDoesNotReadIsDroppedAndOthersAreServed() async throws {
         try start(maxPendingBytes: 64 * 1024)
         let stuck = try LineClient(path: path)  // never reads
         defer { stuck.close() }
-        var healthy = try LineClient(path: path)
+        let healthy = try LineClient(path: path)
         defer { healthy.close() }
         stuck.send("watch\n")
         healthy.send("watch\n")
-        #expect(healthy.readLine() != nil)
+        #expect(await healthy.readLine() != nil)
         // A reader on its own thread drains the healthy client as fast as lines come.
-        let received = Locked(0)
-        let drained = DispatchSemaphore(value: 0)
+        let received = Observed(0)
+        let drained = Observed(false)
         let reader = Thread { [healthy] in
-            var client = healthy
-            while let line = client.readLine() {
-                received.withLock { $0 += 1 }
+            while let line = healthy.readLineBlocking() {
+                received.update { $0 += 1 }
                 if line.contains("\"VERSION\"") { break }
             }
-            drained.signal()
+            drained.update { $0 = true }
         }
         reader.start()
         var state = store.current
@@ -202,21 +200,24 @@ final class Locked<Value>: @unchecked Sendable {
                 server.broadcast(state)
             }
             // A healthy reader keeps up with changes as they come (bounded wait).
-            let deadline = Date().addingTimeInterval(10)
-            while received.withLock({ $0 }) < batch * 100 + 100 && Date() < deadline { usleep(1000) }
+            let expected = batch * 100 + 100
+            _ = try? await received.wait(timeout: .seconds(10), "\(expected) lines") { $0 >= expected }
         }
-        let deadline = Date().addingTimeInterval(20)
-        while server.clientCount > 1 && Date() < deadline { usleep(10_000) }
+        // The stuck watcher is dropped: the watcher count, 2 at its height, goes back to 1.
+        _ = try? await watchers.wait(timeout: .seconds(20), "the stuck watcher to be dropped") {
+            $0.contains(2) && $0.last == 1
+        }
         #expect(server.clientCount == 1, "the stuck reader is dropped, the healthy one kept")
         healthy.send("version\n")
-        #expect(drained.wait(timeout: .now() + 20) == .success)
-        #expect(received.withLock { $0 } == changes + 1, "every change and the version reached the healthy reader")
+        #expect((try? await drained.wait(timeout: .seconds(20), "the healthy reader's VERSION") { $0 }) == true)
+        #expect(received.value == changes + 1, "every change and the version reached the healthy reader")
     }
 
-    @Test func aLiveSocketIsNotStolenAndAStaleOneIsReplaced() throws {
+    @Test func aLiveSocketIsNotStolenAndAStaleOneIsReplaced() async throws {
         try start()
         #expect(throws: Errno.self) { try UnixSocket.listen(path: self.path) }
-        server.stop()
+        // No child of a parallel test may hold a copy of the listening socket as it closes.
+        Spawn.withNoSpawnInFlight { server.stop() }
         server = nil
         // The file is left behind by a "dead daemon": a new one takes it over.
         let fd = try UnixSocket.listen(path: path)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WundercastTestSupport
 
 /// `systemd/wundercast.catalog` explains every `MessageID` (journalctl -x).
 @Suite struct CatalogTests {
@@ -35,7 +36,7 @@ import Testing
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/journalctl")))
-    func journalctlCompilesIt() throws {
+    func journalctlCompilesIt() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("wundercast-catalog-\(UUID())")
         defer { try? FileManager.default.removeItem(at: root) }
         let directory = root.appendingPathComponent("usr/lib/systemd/catalog")
@@ -44,24 +45,16 @@ import Testing
             at: root.appendingPathComponent("var/lib/systemd/catalog"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: Self.catalog, to: directory.appendingPathComponent("wundercast.catalog"))
 
-        #expect(try journalctl(["--root=\(root.path)", "--update-catalog"]).status == 0)
-        let list = try journalctl(["--root=\(root.path)", "--list-catalog"])
+        #expect(try await journalctl(["--root=\(root.path)", "--update-catalog"]).status == 0)
+        let list = try await journalctl(["--root=\(root.path)", "--list-catalog"])
         #expect(list.status == 0)
         let lines = list.output.split(separator: "\n").filter { $0.contains(" wundercast: ") }
         let text = try String(contentsOf: Self.catalog, encoding: .utf8)
         #expect(lines.count == (try Self.ids(text, #"^-- ([0-9a-f]{32})$"#)).count)
     }
 
-    private func journalctl(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/journalctl")
-        process.arguments = ["--no-pager"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    private func journalctl(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        let result = try await runProcess("/bin/journalctl", ["--no-pager"] + arguments)
+        return (result.status, result.stdout)
     }
 }

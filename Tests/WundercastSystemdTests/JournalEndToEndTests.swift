@@ -53,8 +53,8 @@ import Glibc
     }
 
     @Test(.enabled(if: mode == .standIn, "needs root and no journald"))
-    func nativeDatagramThroughStandInSocket() throws {
-        let journal = try JournalStandIn()
+    func nativeDatagramThroughStandInSocket() async throws {
+        let journal = try await JournalStandIn.open()
         defer { journal.close() }
 
         let token = String(UInt64.random(in: 1...UInt64.max), radix: 16)
@@ -79,13 +79,10 @@ import Glibc
     func entryReadBackWithJournalctl() async throws {
         let token = String(UInt64.random(in: 1...UInt64.max), radix: 16)
         try Self.send(token: token)
-        for _ in 0..<50 {
-            if let entry = try Journalctl.entries(["WUNDERCAST_TEST_TOKEN=\(token)"]).first {
-                Self.check(entry.dictionary)
-                return
-            }
-            try await Task.sleep(for: .milliseconds(200))
-        }
-        Issue.record("entry with WUNDERCAST_TEST_TOKEN=\(token) not found by journalctl")
+        let match = "WUNDERCAST_TEST_TOKEN=\(token)"
+        _ = try await Journalctl.waitForEntry([match], "the entry with \(match)") { $0.contains(token) }
+        let entry = try #require(
+            try await Journalctl.entries([match]).first, "entry with \(match) not found by journalctl")
+        Self.check(entry.dictionary)
     }
 }

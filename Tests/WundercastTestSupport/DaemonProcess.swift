@@ -31,68 +31,49 @@ public enum Binaries {
     }
 }
 
-/// Output of a finished process.
-public struct ProcessResult: Sendable {
-    public var status: Int32
-    public var stdout: String
-    public var stderr: String
-}
-
-/// Runs `executable` with `arguments` to completion (bounded by `timeout` seconds; then killed).
-public func runProcess(
-    _ executable: String, _ arguments: [String], environment: [String: String]? = nil, timeout: TimeInterval = 30
-) throws -> ProcessResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let environment { process.environment = environment }
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
-    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    killer.cancel()
-    return ProcessResult(
-        status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-        stderr: String(decoding: errData, as: UTF8.self))
-}
-
 /// A running `wundercastd` with a configuration written by the test and a socket in a
-/// temporary directory. ``stop()`` (and `deinit`) sends SIGTERM and waits.
+/// temporary directory.
+///
+/// Everything a test waits for arrives as an event: `READY=1` on a private `NOTIFY_SOCKET`
+/// (start-up), a line of its output (``output``), a state on a `wundercastctl watch --json`
+/// stream (``waitForState(timeout:_:_:)``), its exit (``stop()``). No polling, and no Swift
+/// concurrency thread blocks (see ``ChildProcess``).
+///
+/// `deinit` of a daemon still running sends SIGTERM, and SIGKILL 10 s later if needed.
 public final class DaemonProcess: @unchecked Sendable {
     public let directory: URL
     public let socketPath: String
     public let configPath: String
+    /// A copy of the daemon's stdout and stderr, written as it arrives.
     public let logPath: String
     /// The daemon's process id (spawned with ``Spawn``, its own process group).
     public let pid: pid_t
-    private let lock = NSLock()
-    private var exitStatus: Int32?
+    /// The daemon's stdout and stderr, line by line (debug entries included).
+    public var output: OutputLog { child.output }
+    private let child: ChildProcess
+    private let notify: NotifySocket?
 
     public struct StartError: Error, CustomStringConvertible {
         public var description: String
     }
 
     /// Writes `configuration` (INI text; `Path=` of `[Socket]` is appended by this method) and
-    /// starts the daemon, returning once its socket accepts connections.
+    /// starts the daemon. With `waitForSocket`, returns once the daemon has sent `READY=1`
+    /// (which it sends once its socket listens) on a `NOTIFY_SOCKET` of this object; throws
+    /// when it exits first. An `environment` that sets `NOTIFY_SOCKET` keeps the daemon's
+    /// notifications for the test (then pass `waitForSocket: false`).
     ///
-    /// With `journalStream`, `JOURNAL_STREAM` names the device and inode of the daemon's stderr
-    /// (the file at ``logPath``), as systemd sets it for a service whose stderr is the journal:
-    /// the daemon then logs to the journal's native socket instead of stderr.
+    /// With `journalStream`, `JOURNAL_STREAM` names the device and inode of the daemon's
+    /// stderr (a pipe read by this object), as systemd sets it for a service whose stderr is
+    /// the journal: the daemon then logs to the journal's native socket instead of stderr.
     public init(
         configuration: String, environment: [String: String] = [:], extraArguments: [String] = [],
         waitForSocket: Bool = true,
-        journalStream: Bool = false
-    ) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "wundercastd-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        journalStream: Bool = false,
+        startTimeout: Duration = .seconds(60)
+    ) async throws {
+        let directory = URL(fileURLWithPath: try DatagramSocket.temporaryDirectory())
+        self.directory = directory
         socketPath = directory.appendingPathComponent("wundercast.sock").path
         configPath = directory.appendingPathComponent("wundercast.conf").path
         logPath = directory.appendingPathComponent("wundercastd.log").path
@@ -103,48 +84,72 @@ public final class DaemonProcess: @unchecked Sendable {
         env.removeValue(forKey: "NOTIFY_SOCKET")
         env.removeValue(forKey: "JOURNAL_STREAM")
         env.removeValue(forKey: "LISTEN_FDS")
+        env.removeValue(forKey: "WATCHDOG_USEC")
         for (k, v) in environment { env[k] = v }
-        if journalStream {
-            // Made now so that its inode is known; `Spawn` opens it with O_TRUNC, which keeps it.
-            guard FileManager.default.createFile(atPath: logPath, contents: nil) else {
-                throw StartError(description: "cannot create \(logPath)")
-            }
-            var status = stat()
-            guard stat(logPath, &status) == 0 else { throw StartError(description: "cannot stat \(logPath)") }
-            env["JOURNAL_STREAM"] = "\(status.st_dev):\(status.st_ino)"
+        if environment["NOTIFY_SOCKET"] == nil {
+            let notify = try NotifySocket(path: directory.appendingPathComponent("notify").path)
+            env["NOTIFY_SOCKET"] = notify.path
+            self.notify = notify
+        } else {
+            notify = nil
         }
-        pid = try Spawn.process(
-            [try Binaries.path("wundercastd"), "--config", configPath] + extraArguments, output: logPath,
-            environment: env)
-        guard waitForSocket else { return }
-        let deadline = Date().addingTimeInterval(20)
-        while !FileManager.default.fileExists(atPath: socketPath) {
-            guard isRunning else { throw StartError(description: "wundercastd exited: \(self.log)") }
-            guard Date() < deadline else {
-                throw StartError(description: "wundercastd did not create its socket: \(self.log)")
+        let pipe = try PipeDescriptors()
+        if journalStream { env["JOURNAL_STREAM"] = pipe.journalStream }
+        child = try ChildProcess(
+            [try Binaries.path("wundercastd"), "--config", configPath] + extraArguments, environment: env,
+            outputCopy: logPath, outputPipe: pipe)
+        pid = child.pid
+        guard waitForSocket, let notify else { return }
+
+        enum Start: Sendable {
+            case ready
+            case exited
+        }
+        let child = self.child
+        let start: Start
+        do {
+            start = try await withDeadline(startTimeout, "READY=1 from wundercastd") {
+                try await withThrowingTaskGroup(of: Start.self) { group in
+                    group.addTask {
+                        try await notify.messages.waitFor("READY=1") { $0.contains("READY=1") }
+                        return .ready
+                    }
+                    group.addTask {
+                        _ = try await child.waitStatus.wait { $0 != nil }
+                        return .exited
+                    }
+                    defer { group.cancelAll() }
+                    return try await group.next()!
+                }
             }
-            usleep(20_000)
+        } catch let error as DeadlineExceeded {
+            throw StartError(description: "\(error); log:\n\(log.suffix(3000))")
+        }
+        if start == .exited {
+            throw StartError(description: "wundercastd exited (\(child.exitCode ?? -1)): \(log.suffix(3000))")
         }
     }
 
     deinit {
-        stop()
-        try? FileManager.default.removeItem(at: directory)
+        notify?.close()
+        let directory = self.directory
+        child.terminateInBackground { try? FileManager.default.removeItem(at: directory) }
     }
 
-    public var isRunning: Bool { lock.withLock { Spawn.isRunning(pid, status: &exitStatus) } }
+    public var isRunning: Bool { child.isRunning }
 
     /// What the daemon logged so far (stderr; debug entries included).
-    public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    public var log: String { child.output.rawText }
 
     /// Runs `wundercastctl --socket <this socket> arguments…`.
-    public func ctl(_ arguments: String...) throws -> ProcessResult {
-        try runProcess(try Binaries.path("wundercastctl"), ["--socket", socketPath] + arguments)
+    public func ctl(_ arguments: String...) async throws -> ProcessResult {
+        try await runProcess(try Binaries.path("wundercastctl"), ["--socket", socketPath] + arguments)
     }
 
     /// `wundercastctl now --json`, parsed.
-    public func now() throws -> [String: Any] {
-        let result = try ctl("now", "--json")
+    public func now() async throws -> [String: Any] {
+        let result = try await runProcess(
+            try Binaries.path("wundercastctl"), ["--socket", socketPath, "now", "--json"])
         guard result.status == 0,
             let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         else {
@@ -153,38 +158,49 @@ public final class DaemonProcess: @unchecked Sendable {
         return object
     }
 
-    /// Polls `now --json` until `condition` holds (bounded by `timeout`); returns the last state.
+    /// Waits until a state for which `condition` holds and returns it: the current state and
+    /// each change arrive on a `wundercastctl watch --json` stream, and each is checked as it
+    /// comes. ``StartError`` after `timeout` (a safety net) or when the stream ends.
     @discardableResult
     public func waitForState(
-        timeout: TimeInterval = 60, _ what: String, _ condition: ([String: Any]) -> Bool
-    ) throws -> [String: Any] {
-        let deadline = Date().addingTimeInterval(timeout)
-        var last: [String: Any] = [:]
-        while Date() < deadline {
-            last = try now()
-            if condition(last) { return last }
-            usleep(100_000)
+        timeout: Duration = .seconds(60), _ what: String, _ condition: @escaping @Sendable ([String: Any]) -> Bool
+    ) async throws -> [String: Any] {
+        let watch = try ChildProcess(
+            [try Binaries.path("wundercastctl"), "--socket", socketPath, "watch", "--json"], separateStderr: true)
+        defer { watch.signalGroup(SIGKILL) }
+        do {
+            let line = try await watch.output.waitFor(what, timeout: timeout) { line in
+                Self.object(line).map(condition) ?? false
+            }
+            return Self.object(line) ?? [:]
+        } catch {
+            let last = watch.output.lines.last ?? "nothing"
+            throw StartError(
+                description:
+                    "no state with \(what): \(error); last state: \(last); watch stderr: \(watch.errorOutput.rawText); log:\n\(log.suffix(3000))"
+            )
         }
-        throw StartError(description: "timed out waiting for \(what); last state: \(last); log:\n\(log.suffix(3000))")
+    }
+
+    private static func object(_ line: String) -> [String: Any]? {
+        (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
     }
 
     /// Sends SIGTERM and waits (bounded, then SIGKILL) for the exit; returns the exit code
     /// (128 + signal number when a signal ended it).
     @discardableResult
-    public func stop() -> Int32 {
-        if isRunning {
-            kill(pid, SIGTERM)
-            let deadline = Date().addingTimeInterval(10)
-            while isRunning && Date() < deadline { usleep(10_000) }
-            if isRunning {
-                kill(pid, SIGKILL)
-                while isRunning { usleep(10_000) }
-            }
-        }
-        let status = lock.withLock { exitStatus } ?? -1
-        if status & 0x7f == 0 { return (status >> 8) & 0xff }
-        return 128 + (status & 0x7f)
+    public func stop() async -> Int32 {
+        await child.terminate(grace: .seconds(10))
     }
+
+    /// Waits (at most `timeout`) for the daemon to exit by itself, signalling nothing; returns
+    /// its exit code. Throws when it is still running then.
+    public func exited(timeout: Duration) async throws -> Int32 {
+        try await child.exited(timeout: timeout)
+    }
+
+    /// Sends `signal` (e.g. SIGHUP) to the daemon.
+    public func signal(_ signal: Int32) { child.signal(signal) }
 }
 
 extension Dictionary where Key == String, Value == Any {

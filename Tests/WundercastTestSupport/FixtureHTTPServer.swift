@@ -41,70 +41,75 @@ public final class FixtureHTTPServer: @unchecked Sendable {
     /// The server's private directory: `control.json`, `requests.jsonl`, `server.log` (its stderr).
     public let stateDirectory: URL
 
-    private let process: Process
-    private let stdinPipe: Pipe
+    private let child: ChildProcess
+    private let watch: DirectoryWatch
+    /// Complete lines in `requests.jsonl`, updated on each inotify event of the directory.
+    private let requestCount = Observed(0)
     private let lock = NSLock()
     private var stopped = false
 
-    /// Starts the server over the fixtures in `root` and waits (at most `startTimeout`) until it
-    /// listens. Throws when python3 cannot be started or does not report its port in time.
-    public init(root: URL = Fixtures.directory, startTimeout: TimeInterval = 10) throws {
+    /// How many servers of this process are between their start and their `PORT` line.
+    private static let starting = Observed(0)
+    /// At most this many start at once: a parallel test run starts some twenty at the same
+    /// moment, and on 2 busy cores twenty Python start-ups at once make each one very slow.
+    static let concurrentStarts = 4
+
+    /// Starts the server over the fixtures in `root` and waits for the line in which it reports
+    /// its port (queued behind other starts of this process, see ``concurrentStarts``). Throws
+    /// when python3 cannot be started or does not report its port within `startTimeout` (a
+    /// safety net: generous, for a loaded machine).
+    public init(root: URL = Fixtures.directory, startTimeout: Duration = .seconds(60)) async throws {
+        try await withDeadline(startTimeout, "a turn to start a fixture HTTP server") {
+            while true {
+                let limit = FixtureHTTPServer.concurrentStarts
+                _ = try await FixtureHTTPServer.starting.wait { $0 < limit }
+                let taken = FixtureHTTPServer.starting.update { (count: inout Int) -> Bool in
+                    guard count < limit else { return false }
+                    count += 1
+                    return true
+                }
+                if taken { break }
+            }
+        }
+        defer { FixtureHTTPServer.starting.update { $0 -= 1 } }
+
         let fileManager = FileManager.default
         let state = fileManager.temporaryDirectory.appendingPathComponent(
             "wundercast-fixture-http-\(UUID().uuidString)")
         try fileManager.createDirectory(at: state, withIntermediateDirectories: true)
         stateDirectory = state
+        let requestsURL = state.appendingPathComponent("requests.jsonl")
+        let requestCount = self.requestCount
+        watch = try DirectoryWatch(directory: state.path) {
+            let data = (try? Data(contentsOf: requestsURL)) ?? Data()
+            let lines = data.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+            requestCount.update { $0 = lines }
+        }
 
         let logURL = state.appendingPathComponent("server.log")
-        _ = fileManager.createFile(atPath: logURL.path, contents: nil)
-        let log = try FileHandle(forWritingTo: logURL)
-        defer { try? log.close() }
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", "-u", Fixtures.tools.appendingPathComponent("fixture_http_server.py").path,
-            "--root", root.path, "--port", "0", "--state", state.path,
-        ]
-        let stdinPipe = Pipe()
-        let stdoutPipe = Pipe()
-        process.standardInput = stdinPipe
-        process.standardOutput = stdoutPipe
-        process.standardError = log
         do {
-            try process.run()
+            // Its stdout ("PORT <n>") and stderr (the request log) in one stream, copied to server.log.
+            child = try ChildProcess(
+                [
+                    "/usr/bin/env", "python3", "-u",
+                    Fixtures.tools.appendingPathComponent("fixture_http_server.py").path,
+                    "--root", root.path, "--port", "0", "--state", state.path,
+                ], stdinPipe: true, outputCopy: logURL.path)
         } catch {
+            watch.close()
             try? fileManager.removeItem(at: state)
             throw StartError(description: "cannot start python3 for the fixture HTTP server: \(error)")
         }
-        self.process = process
-        self.stdinPipe = stdinPipe
 
-        // Read the "PORT <n>" line on another thread, so that the wait is bounded.
-        let reader = stdoutPipe.fileHandleForReading
-        let portBox = PortBox()
-        let reading = Thread {
-            var line = Data()
-            while true {
-                let chunk = reader.availableData
-                if chunk.isEmpty { break }
-                line.append(chunk)
-                if line.contains(UInt8(ascii: "\n")) { break }
-            }
-            portBox.finish(String(decoding: line, as: UTF8.self))
+        let line = try? await child.output.waitFor("PORT from the fixture HTTP server", timeout: startTimeout) {
+            $0.hasPrefix("PORT ")
         }
-        reading.start()
-        let text = portBox.wait(timeout: startTimeout)
-
-        guard let text, let first = text.split(separator: "\n").first, first.hasPrefix("PORT "),
-            let port = Int(first.dropFirst(5)), port > 0
-        else {
+        guard let line, let port = Int(line.dropFirst(5)), port > 0 else {
             self.port = 0
-            let serverLog = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
             stop()
             throw StartError(
-                description: "fixture HTTP server did not report its port within \(startTimeout) s"
-                    + " (stdout: \(text.map { "\"\($0)\"" } ?? "nothing")); its log:\n\(serverLog)")
+                description: "fixture HTTP server did not report its port within \(startTimeout); its output:\n"
+                    + child.output.rawText)
         }
         self.port = port
     }
@@ -121,18 +126,18 @@ public final class FixtureHTTPServer: @unchecked Sendable {
             .map { try decoder.decode(RecordedRequest.self, from: Data($0)) }
     }
 
-    /// Waits until at least `count` requests have arrived (polling every 10 ms) and returns them
-    /// all; throws ``WaitTimeout`` after `timeout`. A request is recorded when it arrives, before
-    /// any `delaySeconds`, so this also tells that a delayed request is in flight.
+    /// Waits until at least `count` requests have arrived and returns them all; throws
+    /// ``WaitTimeout`` after `timeout` (a safety net). The wait is resumed by an inotify event
+    /// of the state directory as the server records a request. A request is recorded when it
+    /// arrives, before any `delaySeconds`, so this also tells that a delayed request is in flight.
     @discardableResult
     public func waitForRequests(count: Int = 1, timeout: Duration = .seconds(10)) async throws -> [RecordedRequest] {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let received = try requests()
-            if received.count >= count { return received }
-            if ContinuousClock.now >= deadline { throw WaitTimeout(expected: count, received: received.count) }
-            try await Task.sleep(for: .milliseconds(10))
+        do {
+            try await requestCount.wait(timeout: timeout, "\(count) requests") { $0 >= count }
+        } catch is DeadlineExceeded {
+            throw WaitTimeout(expected: count, received: try requests().count)
         }
+        return try requests()
     }
 
     public struct WaitTimeout: Error, CustomStringConvertible {
@@ -174,44 +179,27 @@ public final class FixtureHTTPServer: @unchecked Sendable {
         }
     }
 
-    /// Stops the server (closes its stdin, then SIGTERM), waits for it, and removes the state
-    /// directory. Idempotent.
+    /// ``stop()``, then waits for the server's exit (its port is closed then).
+    public func stopAndWait() async {
+        stop()
+        if (try? await child.exited(timeout: .seconds(5))) == nil {
+            child.signalGroup(SIGKILL)
+            _ = try? await child.exited(timeout: .seconds(5))
+        }
+    }
+
+    /// Stops the server: closes its stdin (it exits), sends SIGTERM, and returns at once; the
+    /// state directory is removed once the server has exited (SIGKILL after 5 s; see
+    /// ``ChildProcess/terminateInBackground(grace:then:)``). Idempotent.
     public func stop() {
         let alreadyStopped = lock.withLock {
             defer { stopped = true }
             return stopped
         }
         if alreadyStopped { return }
-        try? stdinPipe.fileHandleForWriting.close()
-        if process.isRunning { process.terminate() }
-        // Bounded: a server that ignores SIGTERM for 5 s gets SIGKILL.
-        let deadline = Date(timeIntervalSinceNow: 5)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        try? FileManager.default.removeItem(at: stateDirectory)
-    }
-}
-
-/// The first stdout text of the server, handed from the reading thread to `init`.
-private final class PortBox: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var text: String?
-
-    func finish(_ text: String) {
-        condition.lock()
-        self.text = text
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    func wait(timeout: TimeInterval) -> String? {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while text == nil {
-            if !condition.wait(until: deadline) { break }
-        }
-        return text
+        watch.close()
+        child.closeStdin()
+        let state = stateDirectory
+        child.terminateInBackground(grace: .seconds(5)) { try? FileManager.default.removeItem(at: state) }
     }
 }

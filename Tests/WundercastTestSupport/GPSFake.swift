@@ -22,26 +22,35 @@ import Glibc
 /// the mask is emptied, dispositions reset, and gpsfake leads its own process group.
 ///
 /// ``stop()`` (and `deinit`) ends gpsfake *and* its gpsd: the group gets SIGTERM, then
-/// SIGKILL if it lingers.
+/// SIGKILL if it lingers. gpsfake's output is a pipe that gpsd inherits, read into an
+/// ``OutputLog``: its end (EOF) is the event "gpsfake and gpsd are both gone".
+///
+/// gpsd gives no event when it listens (with `-q` neither gpsd nor gpsfake prints one), so
+/// readiness is the one retried check here: a TCP connect, retried while waiting (20 ms at a
+/// time) for gpsfake's exit event. ``start(log:cycle:once:linger:port:readyTimeout:)`` does
+/// that without blocking a thread; the synchronous initialiser blocks its caller.
 public final class GPSFake: @unchecked Sendable {
     /// The TCP port gpsd listens on (127.0.0.1).
     public let port: Int
     /// The replayed log.
     public let log: URL
-    /// gpsfake's stdout and stderr (for failure messages).
+    /// A copy of gpsfake's (and gpsd's) stdout and stderr, for failure messages.
     public let outputFile: URL
     /// gpsfake's pid, also its process group id.
     public let pid: pid_t
+    /// gpsfake's and gpsd's output, line by line; it ends when both have exited.
+    public let outputLog: OutputLog
 
-    /// Guards `exitStatus` and `stopped` (reaping happens once, from any thread).
+    private let child: ChildProcess
     private let lock = NSLock()
-    private var exitStatus: Int32?
     private var stopped = false
 
     public struct StartError: Error, CustomStringConvertible {
         public var description: String
     }
 
+    /// Starts gpsfake and returns once gpsd accepts connections; blocks the calling thread
+    /// meanwhile (prefer ``start(log:cycle:once:linger:port:readyTimeout:)`` in async code).
     /// - Parameters:
     ///   - log: the NMEA file to replay.
     ///   - cycle: seconds between sentences (`-c`); 0 floods.
@@ -50,10 +59,34 @@ public final class GPSFake: @unchecked Sendable {
     ///     default is 60).
     ///   - port: the port to use (e.g. the port of a stopped instance); a free one by default.
     ///   - readyTimeout: how long to wait for the port to accept connections.
-    public init(
+    public convenience init(
         log: URL, cycle: Double = 0.1, once: Bool = false, linger: Int? = nil, port: Int? = nil,
         readyTimeout: Duration = .seconds(30)
     ) throws {
+        try self.init(spawning: log, cycle: cycle, once: once, linger: linger, port: port)
+        let clock = ContinuousClock()
+        let deadline = clock.now + readyTimeout
+        while !GPSFake.acceptsConnections(port: self.port) {
+            try checkStarting(deadline: deadline, readyTimeout: readyTimeout)
+            _ = child.exitedBlocking(timeout: .milliseconds(20))  // ends early when gpsfake exits
+        }
+    }
+
+    /// As the initialiser, but waits for gpsd without blocking a thread.
+    public static func start(
+        log: URL, cycle: Double = 0.1, once: Bool = false, linger: Int? = nil, port: Int? = nil,
+        readyTimeout: Duration = .seconds(30)
+    ) async throws -> GPSFake {
+        let fake = try GPSFake(spawning: log, cycle: cycle, once: once, linger: linger, port: port)
+        let deadline = ContinuousClock.now + readyTimeout
+        while !GPSFake.acceptsConnections(port: fake.port) {
+            try fake.checkStarting(deadline: deadline, readyTimeout: readyTimeout)
+            _ = try? await fake.child.exited(timeout: .milliseconds(20))  // ends early when gpsfake exits
+        }
+        return fake
+    }
+
+    private init(spawning log: URL, cycle: Double, once: Bool, linger: Int?, port: Int?) throws {
         self.log = log
         self.port = try port ?? GPSFake.freePort()
         outputFile = FileManager.default.temporaryDirectory
@@ -65,43 +98,65 @@ public final class GPSFake: @unchecked Sendable {
         if once { arguments.append("-1") }
         if let linger { arguments += ["-W", String(linger)] }
         arguments.append(log.path)
-        pid = try Spawn.process(arguments, output: outputFile.path)
+        child = try ChildProcess(arguments, outputCopy: outputFile.path)
+        pid = child.pid
+        outputLog = child.output
+    }
 
-        let clock = ContinuousClock()
-        let deadline = clock.now + readyTimeout
-        while !GPSFake.acceptsConnections(port: self.port) {
-            guard isRunning else {
-                let status = lock.withLock { exitStatus } ?? -1
-                throw StartError(description: "gpsfake exited (\(status)) before port \(self.port) opened: \(output)")
-            }
-            guard clock.now < deadline else {
-                stop()
-                throw StartError(description: "gpsfake did not open port \(self.port) within \(readyTimeout)")
-            }
-            usleep(20_000)  // polling a condition with a deadline, not a fixed sleep
+    private func checkStarting(deadline: ContinuousClock.Instant, readyTimeout: Duration) throws {
+        if let code = child.exitCode {
+            throw StartError(description: "gpsfake exited (\(code)) before port \(port) opened: \(output)")
+        }
+        guard ContinuousClock.now < deadline else {
+            stop()
+            throw StartError(description: "gpsfake did not open port \(port) within \(readyTimeout)")
         }
     }
 
+    /// Without a ``stop()`` before: SIGTERM to the group now, SIGKILL 5 s later if needed, in
+    /// the background (no thread waits).
     deinit {
-        stop()
-        try? FileManager.default.removeItem(at: outputFile)
+        let first = lock.withLock {
+            defer { stopped = true }
+            return !stopped
+        }
+        let outputFile = self.outputFile
+        let members = self.members
+        if first { child.signalGroup(SIGTERM) }
+        let child = self.child
+        Task.detached {
+            if (try? await child.exited(timeout: .seconds(5))) == nil
+                || !GPSFake.stillIn(members, group: child.pid).isEmpty
+            {
+                child.signalGroup(SIGKILL)
+                for member in GPSFake.stillIn(members, group: child.pid) { _ = kill(member, SIGKILL) }
+            }
+            try? FileManager.default.removeItem(at: outputFile)
+        }
     }
 
-    /// Whether gpsfake itself still runs (it exits after `linger` when playing once). Reaps it.
-    public var isRunning: Bool {
-        lock.withLock { Spawn.isRunning(pid, status: &exitStatus) }
+    /// Whether gpsfake itself still runs (it exits after `linger` when playing once).
+    public var isRunning: Bool { child.isRunning }
+
+    /// Waits for gpsfake's exit (an event: the thread reaping it resumes the wait) and returns
+    /// its exit code; ``DeadlineExceeded`` after `timeout`.
+    @discardableResult
+    public func exited(timeout: Duration = .seconds(180)) async throws -> Int32 {
+        try await child.exited(timeout: timeout)
     }
 
     /// What gpsfake and gpsd wrote so far.
-    public var output: String { (try? String(contentsOf: outputFile, encoding: .utf8)) ?? "" }
+    public var output: String { child.output.rawText }
 
     /// The gpsd processes gpsfake spawned (live members of its process group but itself).
     public var gpsdProcesses: [pid_t] {
         GPSFake.processes(inGroup: pid).filter { $0 != pid }
     }
 
-    /// Stops gpsfake and its gpsd and waits (bounded, 10 s) until both are gone and the port
-    /// is closed, so a new instance can take the same port. Idempotent.
+    /// Stops gpsfake and its gpsd and waits (bounded, 10 s) until both are gone, so a new
+    /// instance can take the same port. Idempotent. Blocks the calling thread while gpsfake
+    /// shuts gpsd down (usually milliseconds): it waits on the events "gpsfake reaped"
+    /// (gpsfake itself reaps gpsd before it exits) and "output ended" (gpsd held it too).
     public func stop() {
         let first = lock.withLock {
             defer { stopped = true }
@@ -109,27 +164,58 @@ public final class GPSFake: @unchecked Sendable {
         }
         guard first else { return }
 
-        // gpsd is gpsfake's child in gpsfake's process group. While gpsfake is unreaped the
-        // group id cannot be reused, so signalling the group hits only these two.
-        let members = GPSFake.processes(inGroup: pid)
-        func signalAll(_ signal: Int32) {
-            if isRunning { _ = killpg(pid, signal) }
-            for member in members where GPSFake.isAlive(member) { _ = kill(member, signal) }
+        // gpsd is gpsfake's child in gpsfake's process group.
+        let members = self.members
+        func signalAll(_ signal: Int32) { self.signalAll(signal, members: members) }
+        func gone(within timeout: Duration) -> Bool {
+            child.exitedBlocking(timeout: timeout) != nil && child.output.waitForEndBlocking(timeout: timeout)
         }
-        func alive() -> Bool { isRunning || members.contains(where: GPSFake.isAlive) }
 
         signalAll(SIGTERM)  // gpsfake's handler terminates its gpsd too
-        let clock = ContinuousClock()
-        var deadline = clock.now + .seconds(5)
-        while clock.now < deadline, alive() { usleep(10_000) }
-        if alive() {
+        if !gone(within: .seconds(5)) {
             signalAll(SIGKILL)
-            deadline = clock.now + .seconds(5)
-            while clock.now < deadline, alive() { usleep(10_000) }
+            _ = gone(within: .seconds(5))
         }
-        deadline = clock.now + .seconds(5)
-        while clock.now < deadline, GPSFake.acceptsConnections(port: port) { usleep(10_000) }
         try? FileManager.default.removeItem(atPath: "/tmp/gpsfake-\(pid).sock")  // if gpsd was killed
+    }
+
+    /// As ``stop()``, without blocking a thread: awaits the same events.
+    public func stopAndWait() async {
+        let first = lock.withLock {
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first else { return }
+        let members = self.members
+        func signalAll(_ signal: Int32) { self.signalAll(signal, members: members) }
+        func gone(within timeout: Duration) async -> Bool {
+            guard (try? await child.exited(timeout: timeout)) != nil else { return false }
+            return (try? await child.output.waitForEnd("the end of gpsfake's and gpsd's output", timeout: timeout))
+                != nil
+        }
+        signalAll(SIGTERM)  // gpsfake's handler terminates its gpsd too
+        if await !gone(within: .seconds(5)) {
+            signalAll(SIGKILL)
+            _ = await gone(within: .seconds(5))
+        }
+        try? FileManager.default.removeItem(atPath: "/tmp/gpsfake-\(pid).sock")  // if gpsd was killed
+    }
+
+    /// gpsfake's group (gpsfake and its gpsd), read while gpsfake is unreaped: its group id
+    /// is its own then. Empty once it has been reaped.
+    private var members: [pid_t] { child.whileUnreaped { GPSFake.processes(inGroup: pid) } ?? [] }
+
+    /// Those of `members` alive and still in `group`.
+    private static func stillIn(_ members: [pid_t], group: pid_t) -> [pid_t] {
+        let current = Set(processes(inGroup: group))
+        return members.filter(current.contains)
+    }
+
+    /// Signals gpsfake's group while gpsfake is unreaped (see ``ChildProcess/signalGroup(_:)``),
+    /// and each of `members` still alive in it (gpsd, should gpsfake be gone).
+    private func signalAll(_ signal: Int32, members: [pid_t]) {
+        child.signalGroup(signal)
+        for member in GPSFake.stillIn(members, group: pid) { _ = kill(member, signal) }
     }
 
     // MARK: - Helpers

@@ -14,7 +14,9 @@ import Glibc
 ///   of its own process or daemon even when other programs log at the same moment.
 /// - One stand-in at a time on the machine: an abstract socket name serves as a lock, taken
 ///   before the path is bound (another test process may be using the path). A socket file
-///   that nobody has bound any longer (a test that was killed) is removed.
+///   that nobody has bound any longer (a test that was killed) is removed. Within this
+///   process, ``open(timeout:)`` queues tests on an awaited claim (no thread waits); only a
+///   stand-in of another process is waited for by retrying, on a dedicated thread.
 /// - ``close()`` (or `deinit`) removes the socket and the directories the stand-in made, and
 ///   releases the lock.
 public final class JournalStandIn: @unchecked Sendable {
@@ -48,10 +50,40 @@ public final class JournalStandIn: @unchecked Sendable {
     private var stopping = false
     private var closed = false
     private let readerFinished = DispatchSemaphore(value: 0)
+    /// How many datagrams arrived: what ``waitForEntries(timeout:_:until:)`` waits on.
+    private let arrivals = Observed(0)
+    /// Wakes the reader thread for ``close()`` (it waits in `poll` on the socket and this).
+    private let wake: PipeDescriptors
+
+    /// Whether a stand-in of this process is open: the in-process queue of ``open(timeout:)``.
+    private static let claimed = Observed(false)
+
+    /// Opens a stand-in once the one of another test has closed: of this process, awaited
+    /// without a deadline (each holder is bounded by its own test's waits, and closes on
+    /// `deinit` at the latest); of another process, retried on a dedicated thread for at most
+    /// `timeout`.
+    public static func open(timeout: Duration = .seconds(120)) async throws -> JournalStandIn {
+        while true {
+            _ = try await claimed.wait { !$0 }
+            let taken = claimed.update { (held: inout Bool) -> Bool in
+                defer { held = true }
+                return !held
+            }
+            if taken { break }
+        }
+        let seconds = Double(timeout.components.seconds)
+        do {
+            return try await onDedicatedThread("JournalStandIn.open") { try JournalStandIn(timeout: seconds) }
+        } catch {
+            claimed.update { $0 = false }
+            throw error
+        }
+    }
 
     /// Takes the machine-wide lock, makes `/run/systemd/journal` if needed and binds the
-    /// socket, waiting at most `timeout` seconds for another stand-in to go away.
-    public init(timeout: TimeInterval = 30) throws {
+    /// socket, waiting at most `timeout` seconds for another stand-in to go away. Blocks while
+    /// it waits: call it through ``open(timeout:)``, which holds the in-process claim.
+    private init(timeout: TimeInterval) throws {
         let deadline = Date().addingTimeInterval(timeout)
         lockFD = try Self.acquireLock(deadline: deadline)
         var made: [String] = []
@@ -61,22 +93,38 @@ public final class JournalStandIn: @unchecked Sendable {
         madeDirectories = made
         do {
             socket = try Self.bind(deadline: deadline)
+            wake = try PipeDescriptors()
         } catch {
             for path in made.reversed() { rmdir(path) }
             Glibc.close(lockFD)
             throw error
         }
         // The thread holds the stand-in only while it reads, so that `deinit` can close it.
+        // It sleeps in `poll` on the socket and on `wake` (written by ``close()``), holding
+        // only the descriptors; it closes `wake` as it leaves.
         let finished = readerFinished
+        let socketFD = socket.fd
+        let wake = self.wake
         let reader = Thread { [weak self] in
-            defer { finished.signal() }
-            while let standIn = self, standIn.readOnce() {}
+            defer {
+                Glibc.close(wake.read)
+                Glibc.close(wake.write)
+                finished.signal()
+            }
+            while true {
+                var descriptors = [
+                    pollfd(fd: socketFD, events: Int16(POLLIN), revents: 0),
+                    pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
+                ]
+                _ = poll(&descriptors, 2, -1)
+                guard let standIn = self, standIn.readOnce() else { return }
+            }
         }
         reader.name = "JournalStandIn"
         reader.start()
     }
 
-    // The reader is not inside `readOnce()` now (it holds the stand-in there), and it stops
+    // The reader is not inside `readOnce()` now (it holds the stand-in there); woken, it stops
     // at its next look at `self`; `deinit` may even run on it, so it is not waited for.
     deinit { close(waitingForReader: false) }
 
@@ -95,18 +143,17 @@ public final class JournalStandIn: @unchecked Sendable {
         entries.filter { $0.senderPID == pid }
     }
 
-    /// Waits (at most `timeout` seconds) until `condition` holds for the entries received so
-    /// far; returns whether it did.
+    /// Waits until `predicate` holds for the entries received so far (checked now and as
+    /// datagrams arrive: the reader thread resumes the wait); returns whether it did before
+    /// `timeout` (a safety net).
     @discardableResult
-    public func wait(timeout: TimeInterval, until predicate: ([JournalEntry]) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while true {
-            if predicate(received.compactMap(JournalEntry.init)) { return true }
-            if Date() >= deadline || stopping { return false }
-            _ = condition.wait(until: min(deadline, Date().addingTimeInterval(0.1)))
-        }
+    public func waitForEntries(
+        timeout: Duration = .seconds(10), _ what: String, until predicate: @escaping @Sendable ([JournalEntry]) -> Bool
+    ) async -> Bool {
+        (try? await arrivals.wait(timeout: timeout, what) { [weak self] _ in
+            guard let self else { return false }
+            return predicate(self.entries)
+        }) != nil
     }
 
     /// Stops reading (after taking what is queued), removes the socket and the directories
@@ -121,26 +168,25 @@ public final class JournalStandIn: @unchecked Sendable {
         condition.broadcast()
         condition.unlock()
         guard first else { return }
+        var one: UInt8 = 1
+        _ = send(wake.write, &one, 1, Int32(MSG_NOSIGNAL))
         if waitingForReader, readerFinished.wait(timeout: .now() + 10) == .timedOut {
-            // The reader polls every 50 ms; it cannot be stuck, but never leave the socket bound.
+            // The reader wakes at once; it cannot be stuck, but never leave the socket bound.
             FileHandle.standardError.write(Data("JournalStandIn: the reader thread did not stop\n".utf8))
         }
         drain()
         socket.close()
         for path in madeDirectories.reversed() { rmdir(path) }
         Glibc.close(lockFD)
+        Self.claimed.update { $0 = false }
     }
 
-    /// Waits up to 50 ms for datagrams and takes them; `false` once the stand-in is closing.
+    /// Takes the queued datagrams; `false` once the stand-in is closing.
     private func readOnce() -> Bool {
-        condition.lock()
-        let stop = stopping
-        condition.unlock()
-        if stop { return false }
-        var descriptor = pollfd(fd: socket.fd, events: Int16(POLLIN), revents: 0)
-        _ = poll(&descriptor, 1, 50)
         drain()
-        return true
+        condition.lock()
+        defer { condition.unlock() }
+        return !stopping
     }
 
     private func drain() {
@@ -149,8 +195,10 @@ public final class JournalStandIn: @unchecked Sendable {
         guard !batch.isEmpty else { return }
         condition.lock()
         received.append(contentsOf: batch)
+        let count = received.count
         condition.broadcast()
         condition.unlock()
+        arrivals.update { $0 = count }
     }
 
     /// The lock: an abstract `AF_UNIX` name can be bound by one socket at a time on the
@@ -215,9 +263,9 @@ public final class JournalStandIn: @unchecked Sendable {
 /// Reading entries back from a running journald with `journalctl -o json`.
 public enum Journalctl {
     /// The entries that match every one of `matches` (e.g. `"_PID=123"`), oldest first.
-    /// `journalctl` is bounded by `timeout` seconds.
-    public static func entries(_ matches: [String], timeout: TimeInterval = 20) throws -> [JournalEntry] {
-        let result = try runProcess(
+    /// `journalctl` is bounded by `timeout`.
+    public static func entries(_ matches: [String], timeout: Duration = .seconds(20)) async throws -> [JournalEntry] {
+        let result = try await runProcess(
             "/bin/journalctl", ["--no-pager", "--all", "-o", "json"] + matches, timeout: timeout)
         return try result.stdout.split(separator: "\n").map { line in
             guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
@@ -230,6 +278,19 @@ public enum Journalctl {
             let pid = (object["_PID"] as? String).flatMap { pid_t($0) }
             return JournalEntry(fields: fields, senderPID: pid)
         }
+    }
+
+    /// Follows the journal (`journalctl --follow -o json` matching `matches`) until a line for
+    /// which `predicate` holds arrives; returns whether one did before `timeout`. journald
+    /// gives a reader no other event.
+    public static func waitForEntry(
+        _ matches: [String], _ what: String, timeout: Duration = .seconds(20),
+        where predicate: @escaping @Sendable (String) -> Bool
+    ) async throws -> Bool {
+        let follow = try ChildProcess(
+            ["/bin/journalctl", "--no-pager", "--follow", "--all", "-o", "json"] + matches, separateStderr: true)
+        defer { follow.signalGroup(SIGKILL) }
+        return (try? await follow.output.waitFor(what, timeout: timeout, predicate)) != nil
     }
 
     /// journalctl's JSON gives a value as a string, as an array of byte numbers (binary or

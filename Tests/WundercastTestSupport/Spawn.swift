@@ -8,6 +8,7 @@ import Glibc
 /// children a signal mask with SIGTERM blocked when called from a Swift concurrency thread,
 /// and (b) takes a child that closes its inherited descriptors before `exec` (as
 /// `systemd-socket-activate` does) for dead and then blocks in `waitpid` for it.
+/// ``ChildProcess`` starts through here and owns the reaping (one `waitpid` thread per child).
 public enum Spawn {
     public struct SpawnError: Error, CustomStringConvertible {
         public var description: String
@@ -18,12 +19,52 @@ public enum Spawn {
     public static func process(
         _ arguments: [String], output: String, environment: [String: String]? = nil
     ) throws -> pid_t {
+        try process(arguments, environment: environment) { actions in
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        }
+    }
+
+    /// As ``process(_:output:environment:)``, with the child's stdin, stdout and stderr given
+    /// as descriptors of this process (`nil` stdin: /dev/null). The descriptors should be
+    /// close-on-exec here (``PipeDescriptors`` are): `dup2` in the child clears the flag on
+    /// 0, 1 and 2, and no other child started at the same moment inherits them.
+    public static func process(
+        _ arguments: [String], stdin: Int32?, stdout: Int32, stderr: Int32, environment: [String: String]? = nil
+    ) throws -> pid_t {
+        try process(arguments, environment: environment) { actions in
+            if let stdin {
+                posix_spawn_file_actions_adddup2(&actions, stdin, 0)
+            } else {
+                posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            }
+            posix_spawn_file_actions_adddup2(&actions, stdout, 1)
+            posix_spawn_file_actions_adddup2(&actions, stderr, 2)
+        }
+    }
+
+    /// Held across each `posix_spawn`: between its `clone` and the child's `exec` the child holds
+    /// a copy of every descriptor of this process, close-on-exec or not.
+    private static let spawning = NSLock()
+
+    /// Runs `body` while no child is being started by this process: a descriptor closed in
+    /// `body` is closed for good (no child in the middle of `posix_spawn` holds a copy), e.g.
+    /// a listening socket that must refuse connections afterwards.
+    public static func withNoSpawnInFlight<T>(_ body: () throws -> T) rethrows -> T {
+        spawning.lock()
+        defer { spawning.unlock() }
+        return try body()
+    }
+
+    private static func process(
+        _ arguments: [String], environment: [String: String]?,
+        files: (inout posix_spawn_file_actions_t) -> Void
+    ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        files(&actions)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -44,7 +85,18 @@ public enum Spawn {
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
-        let result: Int32
+        var result: Int32 = 0
+        spawning.lock()
+        defer { spawning.unlock() }
+        // Nothing but 0, 1 and 2: tests run in parallel, and a descriptor of another test that
+        // is not close-on-exec (the server's accepted clients are not) would otherwise live on
+        // in this child, e.g. keeping a connection from seeing EOF. (Swift's Glibc lacks
+        // `posix_spawn_file_actions_addclosefrom_np`; glibc ignores `EBADF` here for a
+        // descriptor closed meanwhile.)
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for fd in open.compactMap({ Int32($0) }) where fd > 2 {
+            posix_spawn_file_actions_addclose(&actions, fd)
+        }
         if let environment {
             var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
             defer { for pointer in envp { free(pointer) } }
@@ -56,16 +108,5 @@ public enum Spawn {
             throw SpawnError(description: "posix_spawn \(arguments[0]): \(String(cString: strerror(result)))")
         }
         return pid
-    }
-
-    /// Whether `pid` still runs; reaps it when it has ended (then returns its wait status
-    /// through `status`).
-    public static func isRunning(_ pid: pid_t, status: inout Int32?) -> Bool {
-        guard status == nil else { return false }
-        var raw: Int32 = 0
-        let result = waitpid(pid, &raw, WNOHANG)
-        if result == 0 { return true }
-        status = result == pid ? raw : -1
-        return false
     }
 }

@@ -46,12 +46,12 @@ public final class FakeGPSD: @unchecked Sendable {
         port = Int(UInt16(bigEndian: address.sin_port))
         outputFile = FileManager.default.temporaryDirectory
             .appendingPathComponent("fake-gpsd-\(port)-\(UUID().uuidString).log")
-        // posix_spawn passes on descriptors without FD_CLOEXEC: the script inherits `fd`.
+        // Children get only descriptors 0–2 (Spawn): the listening socket goes in as stdin.
         pid = try Spawn.process(
             [
                 "/usr/bin/python3", "-u", Fixtures.tools.appendingPathComponent("fake_gpsd.py").path,
-                "--fd", String(fd), "--line-bytes", String(lineBytes),
-            ], output: outputFile.path)
+                "--fd", "0", "--line-bytes", String(lineBytes),
+            ], output: outputFile.path, stdin: fd)
     }
 
     deinit {

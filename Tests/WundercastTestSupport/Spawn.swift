@@ -17,10 +17,14 @@ public enum Spawn {
     /// `posix_spawn` with an empty signal mask, default dispositions and a new process group;
     /// stdin from /dev/null, stdout and stderr to `output`.
     public static func process(
-        _ arguments: [String], output: String, environment: [String: String]? = nil
+        _ arguments: [String], output: String, stdin: Int32? = nil, environment: [String: String]? = nil
     ) throws -> pid_t {
         try process(arguments, environment: environment) { actions in
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            if let stdin {
+                posix_spawn_file_actions_adddup2(&actions, stdin, 0)
+            } else {
+                posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            }
             posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
             posix_spawn_file_actions_adddup2(&actions, 1, 2)
         }

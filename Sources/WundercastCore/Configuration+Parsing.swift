@@ -169,12 +169,19 @@ extension AuthorizationStatus {
 // MARK: - Value parsers
 
 extension Configuration {
+    /// The longest time span any key takes: 30 days.
+    static let maximumSpan = Duration.seconds(30 * 86_400)
+
     private static func timeSpan(_ v: String, atLeast minimum: Duration) throws(InvalidValue) -> Duration {
         guard let span = TimeSpan.parse(v) else {
             throw InvalidValue("is not a time span (examples: 30s, 5min, 1h 30min)")
         }
         if span < minimum {
             throw InvalidValue("is shorter than \(TimeSpan.format(minimum)) (examples: 30s, 5min, 1h 30min)")
+        }
+        // Far beyond any use, and far from what a clock's sleep can represent.
+        if span > maximumSpan {
+            throw InvalidValue("is longer than 30 days, the longest span any key takes")
         }
         return span
     }
@@ -312,7 +319,7 @@ extension Configuration {
             if content.isEmpty { return }
             if content.first == "[" {
                 guard content.count >= 2, content.last == "]" else {
-                    throw fail("\"\(content)\" is not a section header (expected [Section])")
+                    throw fail("\"\(visible(content))\" is not a section header (expected [Section])")
                 }
                 let name = String(content.dropFirst().dropLast())
                 if let section = Configuration.sections.first(where: { $0.name == name }) {
@@ -321,31 +328,31 @@ extension Configuration {
                     current = .ignored
                 } else {
                     let known = Configuration.sections.map { "[\($0.name)]" }.joined(separator: ", ")
-                    throw fail("unknown section [\(name)] (known sections: \(known))")
+                    throw fail("unknown section [\(visible(name))] (known sections: \(known))")
                 }
                 return
             }
             guard let equals = content.firstIndex(of: "=") else {
-                throw fail("\"\(content)\" is not a Key=Value assignment or a [Section] header")
+                throw fail("\"\(visible(content))\" is not a Key=Value assignment or a [Section] header")
             }
             let key = String(content[..<equals].trimmingWhitespace())
             let value = unquote(content[content.index(after: equals)...].trimmingWhitespace())
-            guard !key.isEmpty else { throw fail("\"\(content)\" has no key before the =") }
+            guard !key.isEmpty else { throw fail("\"\(visible(content))\" has no key before the =") }
             let section: Section
             switch current {
-            case .none: throw fail("\(key)= appears before any [Section] header")
+            case .none: throw fail("\(visible(key))= appears before any [Section] header")
             case .ignored: return
             case .known(let s): section = s
             }
             if key.hasPrefix("X-") { return }
             guard let entry = section.keys.first(where: { $0.name == key }) else {
                 let known = section.keys.map(\.name).joined(separator: ", ")
-                throw fail("unknown key \(key)= in [\(section.name)] (known keys: \(known))")
+                throw fail("unknown key \(visible(key))= in [\(section.name)] (known keys: \(known))")
             }
             do {
                 try entry.apply(&configuration, value)
             } catch {
-                throw fail("\(key)=\"\(value)\" \(error.reason)")
+                throw fail("\(key)=\"\(visible(value))\" \(error.reason)")
             }
             lines["\(section.name).\(key)"] = line
         }
@@ -364,6 +371,26 @@ extension Configuration {
                 ? "MaxAge=\(maxAge) is shorter than MinInterval=\(minInterval): no two fetches may start closer than MinInterval, so MaxAge must be at least that"
                 : "MinInterval=\(minInterval) is longer than MaxAge=\(maxAge): no two fetches may start closer than MinInterval, so MaxAge must be at least that"
             throw ConfigurationError(file: file, line: max(maxAgeLine, minIntervalLine), message: message)
+        }
+
+        /// Text from the file as it may appear in an error message: control characters as
+        /// `\u{…}` escapes (a NUL or an escape sequence must not reach a terminal or the
+        /// journal), at most 200 characters.
+        private func visible<S: StringProtocol>(_ text: S) -> String {
+            var out = ""
+            for scalar in text.unicodeScalars {
+                if out.unicodeScalars.count >= 200 {
+                    out += "…"
+                    break
+                }
+                let v = scalar.value
+                if v < 0x20 || (0x7F...0x9F).contains(v) || v == 0x2028 || v == 0x2029 {
+                    out += "\\u{" + String(v, radix: 16) + "}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+            return out
         }
 
         /// Strips one pair of matching `"` or `'` around the whole value.

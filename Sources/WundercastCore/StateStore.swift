@@ -115,9 +115,11 @@ public final class StateStore: Sendable {
         }
     }
 
-    /// A new position is used (`fetching` until its weather arrives; old weather is kept).
-    /// `rounded` is the position at the configured precision, the one published.
-    public func publishPosition(_ position: Position, rounded: Coordinate, receivedAt: Date) {
+    /// A new position is shown, `rounded` to the configured precision. With `fetching`, its
+    /// weather is being fetched or a fetch is scheduled (`fetching` until it arrives; old
+    /// weather is kept); without, the weather shown is for it already (it is within
+    /// `MinDistance` of the last fetched position).
+    public func publishPosition(_ position: Position, rounded: Coordinate, receivedAt: Date, fetching: Bool = true) {
         change { f in
             var location = WeatherState.Location(
                 latitude: rounded.latitude, longitude: rounded.longitude, source: "gpsd", receivedAt: receivedAt)
@@ -131,7 +133,7 @@ public final class StateStore: Sendable {
                 location.name = name
             }
             f.location = location
-            f.fetching = true
+            f.fetching = fetching
         }
     }
 

@@ -282,6 +282,12 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
         .init(
             "[Throttle]\nMinInterval=999ms", line: 2,
             "MinInterval=\"999ms\" is shorter than 1s (examples: 30s, 5min, 1h 30min)"),
+        .init(
+            "[Location]\nMaxFixAge=9223372036854775807s", line: 2,
+            "MaxFixAge=\"9223372036854775807s\" is longer than 30 days, the longest span any key takes"),
+        .init(
+            "[Throttle]\nMinInterval=5s\u{0}\u{1B}[2J", line: 2,
+            "MinInterval=\"5s\\u{0}\\u{1b}[2J\" is not a time span (examples: 30s, 5min, 1h 30min)"),
         .init("[Location]\nMaxFixAge=0", line: 2, "MaxFixAge=\"0\" is shorter than 1s (examples: 30s, 5min, 1h 30min)"),
         .init(
             "[Throttle]\nMinInterval=10min\n\nMaxAge=5min", line: 4,

@@ -32,6 +32,7 @@ import WundercastTestSupport
         func endSession() { machine.endSession() }
         var deadline: ManualClock.Instant? { machine.deadline }
         var fetchInFlight: Int? { machine.fetchInFlight }
+        var scheduledPosition: Position? { machine.scheduledPosition }
         var retry: RetryPolicy { machine.retry }
     }
 
@@ -209,6 +210,20 @@ import WundercastTestSupport
         // Only a moved position preempts: a refresh or retry waits for the fetch in flight.
         #expect(m.offer(north(5100), at: t(5)) == nil)
         #expect(m.deadline == nil)
+    }
+
+    /// With a provider slower than `MinInterval` and a receiver that keeps moving, a fetch that
+    /// preempted another runs to its end: the weather is not starved.
+    @Test func aPreemptingFetchIsNotPreemptedItself() {
+        let m = machine(minInterval: .seconds(1))
+        let first = expectFetch(m.offer(north(0), at: t(0)))!
+        let second = expectFetch(m.offer(north(5000), at: t(2)), cancelling: first)!
+        #expect(m.scheduledPosition == nil)
+        #expect(m.offer(north(10_000), at: t(4)) == nil)
+        #expect(m.scheduledPosition == north(10_000))
+        #expect(m.deadline == nil)
+        #expect(m.fetchEnded(id: second, .success, at: t(9), wallNow: wall))
+        expectFetch(m.tick(at: t(9)), of: north(10_000), cancelling: nil)
     }
 
     /// `MinInterval` and the back-off hold across location sessions (authorization changes).

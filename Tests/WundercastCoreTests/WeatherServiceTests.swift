@@ -137,6 +137,41 @@ import WundercastTestSupport
         await running.stop()
     }
 
+    /// A place held back by `MinInterval` is shown as `fetching` there, not as `fresh` weather
+    /// at the old place; its fetch starts when the interval ends (trailing edge).
+    @Test func aHeldBackPlaceIsShownAsFetching() async {
+        let running = start(.authorizedAlways, minInterval: .seconds(30))
+        await source.waitForOpen()
+        await fetched(makeFix(48, 11), 1, by: running, requests: 1)
+        source.send(makeFix(48.5, 11))
+        let held = await running.state("fetching for the new place") { $0.location?.latitude == 48.5 }
+        #expect(held?.status == .fetching)
+        #expect(provider.requested.count == 1)
+        await clock.waitForSleeper(until: clock.at(.seconds(30)))
+        clock.advance(by: .seconds(30))
+        await provider.waitForRequests(2)
+        #expect(provider.requested.last == Coordinate(latitude: 48.5, longitude: 11))
+        await running.stop()
+    }
+
+    /// After `denied` → `always`, the first fix at the place already fetched shows it again
+    /// with its weather, fresh, without waiting for a fetch (issue 5, point 5).
+    @Test func aReopenedGateShowsTheFixAtOnce() async {
+        let running = start(.authorizedAlways, minInterval: .seconds(10), maxAge: .seconds(600))
+        await source.waitForOpen()
+        await fetched(makeFix(48, 11), 1, by: running, requests: 1)
+        running.status.send(.denied)
+        await running.state("denied") { $0.error?.code == "denied" }
+        running.status.send(.authorizedAlways)
+        await source.waitForOpen(count: 2)
+        source.send(makeFix(48, 11))
+        let back = await running.state("the place again") { $0.location?.latitude == 48 && $0.status == .fresh }
+        #expect(back?.error == nil)
+        #expect(back?.location?.status == .current)
+        #expect(provider.requested.count == 1)
+        await running.stop()
+    }
+
     /// The retry policy's wait is what the session sleeps for: 5 s, then 10 s; `Retry-After` 60 s.
     @Test func retriesWaitForTheRetryPolicy() async {
         let running = start(.authorizedAlways, minInterval: .seconds(60))

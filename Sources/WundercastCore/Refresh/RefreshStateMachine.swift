@@ -62,8 +62,9 @@ public struct RefreshStateMachine<Instant: InstantProtocol>: Sendable where Inst
     private var lastFetched: Position?
     /// The newest position offered since the last fetch started.
     private var pending: Position?
-    /// The fetch in flight.
-    private var inFlight: (id: Int, position: Position)?
+    /// The fetch in flight. A fetch that preempted another is not preempted itself: with a
+    /// provider slower than `MinInterval` and a moving receiver, every other fetch completes.
+    private var inFlight: (id: Int, position: Position, preemptible: Bool)?
     /// Earliest start of the next fetch after a failure (rule 2, retry policy).
     private var notBefore: Instant?
     private var nextID = 0
@@ -75,6 +76,14 @@ public struct RefreshStateMachine<Instant: InstantProtocol>: Sendable where Inst
 
     /// The id of the fetch in flight, if any.
     public var fetchInFlight: Int? { inFlight?.id }
+
+    /// The newest position when it is far enough from the last fetched one to be fetched
+    /// (now or once `MinInterval` or the fetch in flight allows): a fetch for it is scheduled.
+    public var scheduledPosition: Position? {
+        guard let pending else { return nil }
+        guard let lastFetched else { return pending }
+        return moved(pending, from: lastFetched) == nil ? nil : pending
+    }
 
     /// A new position (a fix that passed the gate, or the fallback place) at `now`.
     public mutating func offer(_ position: Position, at now: Instant) -> Action? {
@@ -130,19 +139,25 @@ public struct RefreshStateMachine<Instant: InstantProtocol>: Sendable where Inst
         if retry.failures > 0 {
             return inFlight == nil ? (.retry, notBefore) : nil
         }
-        if let pending {
-            let reference = lastFetched.coordinate
-            let moved = reference.distance(to: pending.coordinate)
-            var threshold = policy.minDistance
-            if policy.widenByHorizontalError, case .gps(let fix) = pending.source, let error = fix.horizontalError {
-                threshold += error
-            }
-            if moved >= threshold { return (.moved(metres: moved), throttled) }
+        if let pending, let metres = moved(pending, from: lastFetched) {
+            if let inFlight, !inFlight.preemptible { return nil }
+            return (.moved(metres: metres), throttled)
         }
         if inFlight == nil {
             return (.maxAge, max(throttled, lastStart.advanced(by: policy.maxAge)))
         }
         return nil
+    }
+
+    /// How far `position` is from `reference` when that is at least `MinDistance` (widened by
+    /// its horizontal error when asked), else `nil`.
+    private func moved(_ position: Position, from reference: Position) -> Double? {
+        let metres = reference.coordinate.distance(to: position.coordinate)
+        var threshold = policy.minDistance
+        if policy.widenByHorizontalError, case .gps(let fix) = position.source, let error = fix.horizontalError {
+            threshold += error
+        }
+        return metres >= threshold ? metres : nil
     }
 
     private mutating func evaluate(at now: Instant) -> Action? {
@@ -159,7 +174,7 @@ public struct RefreshStateMachine<Instant: InstantProtocol>: Sendable where Inst
         lastStart = now
         lastFetched = position
         pending = nil
-        inFlight = (id, position)
+        inFlight = (id, position, cancelling == nil)
         return .fetch(id: id, position: position, reason: reason, cancelling: cancelling)
     }
 }

@@ -74,6 +74,13 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
                 }
                 fetch = (id, start(id, position, reason, sink))
             }
+            if let scheduled = service.machine.withLock({ $0.scheduledPosition }) {
+                // A fetch for a new place is scheduled (MinInterval, or the fetch in flight).
+                show(scheduled, fetching: true)
+            } else if case .update(.fix(let fix)) = event, store.current.location == nil {
+                // A place near the last fetched one (after a gate reopened): its weather stands.
+                show(Position(fix), fetching: false)
+            }
             // Only future instants: a deadline that has passed is handled by now, and a timer
             // for it would fire at once, again and again.
             let deadline = [
@@ -98,11 +105,7 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
         _ id: Int, _ position: Position, _ reason: RefreshStateMachine<C.Instant>.Reason,
         _ sink: AsyncStream<Event>.Continuation
     ) -> Task<Void, Never> {
-        let rounded = position.coordinate.rounded(toDecimals: service.settings.precision)
-        let published = store.current.location
-        if published.map({ Coordinate(latitude: $0.latitude, longitude: $0.longitude) }) != rounded {
-            store.publishPosition(position, rounded: rounded, receivedAt: service.wallClock())
-        }
+        let rounded = show(position, fetching: true)
         service.logger.debug("fetching weather for \(rounded.latitude),\(rounded.longitude) (\(reason))")
         let provider = service.provider
         return Task {
@@ -114,6 +117,21 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
             }
             sink.yield(.fetched(id: id, result))
         }
+    }
+
+    /// Shows `position` unless the same place (rounded) from the same kind of source is shown
+    /// already (a state per fix would flood watchers). Returns the rounded coordinate.
+    @discardableResult
+    private func show(_ position: Position, fetching: Bool) -> Coordinate {
+        let rounded = position.coordinate.rounded(toDecimals: service.settings.precision)
+        let source = if case .gps = position.source { "gpsd" } else { "fallback" }
+        if let shown = store.current.location, shown.source == source,
+            Coordinate(latitude: shown.latitude, longitude: shown.longitude) == rounded
+        {
+            return rounded
+        }
+        store.publishPosition(position, rounded: rounded, receivedAt: service.wallClock(), fetching: fetching)
+        return rounded
     }
 
     /// Fetch `id` ended: tells the machine and publishes the result unless it was superseded.

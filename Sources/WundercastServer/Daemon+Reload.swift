@@ -1,0 +1,50 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Synchronization
+import WundercastCore
+import WundercastGPSD
+import WundercastHTTP
+import WundercastPOSIX
+import WundercastSystemd
+
+/// `wundercastd`: reads the configuration, wires gpsd → location stream → throttle →
+/// weather pipeline → state store → socket, journal and sd_notify, and runs until SIGTERM.
+
+extension Daemon.Instance {
+    /// SIGHUP: re-read the configuration. The authorization status applies at once;
+    /// other keys need a restart. A bad file is refused and the running state kept.
+    func reload() {
+        _ = try? notifier.reloading()
+        defer { _ = try? notifier.ready(status: "reloaded") }
+        do {
+            let fresh = try Daemon.loadConfiguration(options)
+            // Compared with the file as last loaded, not as at start-up: editing the file
+            // back to the start-up value must apply too.
+            let previous = lastLoaded.withLock { last in
+                defer { last = fresh }
+                return last
+            }
+            if fresh.location.authorization != previous.location.authorization {
+                _ = authorize(fresh.location.authorization, persist: false)
+            }
+            var comparable = fresh
+            comparable.location.authorization = configuration.location.authorization
+            if comparable != configuration {
+                logger.notice(
+                    "configuration reloaded; changes other than Authorization= take effect after a restart")
+            } else {
+                logger.info("configuration reloaded")
+            }
+        } catch {
+            logger.log(
+                .error, "configuration rejected, keeping the running one: \(error)",
+                fields: [("MESSAGE_ID", MessageID.configurationRejected)])
+        }
+    }
+}

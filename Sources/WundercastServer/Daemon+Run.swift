@@ -1,0 +1,86 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Synchronization
+import WundercastCore
+import WundercastGPSD
+import WundercastHTTP
+import WundercastPOSIX
+import WundercastSystemd
+
+/// `wundercastd`: reads the configuration, wires gpsd → location stream → throttle →
+/// weather pipeline → state store → socket, journal and sd_notify, and runs until SIGTERM.
+
+extension Daemon.Instance {
+    /// Serves until SIGTERM or SIGINT: binds (or takes) the socket, sends `READY=1`, runs
+    /// the services, reloads on SIGHUP; on a stop signal sends `STOPPING=1` and stops the
+    /// services in reverse order (socket closed, watchers told by the end of their stream,
+    /// weather work cancelled and awaited, gpsd released). Returns the exit status.
+    func run() async -> Int32 {
+        let signals: AsyncStream<Int32>
+        do {
+            signals = try Signals.stream()
+        } catch {
+            logger.error("cannot read signals: \(error)")
+            Daemon.writeError("wundercastd: cannot read signals: \(error)\n")
+            return 1
+        }
+        let listenFD: Int32
+        let where_: String
+        var ownedPath: String?
+        if let activated = ListenSockets.take().first {
+            listenFD = activated.fd
+            where_ = "socket-activated fd \(activated.fd) (\(activated.name))"
+        } else {
+            let path = options.socketPath ?? configuration.socket.path
+            do {
+                listenFD = try UnixSocket.listen(path: path)
+            } catch {
+                logger.error("cannot serve the socket: \(error)")
+                Daemon.writeError("wundercastd: cannot serve the socket: \(error)\n")
+                return 1
+            }
+            where_ = path
+            ownedPath = path
+        }
+        let store = self.store
+        let service = self.service
+        let server = SocketServer(
+            listenFD: listenFD,
+            handlers: .init(
+                currentState: { store.current },
+                nowRequested: { service.requestRefresh() },
+                authorize: { [self] in self.authorize($0) },
+                watchersChanged: { service.setWatchers($0) }),
+            logger: logger)
+        server.start()
+        let group = ServiceGroup(
+            [
+                LocationWeatherService(service: service, gpsd: gpsd),
+                SocketService(server: server, ownedPath: ownedPath),
+                Publisher(store: store, server: server, notifier: notifier, logger: logger),
+                Watchdog(notifier: notifier, server: server),
+            ], logger: logger)
+        await group.run {
+            // READY=1 once the socket listens (clients may connect from now on).
+            _ = try? notifier.ready(status: "serving on \(where_)")
+            logger.log(
+                .notice,
+                "wundercastd \(Wundercast.version) serving on \(where_); GPS authorization \(authorization.value.configName), gpsd \(configuration.location.gpsdHost):\(configuration.location.gpsdPort), provider \(configuration.weather.provider)",
+                fields: [("MESSAGE_ID", MessageID.started)])
+            for await number in signals {
+                guard number == SIGHUP else { break }
+                reload()
+            }
+            _ = try? notifier.stopping()
+            logger.info("stopping")
+        }
+        store.finish()
+        return 0
+    }
+}

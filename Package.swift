@@ -39,6 +39,10 @@ let package = Package(
         .executableTarget(name: "wundercastd", dependencies: ["WundercastServer", "WundercastPOSIX"]),
         .executableTarget(name: "wundercastctl", dependencies: ["WundercastCore", "WundercastPOSIX"]),
 
+        // The memory floor `make bench` compares the daemon with (not installed).
+        .executableTarget(
+            name: "wundercast-floor", dependencies: ["CGPS", "CCurl", "CSystemd"], path: "Tests/Tools/Floor"),
+
         // Tests.
         .target(name: "WundercastTestSupport", dependencies: ["WundercastCore"], path: "Tests/WundercastTestSupport"),
         .testTarget(

@@ -66,7 +66,6 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
                 timer = nil
                 action = service.machine.withLock { $0.tick(at: now) }
             }
-            if tracksFixAge { store.publishLocationProblem(service.locationProblem(at: now)) }
             if case .fetch(let id, let position, let reason, let cancelling) = action {
                 if let running = fetch, running.id == cancelling {
                     running.task.cancel()
@@ -81,6 +80,8 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
                 // A place near the last fetched one (after a gate reopened): its weather stands.
                 show(Position(fix), fetching: false)
             }
+            // After the position: a first fix must not show "no location" without a reason.
+            if tracksFixAge { store.publishLocationProblem(service.locationProblem(at: now)) }
             // Only future instants: a deadline that has passed is handled by now, and a timer
             // for it would fire at once, again and again.
             let deadline = [

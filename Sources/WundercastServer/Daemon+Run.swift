@@ -1,20 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-import Synchronization
 import WundercastCore
-import WundercastGPSD
-import WundercastHTTP
 import WundercastPOSIX
 import WundercastSystemd
-
-/// `wundercastd`: reads the configuration, wires gpsd → location stream → throttle →
-/// weather pipeline → state store → socket, journal and sd_notify, and runs until SIGTERM.
 
 extension Daemon.Instance {
     /// Serves until SIGTERM or SIGINT: binds (or takes) the socket, sends `READY=1`, runs

@@ -119,7 +119,11 @@ public final class StateStore: Sendable {
     /// weather is being fetched or a fetch is scheduled (`fetching` until it arrives; old
     /// weather is kept); without, the weather shown is for it already (it is within
     /// `MinDistance` of the last fetched position).
-    public func publishPosition(_ position: Position, rounded: Coordinate, receivedAt: Date, fetching: Bool = true) {
+    /// `locationProblem`: whether the position is current (`nil`) or why not, set in the same change.
+    public func publishPosition(
+        _ position: Position, rounded: Coordinate, receivedAt: Date, fetching: Bool = true,
+        locationProblem: WeatherState.ErrorInfo? = nil
+    ) {
         change { f in
             var location = WeatherState.Location(
                 latitude: rounded.latitude, longitude: rounded.longitude, source: "gpsd", receivedAt: receivedAt)
@@ -134,6 +138,7 @@ public final class StateStore: Sendable {
             }
             f.location = location
             f.fetching = fetching
+            f.locationProblem = locationProblem
         }
     }
 

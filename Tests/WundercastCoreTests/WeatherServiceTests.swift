@@ -75,6 +75,28 @@ import WundercastTestSupport
         await running.stop()
     }
 
+    /// On the way from no position to the first, no state shows the new place as "last
+    /// known", nor "no location" without a reason.
+    @Test func theFirstFixGoesStraightToFetching() async {
+        let running = start(.authorizedAlways)
+        await source.waitForOpen()
+        await running.state("no fix yet") { $0.error?.code == "no-fix" }
+        let states = running.store.states()
+        let seen = Task {
+            var all: [WeatherState] = []
+            for await state in states {
+                all.append(state)
+                if state.status == .fetching { break }
+            }
+            return all
+        }
+        source.send(makeFix(10, 10))
+        let all = await seen.value
+        #expect(!all.contains { $0.location?.status == .lastKnown }, "\(all)")
+        #expect(!all.contains { $0.status == .noLocation && $0.error == nil }, "\(all)")
+        await running.stop()
+    }
+
     /// Issue 5, point 2: after `MaxFixAge` without a fix the position is only the last known
     /// one: `stale` with `no-fix`, never `fresh` — also after a `MaxAge` refresh — until a fix comes.
     @Test func aPositionAgesAndAMaxAgeRefreshDoesNotMakeItFresh() async {

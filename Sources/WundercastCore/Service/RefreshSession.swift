@@ -131,7 +131,11 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
         {
             return rounded
         }
-        store.publishPosition(position, rounded: rounded, receivedAt: service.wallClock(), fetching: fetching)
+        // One change with the position's currency: a reader never sees a new place as "last
+        // known" for the instant between the two.
+        store.publishPosition(
+            position, rounded: rounded, receivedAt: service.wallClock(), fetching: fetching,
+            locationProblem: tracksFixAge ? service.locationProblem(at: clock.now) : nil)
         return rounded
     }
 

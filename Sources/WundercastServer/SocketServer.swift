@@ -254,6 +254,12 @@ public final class SocketServer: @unchecked Sendable {
                     input.append(contentsOf: buffer[0..<n])
                     processLines()
                 } else if n == 0 {
+                    // The end of input ends the last line too: `printf now | socat …` is answered.
+                    if !input.isEmpty {
+                        input.append(UInt8(ascii: "\n"))
+                        processLines()
+                        if closed { return }
+                    }
                     peerClosedInput = true
                     readSource?.cancel()
                     readSource = nil

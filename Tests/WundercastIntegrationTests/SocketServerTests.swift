@@ -158,11 +158,12 @@ func jsonObject(_ line: String?) throws -> [String: Any] {
         #expect(after == [1, 0])
     }
 
-    @Test func socatOneShotWorks() async throws {
+    /// `echo now | socat …`, and `printf now | socat …`: the end of input ends the request.
+    @Test(arguments: ["now\n", "now"]) func socatOneShotWorks(request: String) async throws {
         try start()
         let socat = try ChildProcess(
             ["/usr/bin/socat", "-", "UNIX-CONNECT:\(path)"], stdinPipe: true, separateStderr: true)
-        socat.writeToStdin(Array("now\n".utf8))
+        socat.writeToStdin(Array(request.utf8))
         socat.closeStdin()
         try await socat.exited(timeout: .seconds(20))
         try await socat.output.waitForEnd("the end of socat's output")

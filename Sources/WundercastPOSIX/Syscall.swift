@@ -72,6 +72,17 @@ public enum Descriptor {
         _ = try blockingSyscall("fcntl", "fd \(fd)") { fcntl(fd, F_SETFD, FD_CLOEXEC) }
     }
 
+    /// Sets the send and receive time limits of the blocking socket `fd` (`SO_SNDTIMEO`,
+    /// `SO_RCVTIMEO`), whole seconds: a call that waits longer fails with `EAGAIN`.
+    public static func setTimeouts(_ fd: Int32, seconds: Int) throws(Errno) {
+        var limit = timeval(tv_sec: seconds, tv_usec: 0)
+        for option in [SO_RCVTIMEO, SO_SNDTIMEO] {
+            _ = try blockingSyscall("setsockopt", "fd \(fd)") {
+                setsockopt(fd, SOL_SOCKET, option, &limit, socklen_t(MemoryLayout<timeval>.size))
+            }
+        }
+    }
+
     /// Writes all of `bytes` to the blocking descriptor `fd` (`write(2)` until done; `EINTR`
     /// retried). `subject` names the descriptor in the error (e.g. `stderr`).
     public static func writeAll(_ fd: Int32, _ bytes: [UInt8], subject: String) throws(Errno) {

@@ -60,6 +60,7 @@ struct Connection {
         self.path = path
         do {
             fd = try UnixSocket.connect(path: path)
+            try Descriptor.setTimeouts(fd, seconds: Self.answerSeconds)
         } catch {
             let reason = error.reason
             switch error.code {
@@ -73,6 +74,14 @@ struct Connection {
                 fail("cannot connect to \(path): \(reason)")
             }
         }
+    }
+
+    /// Longest wait for the daemon's answer (a bar must never hang on a stuck daemon).
+    static let answerSeconds = 5
+
+    /// No time limit from now on (`watch`, once the daemon has answered).
+    func waitForever() {
+        try? Descriptor.setTimeouts(fd, seconds: 0)
     }
 
     func send(_ request: String) {
@@ -100,10 +109,18 @@ struct Connection {
                 buffer.removeSubrange(...newline)
                 return line
             }
-            let n =
-                (try? blockingSyscall("recv", path) {
+            let n: Int
+            do {
+                n = try blockingSyscall("recv", path) {
                     chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-                }) ?? 0
+                }
+            } catch  where error.code == EAGAIN || error.code == EWOULDBLOCK {
+                fail(
+                    "no answer from wundercastd at \(path) within \(Self.answerSeconds) s (it accepted the connection but is stuck or overloaded)"
+                )
+            } catch {
+                return nil
+            }
             if n == 0 { return nil }
             buffer.append(contentsOf: chunk[0..<n])
         }
@@ -165,6 +182,7 @@ case "now", "watch":
             emit(HumanFormat.line(decodeOrFail(line), now: Date()) + "\n")
         }
         if command == "now" { exit(0) }
+        connection.waitForever()  // watch: the next change may be hours away
     }
     fail("the daemon closed the connection")
 case "authorize":

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WundercastCore
+import WundercastPOSIX
 import WundercastTestSupport
 
 /// The whole main job with real processes: gpsfake replays a real track into a private gpsd,
@@ -202,6 +203,19 @@ import WundercastTestSupport
             (state[path: "error.message"] as? String)?.hasPrefix("cannot reach gpsd at 127.0.0.1:\(port): ") == true)
         let human = try await daemon.ctl("now")
         #expect(human.stdout.hasPrefix("no location: cannot reach gpsd at 127.0.0.1:\(port)"), "\(human.stdout)")
+    }
+
+    /// A socket that accepts and never answers (a stuck daemon) must not hang a bar: `now`
+    /// gives up with a message that says so.
+    @Test func ctlGivesUpOnADaemonThatNeverAnswers() async throws {
+        let directory = try DatagramSocket.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/stuck.sock"
+        let listening = try UnixSocket.listen(path: path)  // connections queue; none is accepted
+        defer { try? Descriptor.close(listening) }
+        let result = try await runProcess(try Binaries.path("wundercastctl"), ["--socket", path, "now"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("no answer from wundercastd"), "\(result.stderr)")
     }
 
     @Test func ctlSaysClearlyWhenTheDaemonIsNotRunning() async throws {

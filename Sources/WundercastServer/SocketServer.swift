@@ -12,9 +12,11 @@ import WundercastPOSIX
 
 /// Serves the line protocol (``SocketProtocol``) on a listening Unix stream socket.
 ///
-/// All client I/O is non-blocking on one serial queue. A client that reads too slowly is
-/// disconnected once `maxPendingBytes` of output wait for it: a slow or dead reader never
-/// holds up the daemon or other readers. A client that disconnects is simply dropped
+/// All client I/O is non-blocking on one serial queue. A `watch` client that reads slowly
+/// gets only the newest state: a change replaces any state still waiting for it, so a stuck
+/// watcher costs at most two lines of memory. A client whose direct answers pile up beyond
+/// `maxPendingBytes` is disconnected: a slow or dead reader never holds up the daemon or
+/// other readers. A client that disconnects is simply dropped
 /// (writes use `MSG_NOSIGNAL`; SIGPIPE is ignored as well).
 public final class SocketServer: @unchecked Sendable {
     /// What the server asks of the daemon. Called on the server's queue; must not block.
@@ -88,7 +90,7 @@ public final class SocketServer: @unchecked Sendable {
             // A watcher that already has this state (it connected after the change) gets no repeat.
             for client in self.clients.values where client.watching && client.lastState != state {
                 client.lastState = state
-                client.send(line)
+                client.sendLatest(line)
             }
         }
     }
@@ -113,6 +115,11 @@ public final class SocketServer: @unchecked Sendable {
 
     /// Number of connected clients (tests).
     public var clientCount: Int { queue.sync { clients.count } }
+
+    /// The most output bytes waiting for any one client, its waiting state included (tests).
+    public var largestBacklog: Int {
+        queue.sync { clients.values.map { $0.pendingBytes + ($0.waitingState?.count ?? 0) }.max() ?? 0 }
+    }
 
     private func acceptAll() {
         while true {
@@ -306,6 +313,19 @@ public final class SocketServer: @unchecked Sendable {
         }
 
         var pendingBytes: Int { output.count - outputOffset }
+        /// The newest state for a watcher, waiting until what is in `output` is out.
+        var waitingState: [UInt8]?
+
+        /// Sends a state to a watcher: at once when nothing waits, else it replaces the state
+        /// that waits (only the newest matters; a line partly sent is finished first).
+        func sendLatest(_ bytes: [UInt8]) {
+            guard !closed else { return }
+            guard pendingBytes == 0 else {
+                waitingState = bytes
+                return
+            }
+            send(bytes)
+        }
 
         func send(_ bytes: [UInt8]) {
             guard !closed else { return }
@@ -319,7 +339,14 @@ public final class SocketServer: @unchecked Sendable {
         }
 
         func flush() {
-            while !closed && pendingBytes > 0 {
+            while !closed {
+                if pendingBytes == 0 {
+                    guard let next = waitingState else { break }
+                    waitingState = nil
+                    output.removeAll(keepingCapacity: true)
+                    outputOffset = 0
+                    output.append(contentsOf: next)
+                }
                 let result: IOResult<Int>
                 do {
                     result = try syscall("send", "client fd \(fd)") {

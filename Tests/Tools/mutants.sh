@@ -53,7 +53,8 @@ for i in "${!mutants[@]}"; do
   fi
   # A hang counts as a kill too (a test waited for what the mutant never did; the unit tests
   # take about a second). The test bundle runs directly, so that the time limit ends it.
-  if timeout -s KILL 90 "$bundle" --testing-library swift-testing --filter "$FILTER" >"$log" 2>&1; then
+  # (In a subshell, so that bash's own note of a crashed or killed bundle stays out of the output.)
+  if (timeout -s KILL 90 "$bundle" --testing-library swift-testing --filter "$FILTER" >"$log" 2>&1) 2>/dev/null; then
     survivors+=("$n: $name")
     echo "mutant $n: $name — SURVIVED"
   else

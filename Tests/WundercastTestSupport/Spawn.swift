@@ -14,17 +14,22 @@ public enum Spawn {
         public var description: String
     }
 
+    /// The child's stdin: `fd` of this process, or /dev/null.
+    private static func standardInput(_ actions: inout posix_spawn_file_actions_t, _ fd: Int32?) {
+        if let fd {
+            posix_spawn_file_actions_adddup2(&actions, fd, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
+    }
+
     /// `posix_spawn` with an empty signal mask, default dispositions and a new process group;
-    /// stdin from /dev/null, stdout and stderr to `output`.
+    /// stdin from `stdin` (a descriptor of this process) or /dev/null, stdout and stderr to `output`.
     public static func process(
         _ arguments: [String], output: String, stdin: Int32? = nil, environment: [String: String]? = nil
     ) throws -> pid_t {
         try process(arguments, environment: environment) { actions in
-            if let stdin {
-                posix_spawn_file_actions_adddup2(&actions, stdin, 0)
-            } else {
-                posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-            }
+            standardInput(&actions, stdin)
             posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
             posix_spawn_file_actions_adddup2(&actions, 1, 2)
         }
@@ -38,11 +43,7 @@ public enum Spawn {
         _ arguments: [String], stdin: Int32?, stdout: Int32, stderr: Int32, environment: [String: String]? = nil
     ) throws -> pid_t {
         try process(arguments, environment: environment) { actions in
-            if let stdin {
-                posix_spawn_file_actions_adddup2(&actions, stdin, 0)
-            } else {
-                posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-            }
+            standardInput(&actions, stdin)
             posix_spawn_file_actions_adddup2(&actions, stdout, 1)
             posix_spawn_file_actions_adddup2(&actions, stderr, 2)
         }

@@ -192,7 +192,7 @@ case "authorize":
     }
     var connection = Connection(path: path)
     connection.send(words.joined(separator: " "))
-    guard let line = connection.readLine() else { fail("the daemon closed the connection") }
+    guard let line = connection.readLine() else { fail("the daemon closed the connection without answering") }
     guard let answer = try? JSONDecoder().decode(SocketProtocol.AuthorizationResponse.self, from: Data(line)) else {
         fail("unexpected answer: \(String(decoding: line, as: UTF8.self))")
     }
@@ -200,9 +200,10 @@ case "authorize":
 case "version":
     var connection = Connection(path: path)
     connection.send("version")
-    guard let line = connection.readLine(),
-        let answer = try? JSONDecoder().decode(SocketProtocol.VersionResponse.self, from: Data(line))
-    else { fail("unexpected answer from the daemon") }
+    guard let line = connection.readLine() else { fail("the daemon closed the connection without answering") }
+    guard let answer = try? JSONDecoder().decode(SocketProtocol.VersionResponse.self, from: Data(line)) else {
+        fail("unexpected answer: \(String(decoding: line, as: UTF8.self))")
+    }
     emit("wundercastctl \(Wundercast.version), wundercastd \(answer.release) (protocol \(answer.proto))\n")
 default:
     fail("unknown command '\(command)'\n\(usage)", status: 2)

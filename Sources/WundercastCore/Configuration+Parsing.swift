@@ -96,16 +96,7 @@ extension Configuration {
                 Key(name: "MaxFixAge") { (c, v) throws(InvalidValue) in
                     c.location.maxFixAge = try timeSpan(v, atLeast: .seconds(1))
                 },
-                Key(name: "Fallback") { (c, v) throws(InvalidValue) in
-                    let place = try parseFallback(v)
-                    if case .name = place {
-                        // Checked at start-up, not at run time: without geocoding a name can never work.
-                        throw InvalidValue(
-                            "is a place name, and geocoding names is not supported yet: give LAT,LON in decimal degrees (example: 48.8566,2.3522)"
-                        )
-                    }
-                    c.location.fallback = place
-                },
+                Key(name: "Fallback") { (c, v) throws(InvalidValue) in c.location.fallback = try parseFallback(v) },
             ]),
         Section(
             name: "Throttle",
@@ -151,7 +142,54 @@ extension Configuration {
         Section(
             name: "Socket",
             keys: [
-                Key(name: "Path") { (c, v) throws(InvalidValue) in c.socket.path = try parseSocketPath(v) }
+                Key(name: "Path") { (c, v) throws(InvalidValue) in c.socket.path = try parseSocketPath(v) },
+                Key(name: "Mode") { (c, v) throws(InvalidValue) in
+                    guard (3...4).contains(v.utf8.count), v.allSatisfy({ ("0"..."7").contains($0) }),
+                        let mode = UInt32(v, radix: 8), mode <= 0o777
+                    else { throw InvalidValue("is not an octal mode such as 0666 or 0660") }
+                    c.socket.mode = mode
+                },
+                Key(name: "PreciseGroup") { (c, v) throws(InvalidValue) in
+                    guard v.utf8.count <= 32,
+                        v.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_-.".contains($0)) })
+                    else { throw InvalidValue("is not a group name") }
+                    c.socket.preciseGroup = v
+                },
+                Key(name: "PublicPrecision") { (c, v) throws(InvalidValue) in
+                    guard v.utf8.count == 1, let digits = Int(v), (0...4).contains(digits) else {
+                        throw InvalidValue(
+                            "is not an integer from 0 to 4 (decimals of latitude/longitude public readers get)")
+                    }
+                    c.socket.publicPrecision = digits
+                },
+                Key(name: "MaxClients") { (c, v) throws(InvalidValue) in
+                    c.socket.maxClients = try count(v, in: 1...65_536)
+                },
+                Key(name: "IdleTimeout") { (c, v) throws(InvalidValue) in
+                    c.socket.idleTimeout = try timeSpan(v, atLeast: .seconds(1))
+                },
+                Key(name: "SendTimeout") { (c, v) throws(InvalidValue) in
+                    c.socket.sendTimeout = try timeSpan(v, atLeast: .seconds(1))
+                },
+                Key(name: "LookupsPerMinute") { (c, v) throws(InvalidValue) in
+                    c.socket.lookupsPerMinute = try count(v, in: 0...10_000)
+                },
+            ]),
+        Section(
+            name: "Places",
+            keys: [
+                Key(name: "OnlineGeocoding") { (c, v) throws(InvalidValue) in
+                    switch v.lowercased() {
+                    case "yes", "true", "on", "1": c.places.onlineGeocoding = true
+                    case "no", "false", "off", "0": c.places.onlineGeocoding = false
+                    default: throw InvalidValue("is not a boolean (yes or no)")
+                    }
+                },
+                Key(name: "GeocodingURL") { (c, v) throws(InvalidValue) in c.places.geocodingURL = try parseURL(v) },
+                Key(name: "Cities") { (c, v) throws(InvalidValue) in
+                    guard v.isEmpty || v.hasPrefix("/") else { throw InvalidValue("is not an absolute path") }
+                    c.places.cities = v
+                },
             ]),
     ]
 
@@ -184,6 +222,13 @@ extension Configuration {
             throw InvalidValue("is longer than 30 days, the longest span any key takes")
         }
         return span
+    }
+
+    private static func count(_ v: String, in range: ClosedRange<Int>) throws(InvalidValue) -> Int {
+        guard v.utf8.count <= 6, v.allSatisfy(\.isASCIIDigit), let n = Int(v), range.contains(n) else {
+            throw InvalidValue("is not a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return n
     }
 
     private static func distance(_ v: String) throws(InvalidValue) -> Double {

@@ -20,8 +20,8 @@ public struct Configuration: Sendable, Equatable {
         /// `MaxFixAge=` time span: a position whose newest fix is older is only the last known
         /// one, never `fresh`. Default 2min; at least 1s.
         public var maxFixAge: Duration = .seconds(120)
-        /// `Fallback=` the place used when authorization is `denied`: `LAT,LON` in degrees.
-        /// Default none. Place names are refused until geocoding exists.
+        /// `Fallback=` the place used when authorization is `denied`: `LAT,LON` in degrees, or a
+        /// place name resolved at start-up (on the machine first, see `[Places]`). Default none.
         public var fallback: FallbackPlace? = nil
         public init() {}
     }
@@ -57,6 +57,37 @@ public struct Configuration: Sendable, Equatable {
     public struct Socket: Sendable, Equatable {
         /// `Path=` of the Unix stream socket. Default `/run/wundercast/wundercast.sock`.
         public var path: String = "/run/wundercast/wundercast.sock"
+        /// `Mode=` octal permission bits the daemon gives the socket it binds. Default 0666:
+        /// weather is for every local user (precise positions are not: `PreciseGroup=`).
+        public var mode: UInt32 = 0o666
+        /// `PreciseGroup=` group whose members (besides root and the daemon's own user) get
+        /// precise positions and may `authorize` and `refresh`. Default `wundercast`; empty: none.
+        public var preciseGroup: String = "wundercast"
+        /// `PublicPrecision=` decimals of latitude/longitude other readers get, 0–4. Default 1 (≈11 km).
+        public var publicPrecision: Int = 1
+        /// `MaxClients=` connections served at once; more are refused with an error. Default 256.
+        public var maxClients: Int = 256
+        /// `IdleTimeout=` time span a connection may stay without sending its first request. Default 10s.
+        public var idleTimeout: Duration = .seconds(10)
+        /// `SendTimeout=` time span a client may leave an answer unread before it is
+        /// disconnected. Default 1min.
+        public var sendTimeout: Duration = .seconds(60)
+        /// `LookupsPerMinute=` one-off lookups (`weather`, `around`: a cell counts as one) per
+        /// client user and minute that may reach the provider. Default 20.
+        public var lookupsPerMinute: Int = 20
+        public init() {}
+    }
+
+    /// `[Places]`
+    public struct Places: Sendable, Equatable {
+        /// `OnlineGeocoding=` yes | no: names the city table does not know are looked up with
+        /// Open-Meteo's geocoding API. Default yes.
+        public var onlineGeocoding: Bool = true
+        /// `GeocodingURL=` base URL of the geocoding API. Default `https://geocoding-api.open-meteo.com`.
+        public var geocodingURL: String = "https://geocoding-api.open-meteo.com"
+        /// `Cities=` path of the city table (built from libgeonames by `make`). Default: the
+        /// installed table (see README); empty: no place names.
+        public var cities: String? = nil
         public init() {}
     }
 
@@ -64,6 +95,7 @@ public struct Configuration: Sendable, Equatable {
     public var throttle = Throttle()
     public var weather = WeatherSettings()
     public var socket = Socket()
+    public var places = Places()
 
     public init() {}
 }

@@ -43,10 +43,12 @@ public struct WeatherState: Sendable, Equatable, Codable {
         public var mode: Int?
         /// `current` or `lastKnown` (see ``Status``).
         public var status: Status?
-        /// `"gpsd"` or `"fallback"`.
+        /// `"gpsd"`, `"fallback"`, or `"lookup"` (a one-off `weather` answer).
         public var source: String
-        /// Place name, when known (the fallback's name).
+        /// Place name, when known (the fallback's name as configured).
         public var name: String?
+        /// The nearest city, with distance and bearing from it (see ``WeatherState/Place``).
+        public var place: Place?
         /// GPS time of the fix (ISO 8601 UTC), when the receiver reported one. Not wall-clock time.
         public var time: Date?
         /// Horizontal error estimate, metres (gpsd `eph`), when known.

@@ -42,7 +42,7 @@ extension Daemon.Instance {
         let server = SocketServer(
             listenFD: listenFD,
             handlers: .init(
-                currentState: { store.current },
+                currentState: { StateViews(store.current) },  // TODO(issue 6): public view
                 nowRequested: { service.requestRefresh() },
                 authorize: { [self] in self.authorize($0) },
                 watchersChanged: { service.setWatchers($0) }),

@@ -19,26 +19,63 @@ import WundercastPOSIX
 /// other readers. A client that disconnects is simply dropped
 /// (writes use `MSG_NOSIGNAL`; SIGPIPE is ignored as well).
 public final class SocketServer: @unchecked Sendable {
-    /// What the server asks of the daemon. Called on the server's queue; must not block.
+    /// A connected client's credentials (`SO_PEERCRED`) and what they entitle it to.
+    public struct Peer: Sendable, Equatable {
+        public var uid: UInt32
+        public var gid: UInt32
+        public var pid: Int32
+        /// `precise` for root, the daemon's user and members of `PreciseGroup=`.
+        public var reader: ReaderClass
+        public init(uid: UInt32, gid: UInt32, pid: Int32, reader: ReaderClass) {
+            self.uid = uid
+            self.gid = gid
+            self.pid = pid
+            self.reader = reader
+        }
+    }
+
+    /// What the server asks of the daemon. Called on the server's queue; must not block
+    /// (``lookup`` is async and runs off the queue).
     public struct Handlers: Sendable {
-        /// The state to send now (it will be stamped with `ageSeconds`).
-        public var currentState: @Sendable () -> WeatherState
+        /// The state to send now, per reader class (it will be stamped with `ageSeconds`).
+        public var currentState: @Sendable () -> StateViews
         /// A `now` request arrived (when-in-use refresh hook).
         public var nowRequested: @Sendable () -> Void
         /// `authorize` with a status (decide) or `nil` (show); returns the status in force after it.
+        /// Only called for a precise reader when deciding.
         public var authorize: @Sendable (AuthorizationStatus?) -> AuthorizationStatus
         /// The number of `watch` clients changed.
         public var watchersChanged: @Sendable (Int) -> Void
+        /// `refresh` from a precise reader.
+        public var refresh: @Sendable () -> Void
+        /// `status`: the daemon fills all but `counters.clients` and `counters.watchers`.
+        public var status: @Sendable () -> SocketProtocol.StatusResponse
+        /// `weather …` and `around …`: the whole response line (`WEATHER`, `AROUND` or `ERROR`,
+        /// newline included) for `peer`. May wait on the network; the server keeps serving.
+        public var lookup: @Sendable (SocketProtocol.Request, Peer) async -> [UInt8]
 
         public init(
-            currentState: @escaping @Sendable () -> WeatherState, nowRequested: @escaping @Sendable () -> Void = {},
+            currentState: @escaping @Sendable () -> StateViews, nowRequested: @escaping @Sendable () -> Void = {},
             authorize: @escaping @Sendable (AuthorizationStatus?) -> AuthorizationStatus,
-            watchersChanged: @escaping @Sendable (Int) -> Void = { _ in }
+            watchersChanged: @escaping @Sendable (Int) -> Void = { _ in },
+            refresh: @escaping @Sendable () -> Void = {},
+            status: @escaping @Sendable () -> SocketProtocol.StatusResponse = {
+                .init(
+                    uptimeSeconds: 0, gpsd: .init(server: "", connected: false), authorization: .notDetermined,
+                    provider: "", state: .noLocation, counters: .init())
+            },
+            lookup: @escaping @Sendable (SocketProtocol.Request, Peer) async -> [UInt8] = { _, _ in
+                SocketProtocol.line(
+                    SocketProtocol.ErrorResponse(.unknownRequest, message: "lookups are not served here"))
+            }
         ) {
             self.currentState = currentState
             self.nowRequested = nowRequested
             self.authorize = authorize
             self.watchersChanged = watchersChanged
+            self.refresh = refresh
+            self.status = status
+            self.lookup = lookup
         }
     }
 
@@ -84,7 +121,8 @@ public final class SocketServer: @unchecked Sendable {
     }
 
     /// Sends `state` to every `watch` client.
-    public func broadcast(_ state: WeatherState) {
+    public func broadcast(_ views: StateViews) {
+        let state = views.precise  // TODO(issue 6, server): per reader class
         queue.async {
             let line = SocketProtocol.line(state.stamped(now: self.wallClock()))
             // A watcher that already has this state (it connected after the change) gets no repeat.
@@ -168,20 +206,20 @@ public final class SocketServer: @unchecked Sendable {
         do {
             request = try SocketProtocol.parse(line)
         } catch {
-            client.send(SocketProtocol.line(SocketProtocol.ErrorResponse(message: error.message)))
+            client.send(SocketProtocol.line(SocketProtocol.ErrorResponse(error)))
             return
         }
         switch request {
         case .now:
             handlers.nowRequested()
-            client.send(SocketProtocol.line(handlers.currentState().stamped(now: wallClock())))
-        case .watch:
+            client.send(SocketProtocol.line(handlers.currentState().precise.stamped(now: wallClock())))
+        case .watch:  // options: TODO(issue 6, server)
             if !client.watching {
                 client.watching = true
                 watcherCount += 1
                 handlers.watchersChanged(watcherCount)
             }
-            let state = handlers.currentState()
+            let state = handlers.currentState().precise
             client.lastState = state
             client.send(SocketProtocol.line(state.stamped(now: wallClock())))
         case .version:
@@ -191,6 +229,8 @@ public final class SocketServer: @unchecked Sendable {
         case .authorize(let status):
             let now = handlers.authorize(status)
             client.send(SocketProtocol.line(SocketProtocol.AuthorizationResponse(now)))
+        case .weather, .around, .status, .refresh:  // TODO(issue 6, server): route to the daemon
+            client.send(SocketProtocol.line(SocketProtocol.ErrorResponse(.unknownRequest, message: "not yet")))
         }
     }
 
@@ -291,7 +331,9 @@ public final class SocketServer: @unchecked Sendable {
                     return
                 }
                 guard let line = String(validating: lineBytes, as: UTF8.self) else {
-                    send(SocketProtocol.line(SocketProtocol.ErrorResponse(message: "request is not UTF-8 text")))
+                    send(
+                        SocketProtocol.line(
+                            SocketProtocol.ErrorResponse(.notUTF8, message: "request is not UTF-8 text")))
                     continue
                 }
                 server.handle(line: line, from: self)
@@ -309,7 +351,7 @@ public final class SocketServer: @unchecked Sendable {
             peerClosedInput = true
             readSource?.cancel()
             readSource = nil
-            send(SocketProtocol.line(SocketProtocol.ErrorResponse(message: message)))
+            send(SocketProtocol.line(SocketProtocol.ErrorResponse(.tooLong, message: message)))
         }
 
         var pendingBytes: Int { output.count - outputOffset }

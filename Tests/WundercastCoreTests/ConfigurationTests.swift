@@ -193,14 +193,12 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
     }
 
     static let errorCases: [ErrorCase] = [
+        .init("[Socket]\nMode=666x", line: 2, "Mode=\"666x\" is not an octal mode such as 0666 or 0660"),
+        .init("[Socket]\nMaxClients=0", line: 2, "MaxClients=\"0\" is not a whole number from 1 to 65536"),
         .init(
-            "[Location]\nFallback=Paris", line: 2,
-            "Fallback=\"Paris\" is a place name, and geocoding names is not supported yet: give LAT,LON in decimal degrees (example: 48.8566,2.3522)"
-        ),
-        .init(
-            "[Location]\n\nFallback=\"New York\"", line: 3,
-            "Fallback=\"New York\" is a place name, and geocoding names is not supported yet: give LAT,LON in decimal degrees (example: 48.8566,2.3522)"
-        ),
+            "[Socket]\nPublicPrecision=5", line: 2,
+            "PublicPrecision=\"5\" is not an integer from 0 to 4 (decimals of latitude/longitude public readers get)"),
+        .init("[Places]\nOnlineGeocoding=maybe", line: 2, "OnlineGeocoding=\"maybe\" is not a boolean (yes or no)"),
         .init(
             "[Location]\nColour=blue", line: 2,
             "unknown key Colour= in [Location] (known keys: Authorization, GPSD, MaxHorizontalError, MaxFixAge, Fallback)"

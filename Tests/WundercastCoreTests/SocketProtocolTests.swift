@@ -7,7 +7,20 @@ import WundercastTestSupport
     @Test(arguments: [
         ("now", SocketProtocol.Request.now),
         ("  now \r", .now),
-        ("watch", .watch),
+        ("watch", .watch(.init())),
+        ("watch weather", .watch(.init(weatherOnly: true))),
+        ("watch every 60s", .watch(.init(every: .seconds(60)))),
+        ("watch weather every 1 min", .watch(.init(weatherOnly: true, every: .seconds(60)))),
+        ("weather Tromsø", .weather(.name("Tromsø"))),
+        ("weather Los Angeles, CA", .weather(.name("Los Angeles, CA"))),
+        ("weather 69.65,18.96", .weather(.coordinate(Coordinate(latitude: 69.65, longitude: 18.96)))),
+        ("weather -33.9, 151.2", .weather(.coordinate(Coordinate(latitude: -33.9, longitude: 151.2)))),
+        ("around", .around(center: nil, step: 1)),
+        ("around 0.5", .around(center: nil, step: 0.5)),
+        ("around 48.1,11.6", .around(center: .coordinate(Coordinate(latitude: 48.1, longitude: 11.6)), step: 1)),
+        ("around São Paulo 2", .around(center: .name("São Paulo"), step: 2)),
+        ("status", .status),
+        ("refresh", .refresh),
         ("version", .version),
         ("help", .help),
         ("authorize", .authorize(nil)),
@@ -25,6 +38,12 @@ import WundercastTestSupport
         ("now please", "'now' takes no arguments, got 'please'"),
         ("authorize sometimes", "'authorize sometimes'"),
         ("authorize always now", "takes one argument"),
+        ("weather", "needs a PLACE"),
+        ("weather 91,10", "latitude must be in -90...90"),
+        ("weather 48.8,", "neither LAT,LON"),
+        ("around 0", "outside 0.01...10"),
+        ("watch every 0s", "from 1s to 1d"),
+        ("watch often", "'watch often'"),
     ])
     func refusesBadRequestsNamingWhatWasWrong(line: String, fragment: String) {
         #expect {
@@ -37,9 +56,10 @@ import WundercastTestSupport
     @Test func everyResponseStartsWithItsClass() {
         #expect(
             String(
-                decoding: SocketProtocol.line(SocketProtocol.ErrorResponse(message: "\"class\":\"X\", no")),
+                decoding: SocketProtocol.line(
+                    SocketProtocol.ErrorResponse(.badArgument, message: "\"class\":\"X\", no")),
                 as: UTF8.self)
-                == #"{"class":"ERROR","message":"\"class\":\"X\", no"}"# + "\n")
+                == #"{"class":"ERROR","code":"bad-argument","message":"\"class\":\"X\", no"}"# + "\n")
         #expect(
             String(decoding: SocketProtocol.line(SocketProtocol.AuthorizationResponse(.denied)), as: UTF8.self)
                 == #"{"class":"AUTHORIZATION","config":"denied","status":"denied"}"# + "\n")

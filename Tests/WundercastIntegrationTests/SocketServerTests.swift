@@ -89,7 +89,7 @@ func jsonObject(_ line: String?) throws -> [String: Any] {
         server = SocketServer(
             listenFD: try UnixSocket.listen(path: path),
             handlers: .init(
-                currentState: { store.current },
+                currentState: { StateViews(store.current) },
                 nowRequested: { nowRequests.update { $0 += 1 } },
                 authorize: { status in
                     if let status { authorization.send(status) }
@@ -149,7 +149,7 @@ func jsonObject(_ line: String?) throws -> [String: Any] {
         client.send("watch\n")
         #expect(try jsonObject(await client.readLine())["status"] as? String == "noLocation")
         store.beginStatus(.denied, gate: .init(code: "denied", message: "GPS use is denied"))
-        server.broadcast(store.current)
+        server.broadcast(StateViews(store.current))
         let changed = try jsonObject(await client.readLine())
         #expect((changed["error"] as? [String: Any])?["code"] as? String == "denied")
         #expect(watchers.value == [1])
@@ -206,7 +206,7 @@ func jsonObject(_ line: String?) throws -> [String: Any] {
             for i in (batch * 100)..<(batch * 100 + 100) {
                 state.error = .init(code: "test", message: "change \(i) " + String(repeating: "·", count: 200))
                 longest = max(longest, SocketProtocol.line(state).count)
-                server.broadcast(state)
+                server.broadcast(StateViews(state))
             }
             // The healthy reader gets each batch's newest change (bounded wait).
             let newest = batch * 100 + 99

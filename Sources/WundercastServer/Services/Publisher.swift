@@ -19,7 +19,7 @@ struct Publisher: DaemonService {
     func run() async {
         var previous: WeatherState?
         for await state in store.states() {
-            server.broadcast(state)
+            server.broadcast(StateViews(state))  // TODO(issue 6): public view
             defer { previous = state }
             guard let previous, previous != state else { continue }
             let line = HumanFormat.line(state, now: Date())

@@ -11,64 +11,6 @@ public enum SocketProtocol {
     /// Longest request line accepted, in bytes (without the newline).
     public static let maxRequestLength = 1024
 
-    /// A parsed request.
-    public enum Request: Sendable, Equatable {
-        /// `now`: the current state, at once.
-        case now
-        /// `watch`: the current state, then one line per change, until the client leaves.
-        case watch
-        /// `version`: release and protocol revision.
-        case version
-        /// `help`: the list of requests.
-        case help
-        /// `authorize` (show) or `authorize always|when-in-use|denied|ask` (decide).
-        case authorize(AuthorizationStatus?)
-    }
-
-    /// The requests and their argument shapes, as `help` lists them.
-    public static let requestSummaries = [
-        "now", "watch", "version", "help", "authorize [always|when-in-use|denied|ask]",
-    ]
-
-    /// Why a request line was refused; `message` names the offending text.
-    public struct RequestError: Error, Sendable, Equatable {
-        public var message: String
-    }
-
-    /// Parses one request line (without its newline; a trailing `\r` and surrounding blanks
-    /// are ignored). Throws ``RequestError`` naming what was wrong.
-    public static func parse(_ line: String) throws(RequestError) -> Request {
-        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
-        guard let word = words.first else {
-            throw RequestError(message: "empty request (known: \(requestSummaries.joined(separator: ", ")))")
-        }
-        func noArguments(_ request: Request) throws(RequestError) -> Request {
-            guard words.count == 1 else {
-                throw RequestError(message: "'\(word)' takes no arguments, got '\(words[1...].joined(separator: " "))'")
-            }
-            return request
-        }
-        switch word {
-        case "now": return try noArguments(.now)
-        case "watch": return try noArguments(.watch)
-        case "version": return try noArguments(.version)
-        case "help", "?": return try noArguments(.help)
-        case "authorize":
-            guard words.count <= 2 else {
-                throw RequestError(message: "'authorize' takes one argument, got \(words.count - 1)")
-            }
-            guard words.count == 2 else { return .authorize(nil) }
-            guard let status = AuthorizationStatus(configName: words[1]) else {
-                throw RequestError(message: "'authorize \(words[1])': expected always, when-in-use, denied or ask")
-            }
-            return .authorize(status)
-        default:
-            let shown = word.count > 40 ? String(word.prefix(40)) + "…" : word
-            throw RequestError(
-                message: "unknown request '\(shown)' (known: \(requestSummaries.joined(separator: ", ")))")
-        }
-    }
-
     /// `{"class":"VERSION",...}`
     public struct VersionResponse: Codable, Sendable, Equatable {
         public var `class` = "VERSION"
@@ -95,11 +37,22 @@ public enum SocketProtocol {
         }
     }
 
-    /// `{"class":"ERROR","message":"..."}`
+    /// `{"class":"ERROR","code":"unknown-request","message":"..."}`: `code` is one of
+    /// ``ErrorCode`` (stable), `message` one human line naming what was wrong.
     public struct ErrorResponse: Codable, Sendable, Equatable {
         public var `class` = "ERROR"
+        public var code: String
         public var message: String
-        public init(message: String) { self.message = message }
+        public init(_ code: ErrorCode, message: String) {
+            self.code = code.rawValue
+            self.message = message
+        }
+        /// An error a provider gave for a one-off lookup: its own code (`http-429`, `transport`…).
+        public init(providerCode: String, message: String) {
+            self.code = providerCode
+            self.message = message
+        }
+        public init(_ error: RequestError) { self.init(error.code, message: error.message) }
     }
 
     /// One response line: compact JSON, ISO 8601 dates, no escaped slashes, then `\n`.

@@ -85,9 +85,9 @@ public struct Configuration: Sendable, Equatable {
         public var onlineGeocoding: Bool = true
         /// `GeocodingURL=` base URL of the geocoding API. Default `https://geocoding-api.open-meteo.com`.
         public var geocodingURL: String = "https://geocoding-api.open-meteo.com"
-        /// `Cities=` path of the city table (built from libgeonames by `make`). Default: the
-        /// installed table (see README); empty: no place names.
-        public var cities: String? = nil
+        /// `Cities=` path of the city table (built from libgeonames by `make`, installed by
+        /// `make install`). Default `/usr/local/share/wundercast/cities.tsv`; empty: no place names.
+        public var cities: String = "/usr/local/share/wundercast/cities.tsv"
         public init() {}
     }
 

@@ -211,10 +211,10 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
             "unknown key Path= in [Weather] (known keys: Provider, URL, Units, Precision, Timeout)"),
         .init(
             "[Socket]\nPath=/x\n[Sokcet]\nPath=/y", line: 3,
-            "unknown section [Sokcet] (known sections: [Location], [Throttle], [Weather], [Socket])"),
+            "unknown section [Sokcet] (known sections: [Location], [Throttle], [Weather], [Socket], [Places])"),
         .init(
             "[location]", line: 1,
-            "unknown section [location] (known sections: [Location], [Throttle], [Weather], [Socket])"),
+            "unknown section [location] (known sections: [Location], [Throttle], [Weather], [Socket], [Places])"),
         .init("# top\n\nMinInterval=5s\n[Throttle]", line: 3, "MinInterval= appears before any [Section] header"),
         .init(
             "[Throttle]\nMinInterval 5s", line: 2,

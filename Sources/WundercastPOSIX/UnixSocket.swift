@@ -8,9 +8,16 @@ public enum UnixSocket {
     /// one (something accepts connections there) is an error, as is a path over 107 bytes.
     /// Returns a non-blocking, close-on-exec descriptor.
     ///
+    /// With `mode` (permission bits such as `0o666`), the socket file gets exactly that mode,
+    /// whatever the umask, before anyone can connect: `fchmod` on a socket descriptor before
+    /// `bind` does not reach the file, and changing the umask is process-wide (racing other
+    /// threads that create files), so the file is bound, then `chmod`ed, and only then does
+    /// `listen` start: until `listen(2)` every `connect(2)` to the path fails with
+    /// `ECONNREFUSED`, so no client ever connects through a wider mode.
+    ///
     /// - Throws: ``Errno`` naming the call (`bind`: `EADDRINUSE` for a live daemon,
-    ///   `ENAMETOOLONG` for a long path; `socket`, `listen`) and the path.
-    public static func listen(path: String, backlog: Int32 = 64) throws(Errno) -> Int32 {
+    ///   `ENAMETOOLONG` for a long path; `socket`, `chmod`, `listen`) and the path.
+    public static func listen(path: String, backlog: Int32 = 64, mode: UInt32? = nil) throws(Errno) -> Int32 {
         guard fits(path) else { throw Errno(call: "bind", subject: path, code: ENAMETOOLONG) }
         if access(path, F_OK) == 0 {
             if let probe = try? connect(path: path) {
@@ -31,6 +38,9 @@ public enum UnixSocket {
                         bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
                     }
                 }
+            }
+            if let mode {
+                _ = try blockingSyscall("chmod", path) { chmod(path, mode_t(mode & 0o7777)) }
             }
             _ = try blockingSyscall("listen", path) { Glibc.listen(fd, backlog) }
         } catch {

@@ -25,3 +25,24 @@ extension Configuration {
         return try parse(text, file: path)
     }
 }
+
+extension Daemon.Instance {
+    /// `[Socket]` as the server takes it: `PreciseGroup=` resolved to its id once, at start
+    /// (`getgrnam_r`). A group that does not exist, or cannot be looked up, gives one warning
+    /// and nobody beyond root and the daemon's own user reads precisely.
+    func socketSettings() -> SocketServer.Settings {
+        let name = configuration.socket.preciseGroup
+        guard !name.isEmpty else { return .init(configuration.socket, preciseGroupID: nil) }
+        do {
+            if let gid = try GroupDatabase.gid(named: name) {
+                return .init(configuration.socket, preciseGroupID: gid)
+            }
+            logger.warning(
+                "PreciseGroup=\(name): no such group; only root and the daemon's own user get precise positions")
+        } catch {
+            logger.warning(
+                "PreciseGroup=\(name): \(error); only root and the daemon's own user get precise positions")
+        }
+        return .init(configuration.socket, preciseGroupID: nil)
+    }
+}

@@ -28,7 +28,7 @@ extension Daemon.Instance {
         } else {
             let path = options.socketPath ?? configuration.socket.path
             do {
-                listenFD = try UnixSocket.listen(path: path)
+                listenFD = try UnixSocket.listen(path: path, mode: configuration.socket.mode)
             } catch {
                 logger.error("cannot serve the socket: \(error)")
                 Daemon.writeError("wundercastd: cannot serve the socket: \(error)\n")
@@ -46,7 +46,7 @@ extension Daemon.Instance {
                 nowRequested: { service.requestRefresh() },
                 authorize: { [self] in self.authorize($0) },
                 watchersChanged: { service.setWatchers($0) }),
-            logger: logger)
+            logger: logger, settings: socketSettings())
         server.start()
         let group = ServiceGroup(
             [

@@ -96,7 +96,7 @@ func jsonObject(_ line: String?) throws -> [String: Any] {
                     return authorization.value
                 },
                 watchersChanged: { n in watchers.update { $0.append(n) } }),
-            maxPendingBytes: maxPendingBytes)
+            settings: .init(maxPendingBytes: maxPendingBytes))
         server.start()
     }
 

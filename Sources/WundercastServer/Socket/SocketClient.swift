@@ -1,0 +1,292 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import WundercastCore
+import WundercastPOSIX
+
+/// One connection of a ``SocketServer``: its descriptor, dispatch sources, input and output.
+/// Lives on the server's queue and is touched only there (hence `@unchecked Sendable`: a
+/// lookup's task carries it back to the queue).
+final class SocketClient: @unchecked Sendable {
+    let fd: Int32
+    let peer: SocketServer.Peer
+    unowned let server: SocketServer
+    private var readSource: DispatchSourceRead?
+    /// Made on the first send that would block; resumed only while output waits.
+    private var writeSource: DispatchSourceWrite?
+    private var writeSourceResumed = false
+    /// The client itself (until ``close()``) and each source whose cancel handler has yet to
+    /// run: the descriptor closes when none is left.
+    private var holders = 1
+    /// A request line not complete yet.
+    private var input: [UInt8] = []
+    private var output: [UInt8] = []
+    private var outputOffset = 0
+    /// The newest state for a watcher, waiting until what is in `output` is out.
+    private(set) var waitingState: [UInt8]?
+    /// The client sent `watch` (with these options).
+    var watch: SocketProtocol.WatchOptions?
+    /// What this watcher was sent last (``StateCache/Entry`` counters).
+    var sentGeneration: UInt64 = 0
+    var sentWeatherGeneration: UInt64 = 0
+    /// `watch every`: no line before this time; a wake-up is scheduled for it.
+    var nextLineAt: Duration?
+    var pacingWakeScheduled = false
+    /// Without a first request, the connection closes at this time (`IdleTimeout=`).
+    var idleDeadline: Duration?
+    /// Since when output waits without the client taking any of it (`SendTimeout=`).
+    private(set) var stalledSince: Duration?
+    var lookupsInFlight = 0
+    /// The peer will send no more (EOF, or reading stopped after a refused line).
+    private var inputEnded = false
+    /// Close once the output is out, whatever else (after an `ERROR` that ends the connection).
+    private var ending = false
+    private(set) var closed = false
+
+    init(fd: Int32, peer: SocketServer.Peer, server: SocketServer) {
+        self.fd = fd
+        self.peer = peer
+        self.server = server
+        output.reserveCapacity(4096)
+    }
+
+    func start() {
+        let read = DispatchSource.makeReadSource(fileDescriptor: fd, queue: server.queue)
+        read.setEventHandler { [weak self] in self?.readAvailable() }
+        read.setCancelHandler(handler: sourceCancelled())
+        readSource = read
+        read.resume()
+    }
+
+    /// The cancel handler of one source: the descriptor stays open until every source that
+    /// watches it is cancelled (Dispatch's rule), and closes after the last.
+    private func sourceCancelled() -> () -> Void {
+        holders += 1
+        return { [self] in release() }
+    }
+
+    private func release() {
+        holders -= 1
+        if holders == 0 { try? Descriptor.close(fd) }
+    }
+
+    var pendingBytes: Int { output.count - outputOffset }
+
+    private func readAvailable() {
+        let scratch = server.scratch
+        while !closed && !inputEnded {
+            let n: Int
+            do {
+                guard
+                    case .done(let received) = try syscall(
+                        "recv", "client fd \(fd)", { recv(fd, scratch.baseAddress, scratch.count, 0) })
+                else { return }
+                n = received
+            } catch {
+                close()  // ECONNRESET: the client left.
+                return
+            }
+            if n == 0 {
+                endOfInput()
+                return
+            }
+            consume(UnsafeRawBufferPointer(rebasing: scratch[0..<n]))
+            // Less than a full buffer: the socket is drained (the source fires again for more).
+            if n < scratch.count { return }
+        }
+    }
+
+    /// Splits `chunk` into lines and handles each; a partial line waits in `input`.
+    private func consume(_ chunk: UnsafeRawBufferPointer) {
+        var start = 0
+        if !input.isEmpty {
+            guard let newline = chunk.firstIndex(of: UInt8(ascii: "\n")) else {
+                input.append(contentsOf: chunk)
+                if input.count > SocketProtocol.maxRequestLength { refuseLongLine() }
+                return
+            }
+            input.append(contentsOf: chunk[0..<newline])
+            let line = input
+            input.removeAll(keepingCapacity: true)
+            line.withUnsafeBytes { handle(line: $0) }
+            start = newline + 1
+        }
+        while start < chunk.count && !closed && !inputEnded {
+            guard let newline = chunk[start...].firstIndex(of: UInt8(ascii: "\n")) else {
+                input.append(contentsOf: chunk[start...])
+                if input.count > SocketProtocol.maxRequestLength { refuseLongLine() }
+                return
+            }
+            handle(line: UnsafeRawBufferPointer(rebasing: chunk[start..<newline]))
+            start = newline + 1
+        }
+    }
+
+    private func handle(line: UnsafeRawBufferPointer) {
+        guard line.count <= SocketProtocol.maxRequestLength else {
+            refuseLongLine()
+            return
+        }
+        idleDeadline = nil
+        server.handle(line: line, from: self)
+    }
+
+    /// The end of input also ends a last line: `printf now | socat …` is answered. A client
+    /// gone entirely (POLLHUP) leaves now, so that a watcher that quit stops counting at once
+    /// (when-in-use); one only half-closed (`echo now | socat`) is answered first, and a
+    /// half-closed watcher stays until a write to it fails.
+    private func endOfInput() {
+        if !input.isEmpty {
+            let line = input
+            input.removeAll()
+            line.withUnsafeBytes { handle(line: $0) }
+            if closed { return }
+        }
+        stopReading()
+        var descriptor = pollfd(fd: fd, events: 0, revents: 0)
+        let hungUp = poll(&descriptor, 1, 0) > 0 && descriptor.revents & Int16(POLLHUP) != 0
+        if hungUp { close() } else { closeIfDone() }
+    }
+
+    private func stopReading() {
+        inputEnded = true
+        readSource?.cancel()
+        readSource = nil
+    }
+
+    private func refuseLongLine() {
+        input.removeAll()
+        end(
+            with: SocketProtocol.line(
+                SocketProtocol.ErrorResponse(
+                    .tooLong, message: "request longer than \(SocketProtocol.maxRequestLength) bytes")))
+    }
+
+    /// Sends `line` (an `ERROR`), stops reading and closes once it is out.
+    func end(with line: [UInt8]) {
+        guard !closed else { return }
+        stopReading()
+        ending = true
+        send(line)
+    }
+
+    /// Appends a direct answer and sends what it can.
+    func send(_ bytes: [UInt8]) {
+        guard !closed else { return }
+        guard admit(bytes.count) else { return }
+        output.append(contentsOf: bytes)
+        flush()
+    }
+
+    /// Appends the state `entry` stamped for now (no allocation) and sends what it can.
+    func send(_ entry: EncodedState) {
+        guard !closed, admit(0) else { return }
+        entry.write(into: &output, now: server.wallClock())
+        flush()
+    }
+
+    private func admit(_ count: Int) -> Bool {
+        guard pendingBytes + count <= server.settings.maxPendingBytes else {
+            server.dropped(self, reason: "\(pendingBytes) bytes of answers unread")
+            return false
+        }
+        return true
+    }
+
+    /// Sends a state to a watcher: at once when nothing waits, else it replaces the state
+    /// that waits (only the newest matters; a line partly sent is finished first).
+    func sendLatest(_ bytes: [UInt8]) {
+        guard !closed else { return }
+        guard pendingBytes == 0 else {
+            waitingState = bytes
+            return
+        }
+        output.append(contentsOf: bytes)
+        flush()
+    }
+
+    func flush() {
+        while !closed {
+            if pendingBytes == 0 {
+                guard let next = waitingState else { break }
+                waitingState = nil
+                output.removeAll(keepingCapacity: true)
+                outputOffset = 0
+                output.append(contentsOf: next)
+            }
+            let result: IOResult<Int>
+            do {
+                result = try syscall("send", "client fd \(fd)") {
+                    output.withUnsafeBytes { raw in
+                        Glibc.send(fd, raw.baseAddress! + outputOffset, raw.count - outputOffset, Int32(MSG_NOSIGNAL))
+                    }
+                }
+            } catch {
+                close()  // EPIPE, ECONNRESET: the reader left.
+                return
+            }
+            switch result {
+            case .done(let n):
+                outputOffset += n
+                if stalledSince != nil { stalledSince = server.timer.now() }  // it reads: not stalled
+                // Drop what was sent, so a reader that is always a little behind does not
+                // make the buffer grow without end.
+                if outputOffset >= 64 * 1024 {
+                    output.removeFirst(outputOffset)
+                    outputOffset = 0
+                }
+            case .wouldBlock:
+                waitForWritable()
+                return
+            }
+        }
+        output.removeAll(keepingCapacity: output.capacity <= 64 * 1024)
+        outputOffset = 0
+        stalledSince = nil
+        if writeSourceResumed {
+            writeSourceResumed = false
+            writeSource?.suspend()
+        }
+        closeIfDone()
+    }
+
+    private func waitForWritable() {
+        if stalledSince == nil {
+            let now = server.timer.now()
+            stalledSince = now
+            server.scheduleSweep(at: now + server.settings.sendTimeout)
+        }
+        if writeSource == nil {
+            let write = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: server.queue)
+            write.setEventHandler { [weak self] in self?.flush() }
+            write.setCancelHandler(handler: sourceCancelled())
+            writeSource = write
+        }
+        if !writeSourceResumed {
+            writeSourceResumed = true
+            writeSource?.resume()
+        }
+    }
+
+    /// Closes a connection that has nothing left to do: its input ended and its answers are
+    /// out (a watcher stays; a lookup under way is answered first).
+    func closeIfDone() {
+        guard !closed, pendingBytes == 0, waitingState == nil else { return }
+        if ending || (inputEnded && watch == nil && lookupsInFlight == 0) { close() }
+    }
+
+    func close() {
+        guard !closed else { return }
+        closed = true
+        readSource?.cancel()
+        if let writeSource {
+            if !writeSourceResumed { writeSource.resume() }  // a suspended source cannot finish cancelling
+            writeSource.cancel()
+        }
+        readSource = nil
+        writeSource = nil
+        server.remove(self)
+        release()
+    }
+}

@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import WundercastCore
+import WundercastPOSIX
+
+extension SocketServer {
+    /// Accepts every waiting connection: classifies its peer (`SO_PEERCRED`), refuses it
+    /// beyond the client limit, pauses when descriptors run out.
+    func acceptAll() {
+        let cap = settings.descriptorCap(limit: DescriptorLimit.soft())
+        while !stopped && !acceptPaused {
+            let fd: Int32
+            do throws(Errno) {
+                guard case .done(let accepted) = try UnixSocket.accept(listenFD) else { return }
+                fd = accepted
+            } catch {
+                switch error.code {
+                case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+                    pauseAccepting(error)
+                    return
+                case ECONNABORTED, EPROTO, EPERM:
+                    continue  // that connection is gone; the next may be fine
+                default:
+                    logger.warning("accept: \(error.reason)")
+                    return
+                }
+            }
+            if let since = exhaustedSince {
+                exhaustedSince = nil
+                let seconds = Double((timer.now() - since) / .milliseconds(100)) / 10
+                logger.log(.notice, "socket: accepting clients again after \(seconds) s without free descriptors")
+            }
+            guard clients.count < cap else {
+                refuse(fd, cap: cap)
+                continue
+            }
+            let client = SocketClient(fd: fd, peer: peer(of: fd), server: self)
+            clients[ObjectIdentifier(client)] = client
+            let deadline = timer.now() + settings.idleTimeout
+            client.idleDeadline = deadline
+            scheduleSweep(at: deadline)
+            client.start()
+        }
+    }
+
+    /// Precise for root, the daemon's own user, and members (primary or supplementary group)
+    /// of `PreciseGroup=`; public for everyone else, and for a peer whose credentials cannot
+    /// be read.
+    func peer(of fd: Int32) -> Peer {
+        guard let credentials = try? UnixSocket.peerCredentials(fd) else {
+            return Peer(uid: .max, gid: .max, pid: 0, reader: .public)
+        }
+        var precise = credentials.uid == 0 || credentials.uid == daemonUID
+        if !precise, let group = settings.preciseGroupID {
+            precise =
+                credentials.gid == group || (try? UnixSocket.peerHasSupplementaryGroup(fd, group)) == true
+        }
+        return Peer(
+            uid: credentials.uid, gid: credentials.gid, pid: credentials.pid, reader: precise ? .precise : .public)
+    }
+
+    /// Writes one `too-many-clients` line (if the socket takes it at once) and closes `fd`.
+    private func refuse(_ fd: Int32, cap: Int) {
+        let limit =
+            cap < settings.maxClients
+            ? "\(cap) clients at once (MaxClients=\(settings.maxClients), lowered by the descriptor limit)"
+            : "\(cap) clients at once (MaxClients=)"
+        let line = SocketProtocol.line(
+            SocketProtocol.ErrorResponse(
+                .tooManyClients, message: "the daemon serves at most \(limit); try again later"))
+        _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        try? Descriptor.close(fd)
+        let now = timer.now()
+        if lastRefusalLog.map({ now - $0 >= .seconds(60) }) ?? true {
+            lastRefusalLog = now
+            logger.warning("socket: refusing clients beyond \(limit) (logged at most once a minute)")
+        }
+    }
+
+    /// Out of descriptors: the connection stays in the backlog, so the source would fire again
+    /// at once. Suspends accepting until a client leaves (``remove(_:)``) or for a second;
+    /// one log line when it starts, one when accepting works again.
+    private func pauseAccepting(_ error: Errno) {
+        guard !acceptPaused, let source = acceptSource else { return }
+        acceptPaused = true
+        source.suspend()
+        if exhaustedSince == nil {
+            exhaustedSince = timer.now()
+            logger.warning(
+                "socket: accept: \(error.reason); not accepting new clients until a descriptor is free (\(clients.count) connected)"
+            )
+        }
+        timer.wake(timer.now() + .seconds(1)) { [weak self] in
+            guard let self else { return }
+            self.queue.async { self.resumeAccepting() }
+        }
+    }
+
+    func resumeAccepting() {
+        guard acceptPaused, !stopped, let source = acceptSource else { return }
+        acceptPaused = false
+        source.resume()
+    }
+}

@@ -1,0 +1,100 @@
+import Dispatch
+import WundercastCore
+
+extension SocketServer {
+    /// The limits of `[Socket]` (etc/wundercast.conf) and who reads precisely.
+    public struct Settings: Sendable {
+        /// `MaxClients=`: connections served at once; one more gets a `too-many-clients` line
+        /// and is closed. Also capped by the descriptor limit (``descriptorCap(limit:)``).
+        public var maxClients: Int
+        /// `IdleTimeout=`: a connection without a first request within this span gets an
+        /// `idle-timeout` line and is closed.
+        public var idleTimeout: Duration
+        /// `SendTimeout=`: a client that takes nothing of its waiting output for this span is
+        /// disconnected.
+        public var sendTimeout: Duration
+        /// The group id of `PreciseGroup=` (its members read precisely); `nil`: nobody beyond
+        /// root and the daemon's own user.
+        public var preciseGroupID: UInt32?
+        /// The name of `PreciseGroup=`, for the `not-permitted` message; `nil`: no group.
+        public var preciseGroupName: String?
+        /// One-off lookups (`weather`, `around`) one connection may have under way; one more
+        /// is answered `rate-limited`.
+        public var maxLookupsInFlight: Int
+        /// Direct answers (not states) that may wait for one client, in bytes; beyond, it is
+        /// disconnected.
+        public var maxPendingBytes: Int
+
+        public init(
+            maxClients: Int = 256, idleTimeout: Duration = .seconds(10), sendTimeout: Duration = .seconds(60),
+            preciseGroupID: UInt32? = nil, preciseGroupName: String? = nil, maxLookupsInFlight: Int = 4,
+            maxPendingBytes: Int = 1 << 20
+        ) {
+            self.preciseGroupName = preciseGroupName
+            self.maxClients = maxClients
+            self.idleTimeout = idleTimeout
+            self.sendTimeout = sendTimeout
+            self.preciseGroupID = preciseGroupID
+            self.maxLookupsInFlight = maxLookupsInFlight
+            self.maxPendingBytes = maxPendingBytes
+        }
+
+        /// The settings of `[Socket]`, with `PreciseGroup=` already resolved to its id.
+        public init(_ socket: Configuration.Socket, preciseGroupID: UInt32?) {
+            self.init(
+                maxClients: socket.maxClients, idleTimeout: socket.idleTimeout, sendTimeout: socket.sendTimeout,
+                preciseGroupID: preciseGroupID, preciseGroupName: preciseGroupID == nil ? nil : socket.preciseGroup)
+        }
+
+        /// Clients served at once under a descriptor limit of `limit` (`RLIMIT_NOFILE`; `nil`:
+        /// unlimited): `MaxClients=`, but never more than the limit less a reserve of a quarter
+        /// of it (at least 16) that keeps descriptors for the daemon's own work — gpsd,
+        /// weather fetches, the journal, the configuration on reload.
+        public func descriptorCap(limit: Int?) -> Int {
+            guard let limit else { return maxClients }
+            return max(0, min(maxClients, limit - max(16, limit / 4)))
+        }
+    }
+
+    /// The server's monotonic time and its wake-ups: ``dispatch`` in the daemon; tests drive
+    /// time with a manual clock (``init(_:)``). Times are spans since an arbitrary origin.
+    public struct Timer: Sendable {
+        /// Monotonic time now.
+        public var now: @Sendable () -> Duration
+        /// Calls `work` (on any thread) once ``now`` has reached `deadline`; no cancellation
+        /// (the server ignores a wake-up that is no longer needed).
+        public var wake: @Sendable (_ deadline: Duration, _ work: @escaping @Sendable () -> Void) -> Void
+
+        public init(
+            now: @escaping @Sendable () -> Duration,
+            wake: @escaping @Sendable (Duration, @escaping @Sendable () -> Void) -> Void
+        ) {
+            self.now = now
+            self.wake = wake
+        }
+
+        /// Dispatch's monotonic clock (`DispatchTime`) and `asyncAfter`.
+        public static let dispatch = Timer(
+            now: { .nanoseconds(Int64(clamping: DispatchTime.now().uptimeNanoseconds)) },
+            wake: { deadline, work in
+                let (seconds, attoseconds) = deadline.components
+                let nanoseconds = UInt64(clamping: seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
+                DispatchQueue.global().asyncAfter(
+                    deadline: DispatchTime(uptimeNanoseconds: max(1, nanoseconds)), execute: work)
+            })
+
+        /// Time of `clock`, counted from its `now` at this call; a wake-up is a task sleeping
+        /// on the clock (a test's manual clock proves the wake-up was scheduled, then advances).
+        public init<C: Clock>(_ clock: C) where C.Duration == Duration {
+            let origin = clock.now
+            self.init(
+                now: { origin.duration(to: clock.now) },
+                wake: { deadline, work in
+                    Task {
+                        try? await clock.sleep(until: origin.advanced(by: deadline), tolerance: nil)
+                        work()
+                    }
+                })
+        }
+    }
+}

@@ -90,7 +90,8 @@ import WundercastTestSupport
     @Test func aHalfClosedConnectionGetsItsLookupAnswer() async throws {
         let test = try TestServer()
         let socat = try ChildProcess(
-            ["/usr/bin/socat", "-", "UNIX-CONNECT:\(test.path)"], stdinPipe: true, separateStderr: true)
+            // socat waits only 0.5 s for answers after its input ends unless told (-t).
+            ["/usr/bin/socat", "-t", "30", "-", "UNIX-CONNECT:\(test.path)"], stdinPipe: true, separateStderr: true)
         socat.writeToStdin(Array("weather Oslo\n".utf8))
         socat.closeStdin()
         try await test.lookups.wait(timeout: .seconds(10), "the lookup") { $0.count == 1 }

@@ -12,6 +12,8 @@ final class SocketClient: @unchecked Sendable {
     let fd: Int32
     let peer: SocketServer.Peer
     unowned let server: SocketServer
+    /// The server for the last cancel handler, which may run after the server is gone.
+    private weak var owner: SocketServer?
     private var readSource: DispatchSourceRead?
     /// Made on the first send that would block; resumed only while output waits.
     private var writeSource: DispatchSourceWrite?
@@ -48,6 +50,7 @@ final class SocketClient: @unchecked Sendable {
         self.fd = fd
         self.peer = peer
         self.server = server
+        self.owner = server
         output.reserveCapacity(4096)
     }
 
@@ -68,7 +71,10 @@ final class SocketClient: @unchecked Sendable {
 
     private func release() {
         holders -= 1
-        if holders == 0 { try? Descriptor.close(fd) }
+        guard holders == 0 else { return }
+        try? Descriptor.close(fd)
+        // The server may be gone by now (a cancel handler runs after ``SocketServer/stop()``).
+        if let owner { owner.logger.debug("socket: client fd \(fd) closed (\(owner.clients.count) connected)") }
     }
 
     var pendingBytes: Int { output.count - outputOffset }

@@ -28,8 +28,10 @@ extension SocketServer {
             }
             if let since = exhaustedSince {
                 exhaustedSince = nil
-                let seconds = Double((timer.now() - since) / .milliseconds(100)) / 10
-                logger.log(.notice, "socket: accepting clients again after \(seconds) s without free descriptors")
+                let tenths = Int((timer.now() - since) / .milliseconds(100))
+                logger.log(
+                    .notice,
+                    "socket: accepting clients again after \(tenths / 10).\(tenths % 10) s without free descriptors")
             }
             guard clients.count < cap else {
                 refuse(fd, cap: cap)
@@ -87,9 +89,13 @@ extension SocketServer {
         source.suspend()
         if exhaustedSince == nil {
             exhaustedSince = timer.now()
+            exhaustedRetries = 0
             logger.warning(
                 "socket: accept: \(error.reason); not accepting new clients until a descriptor is free (\(clients.count) connected)"
             )
+        } else {
+            exhaustedRetries += 1
+            logger.debug("socket: accept still out of descriptors (retry \(exhaustedRetries))")
         }
         timer.wake(timer.now() + .seconds(1)) { [weak self] in
             guard let self else { return }

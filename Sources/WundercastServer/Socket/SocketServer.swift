@@ -107,6 +107,8 @@ public final class SocketServer: @unchecked Sendable {
     var acceptPaused = false
     /// Since when descriptors ran out (one log line when it starts, one when it ends).
     var exhaustedSince: Duration?
+    /// Retries since then (debug log only).
+    var exhaustedRetries = 0
     /// When `too-many-clients` was last logged (at most once a minute).
     var lastRefusalLog: Duration?
     /// Wake-ups of ``sweep(scheduledFor:)`` under way.

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+import WundercastCore
+import WundercastTestSupport
+
+/// A flood of connections against a real daemon with a low descriptor limit (`prlimit`): the
+/// clients beyond what the limit allows are refused with a line, the daemon's own weather
+/// fetches go on, and when descriptors do run out accepting pauses with one log line and
+/// resumes by itself.
+@Suite struct DescriptorFloodTests {
+    private func prlimit(_ pid: pid_t, _ limit: Int) async throws {
+        let result = try await runProcess("/usr/bin/prlimit", ["--pid", "\(pid)", "--nofile=\(limit):"])
+        #expect(result.status == 0, "prlimit: \(result.stderr)")
+    }
+
+    /// The lowest descriptor number `pid` has free: with that as its limit, it can open none.
+    private func lowestFreeDescriptor(_ pid: pid_t) throws -> Int {
+        let open = Set(try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").compactMap { Int($0) })
+        return (0...).first { !open.contains($0) }!
+    }
+
+    private func daemon(_ http: FixtureHTTPServer, maxAge: String) async throws -> DaemonProcess {
+        let daemon = try await DaemonProcess(
+            configuration: """
+                [Location]
+                Authorization=denied
+                GPSD=127.0.0.1:1
+                Fallback=59.9139,10.7522
+                [Throttle]
+                MinInterval=1s
+                MaxAge=\(maxAge)
+                [Weather]
+                URL=\(http.baseURL)
+                [Socket]
+                MaxClients=1000
+                IdleTimeout=1h
+                """)
+        _ = try await daemon.waitForState(timeout: .seconds(30), "fresh weather") { $0["status"] as? String == "fresh" }
+        return daemon
+    }
+
+    @Test func aFloodIsRefusedBeyondTheDescriptorReserveAndFetchesGoOn() async throws {
+        let http = try await FixtureHTTPServer()
+        let daemon = try await daemon(http, maxAge: "1s")
+        // 128 descriptors: at most 96 clients (a quarter kept for the daemon's own work).
+        try await prlimit(daemon.pid, 128)
+        let flood = try (0..<300).map { _ in try LineClient(path: daemon.socketPath) }
+        defer { for client in flood { client.close() } }
+        for client in flood { client.send("version\n") }
+        let answers = try await onDedicatedThread("the flood's answers") {
+            flood.map { $0.readLineBlocking() ?? "nothing" }
+        }
+        let served = zip(flood, answers).filter { $0.1.contains("\"VERSION\"") }.map(\.0)
+        let refused = answers.filter { $0.contains("\"too-many-clients\"") }
+        #expect(served.count == 96)
+        #expect(refused.count == 204, "\(Set(answers.filter { !$0.contains("VERSION") }))")
+
+        // With 96 clients held, the daemon's fetches go on (MaxAge=1s) and stay fresh.
+        let before = try http.requests().count
+        _ = try await http.waitForRequests(count: before + 2, timeout: .seconds(30))
+        let probe = try #require(served.first)
+        probe.send("now\n")
+        #expect(try jsonObject(await probe.readLine())["status"] as? String == "fresh")
+
+        // The flood ends: a new client is served.
+        for client in flood { client.close() }
+        #expect(try await daemon.now()["status"] as? String == "fresh")
+        #expect(daemon.log.components(separatedBy: "refusing clients beyond").count == 2, "one log line")
+    }
+
+    /// No descriptor free at all (a limit at the lowest free descriptor number; no fetch
+    /// runs, MaxAge=1h): accepting pauses with one log line through its retries, and resumes
+    /// by itself once descriptors are back; the clients that waited are answered.
+    @Test func outOfDescriptorsAcceptingPausesOnceAndResumesByItself() async throws {
+        let http = try await FixtureHTTPServer()
+        let daemon = try await daemon(http, maxAge: "1h")
+        // The watcher that saw the fresh state has left: no descriptor closes after this.
+        _ = try await daemon.output.waitFor(containing: "closed (0 connected)", timeout: .seconds(30))
+        try await prlimit(daemon.pid, try lowestFreeDescriptor(daemon.pid))
+        let waiting = try (0..<3).map { _ in try LineClient(path: daemon.socketPath) }
+        defer { for client in waiting { client.close() } }
+        for client in waiting { client.send("now\n") }
+        _ = try await daemon.output.waitFor(containing: "not accepting new clients", timeout: .seconds(30))
+        _ = try await daemon.output.waitFor(containing: "(retry 2)", timeout: .seconds(30))
+
+        try await prlimit(daemon.pid, 1024)
+        for client in waiting {
+            #expect(try jsonObject(await client.readLine())["class"] as? String == "WEATHER")
+        }
+        _ = try await daemon.output.waitFor(containing: "accepting clients again", timeout: .seconds(30))
+        #expect(daemon.log.components(separatedBy: "not accepting new clients").count == 2, "one warning")
+        #expect(daemon.isRunning)
+    }
+}

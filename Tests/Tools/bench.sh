@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Benchmark figures (printed, never asserted): wundercastd's memory and CPU while it follows
-# a real track replayed fast, the latency of `wundercastctl now`, and the idle memory of the
-# daemon as `make install` installs it (static Swift runtime, stripped) beside gpsd's.
+# a real track replayed fast; its `now` rate beside gpsd's `?POLL;` rate (one load generator,
+# Tests/Tools/loadgen.c, 8 concurrent clients, fresh and persistent connections); the time of
+# `wundercastctl now` beside `socat` sending `now`; the delay from one state change to the
+# last of 1,000 watchers receiving it; and the idle memory of the daemon as `make install`
+# installs it (static Swift runtime, stripped) beside gpsd's.
 # Run through `make bench` (release build, Swift runtime linked in, as `make install` does).
 # All traffic stays on loopback: recorded weather from the fixture server.
 set -euo pipefail
@@ -44,14 +47,55 @@ echo "wundercastd following a 30x replay for ${seconds}s:"
 awk -v c0="$c0" -v c1="$c1" -v t0="$t0" -v t1="$t1" -v hz="$ticks" \
   'BEGIN { printf "  CPU: %.2f%% of one core\n", 100 * (c1 - c0) / hz / (t1 - t0) }'
 echo "  RSS: ${rss} kB (peak ${hwm} kB), threads: ${threads}, weather requests: ${requests}"
-n=200
+
+# Request rates, measured the same way for both daemons in this run, while both follow the
+# replay: wundercastd on its Unix socket, gpsd on its TCP port (its client protocol has no
+# Unix socket); gpsd's VERSION banner is read before the first request.
+cc -O2 -Wall -pthread -o "$work/loadgen" Tests/Tools/loadgen.c
+rate_seconds=${BENCH_RATE_SECONDS:-5}
+echo "request rate, one load generator with 8 concurrent clients, ${rate_seconds}s each:"
+for mode in fresh persistent; do
+  w=$("$work/loadgen" rate "unix:$work/s.sock" 'now\n' 0 "$rate_seconds" 8 "$mode")
+  g=$("$work/loadgen" rate "tcp:127.0.0.1:$gpsd_port" '?POLL;\n' 1 "$rate_seconds" 8 "$mode")
+  awk -v w="$w" -v g="$g" -v m="$mode" 'BEGIN { printf "  %-10s connections: wundercastd now %7d/s, gpsd ?POLL; %7d/s, ratio %.2f (target >= 1.0)\n", m, w, g, w / g }'
+done
+
+# One call from a shell: the installed (stripped, static) wundercastctl against socat.
+install -s -m 0755 "$bin/wundercastctl" "$work/wundercastctl"
+n=${BENCH_CALLS:-200}
+per_call() { awk -v s="$1" -v e="$2" -v n="$n" 'BEGIN { printf "%.3f", 1000 * (e - s) / n }'; }
 start=$(date +%s.%N)
-for _ in $(seq $n); do "$bin/wundercastctl" --socket "$work/s.sock" now > /dev/null; done
-end=$(date +%s.%N)
-awk -v s="$start" -v e="$end" -v n="$n" 'BEGIN { printf "  wundercastctl now: %.2f ms per call (process start included, %d calls)\n", 1000 * (e - s) / n, n }'
+for _ in $(seq "$n"); do "$work/wundercastctl" --socket "$work/s.sock" now > /dev/null; done
+ctl=$(per_call "$start" "$(date +%s.%N)")
+start=$(date +%s.%N)
+for _ in $(seq "$n"); do echo now | socat - "UNIX-CONNECT:$work/s.sock" > /dev/null; done
+soc=$(per_call "$start" "$(date +%s.%N)")
+awk -v c="$ctl" -v s="$soc" -v n="$n" 'BEGIN { printf "one call (process start included, %d calls each): wundercastctl now %.2f ms, socat %.2f ms, ratio %.2f (target <= 1.3)\n", n, c, s, c / s }'
 
 kill "$dpid" 2>/dev/null || true
 wait "$dpid" 2>/dev/null || true
+
+# 1,000 watchers of a quiet daemon (no GPS, no weather: only the changes the load generator
+# makes, by deciding `authorize denied` / `authorize ask` in turn).
+cat > "$work/w.conf" <<CONF
+[Location]
+Authorization=ask
+GPSD=127.0.0.1:1
+[Weather]
+URL=$fixture_url
+[Socket]
+Path=$work/w.sock
+MaxClients=2000
+CONF
+"$bin/wundercastd" --config "$work/w.conf" 2> "$work/w.log" &
+wpid=$!
+pids+=($wpid)
+wait_for_socket "$work/w.sock"
+ulimit -n 8192 2>/dev/null || true
+read -r p50 p99 < <("$work/loadgen" watch "$work/w.sock" 1000 "${BENCH_WATCH_ROUNDS:-100}")
+echo "one state change to the last of 1,000 watchers: p50 ${p50} ms, p99 ${p99} ms"
+kill "$wpid" 2>/dev/null || true
+wait "$wpid" 2>/dev/null || true
 
 # The installed daemon, idle: stripped like `make install` strips it, a real-time replay
 # (one sentence per 30 ms), weather fetched once; no clients.

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+import WundercastCore
+
+@testable import WundercastServer
+
+/// The state encoded once with its ages as slots gives exactly the bytes of encoding the
+/// stamped state in full, whatever the ages and whichever members are present.
+@Suite struct EncodedStateTests {
+    static let base = TestServer.sample.precise
+
+    static let states: [WeatherState] = {
+        var noLocation = base
+        noLocation.location = nil
+        var noFetch = base
+        noFetch.fetchedAt = nil
+        noFetch.weather = nil
+        var neither = noFetch
+        neither.location?.receivedAt = nil
+        var withError = base
+        withError.error = .init(code: "http-500", message: #"he said "ageSeconds":1 \ "#)
+        withError.provider = #"x"ageSeconds":8796093022208011"#
+        return [base, noLocation, noFetch, neither, withError]
+    }()
+
+    @Test(arguments: states.indices)
+    func slotsGiveTheSameBytesAsEncodingTheStampedState(index: Int) {
+        let state = Self.states[index]
+        let encoded = EncodedState(state)
+        for offset: TimeInterval in [-5, 0, 0.999, 1, 59.5, 3600, 34_560_000] {
+            let now = TestServer.wallNow + offset
+            #expect(encoded.line(now: now) == SocketProtocol.line(state.stamped(now: now)), "at \(offset) s")
+            var output = Array("prefix".utf8)
+            encoded.write(into: &output, now: now)
+            #expect(output == Array("prefix".utf8) + SocketProtocol.line(state.stamped(now: now)))
+        }
+    }
+
+    @Test func decimalsAreWrittenWithoutAString() {
+        for value in [0, 7, 10, 99, 100, 123_456_789, Int.max] {
+            var output: [UInt8] = []
+            EncodedState.appendDecimal(value, to: &output)
+            #expect(String(decoding: output, as: UTF8.self) == String(value))
+        }
+    }
+
+    /// Only a change of weather, status or error moves the weather counter of `watch weather`.
+    @Test func weatherGenerationMovesOnlyForWeatherStatusOrError() {
+        var cache = StateCache(StateViews(Self.base))
+        var state = Self.base
+        state.location?.latitude = 1
+        cache.update(state, for: .precise)
+        #expect(cache[.precise].generation == 2)
+        #expect(cache[.precise].weatherGeneration == 1)
+        cache.update(state, for: .precise)
+        #expect(cache[.precise].generation == 2, "the same state is not a change")
+        state.weather?.temperature = 9
+        cache.update(state, for: .precise)
+        #expect(cache[.precise].weatherGeneration == 2)
+        #expect(cache[.public].generation == 1, "the other class is untouched")
+    }
+}

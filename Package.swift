@@ -17,13 +17,15 @@ let package = Package(
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // glibc's <sys/signalfd.h> (not in Swift's Glibc module); header only.
         .systemLibrary(name: "CSignalfd"),
+        // glibc's <sys/epoll.h> and <sys/eventfd.h> (the socket server's event loop); header only.
+        .systemLibrary(name: "CEpoll"),
 
         // Pure Swift: models, operators, pipeline, decoding, protocol, formats, configuration.
         // No system calls, sockets or files (libm only).
         .target(name: "WundercastCore"),
 
         // Sockets, files, signals, the environment: the one syscall wrapper and its users.
-        .target(name: "WundercastPOSIX", dependencies: ["CSignalfd"]),
+        .target(name: "WundercastPOSIX", dependencies: ["CSignalfd", "CEpoll"]),
 
         // Adapters.
         .target(name: "WundercastGPSD", dependencies: ["WundercastCore", "CGPS"]),

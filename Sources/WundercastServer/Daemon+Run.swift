@@ -39,14 +39,21 @@ extension Daemon.Instance {
         }
         let store = self.store
         let service = self.service
-        let server = SocketServer(
-            listenFD: listenFD,
-            handlers: .init(
-                currentState: { StateViews(store.current) },  // TODO(issue 6): public view
-                nowRequested: { service.requestRefresh() },
-                authorize: { [self] in self.authorize($0) },
-                watchersChanged: { service.setWatchers($0) }),
-            logger: logger, settings: socketSettings())
+        let server: SocketServer
+        do {
+            server = try SocketServer(
+                listenFD: listenFD,
+                handlers: .init(
+                    currentState: { StateViews(store.current) },  // TODO(issue 6): public view
+                    nowRequested: { service.requestRefresh() },
+                    authorize: { [self] in self.authorize($0) },
+                    watchersChanged: { service.setWatchers($0) }),
+                logger: logger, settings: socketSettings())
+        } catch {
+            logger.error("cannot serve the socket: \(error)")
+            Daemon.writeError("wundercastd: cannot serve the socket: \(error)\n")
+            return 1
+        }
         server.start()
         let group = ServiceGroup(
             [

@@ -86,7 +86,7 @@ func jsonObject(_ line: String?) throws -> [String: Any] {
         let watchers = self.watchers
         let nowRequests = self.nowRequests
         let authorization = ObservableValue(AuthorizationStatus.authorizedAlways)
-        server = SocketServer(
+        server = try SocketServer(
             listenFD: try UnixSocket.listen(path: path),
             handlers: .init(
                 currentState: { StateViews(store.current) },

@@ -39,7 +39,7 @@ final class TestServer: @unchecked Sendable {
             self.refreshes, self.watchers, self.authorizations, self.lookups, self.lookupsOpen
         )
         let authorization = Observed(AuthorizationStatus.authorizedAlways)
-        server = SocketServer(
+        server = try SocketServer(
             listenFD: try UnixSocket.listen(path: path, mode: 0o666),
             handlers: .init(
                 currentState: { views.value },

@@ -1,26 +1,19 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Dispatch
 import WundercastCore
 import WundercastPOSIX
 
-/// One connection of a ``SocketServer``: its descriptor, dispatch sources, input and output.
-/// Lives on the server's queue and is touched only there (hence `@unchecked Sendable`: a
-/// lookup's task carries it back to the queue).
+/// One connection of a ``SocketServer``: its descriptor, its registration with the server's
+/// ``EventLoop``, input and output. Lives on the server's thread and is touched only there
+/// (hence `@unchecked Sendable`: a lookup's task carries it back there).
 final class SocketClient: @unchecked Sendable {
     let fd: Int32
     let peer: SocketServer.Peer
     unowned let server: SocketServer
-    /// The server for the last cancel handler, which may run after the server is gone.
-    private weak var owner: SocketServer?
-    private var readSource: DispatchSourceRead?
-    /// Made on the first send that would block; resumed only while output waits.
-    private var writeSource: DispatchSourceWrite?
-    private var writeSourceResumed = false
-    /// The client itself (until ``close()``) and each source whose cancel handler has yet to
-    /// run: the descriptor closes when none is left.
-    private var holders = 1
+    private var registration: EventLoop.Registration?
+    /// What the loop waits for on this descriptor now.
+    private var interest: EventLoop.Events = []
     /// A request line not complete yet.
     private var input: [UInt8] = []
     private var output: [UInt8] = []
@@ -50,31 +43,35 @@ final class SocketClient: @unchecked Sendable {
         self.fd = fd
         self.peer = peer
         self.server = server
-        self.owner = server
         output.reserveCapacity(4096)
     }
 
     func start() {
-        let read = DispatchSource.makeReadSource(fileDescriptor: fd, queue: server.queue)
-        read.setEventHandler { [weak self] in self?.readAvailable() }
-        read.setCancelHandler(handler: sourceCancelled())
-        readSource = read
-        read.resume()
+        interest = .readable
+        do {
+            registration = try server.loop.register(fd, for: interest) { [weak self] events in
+                self?.ready(events)
+            }
+        } catch {
+            server.logger.warning("socket: cannot watch a client: \(error)")
+            close()
+        }
     }
 
-    /// The cancel handler of one source: the descriptor stays open until every source that
-    /// watches it is cancelled (Dispatch's rule), and closes after the last.
-    private func sourceCancelled() -> () -> Void {
-        holders += 1
-        return { [self] in release() }
+    /// An event: read what came (a hang-up or error shows there too), send what waits.
+    private func ready(_ events: EventLoop.Events) {
+        if !inputEnded && !events.isDisjoint(with: [.readable, .hangUp]) { readAvailable() }
+        if !closed && !events.isDisjoint(with: [.writable, .hangUp]) && (pendingBytes > 0 || waitingState != nil) {
+            flush()
+        }
+        if !closed && inputEnded && events.contains(.hangUp) && interest.isEmpty { close() }
     }
 
-    private func release() {
-        holders -= 1
-        guard holders == 0 else { return }
-        try? Descriptor.close(fd)
-        // The server may be gone by now (a cancel handler runs after ``SocketServer/stop()``).
-        if let owner { owner.logger.debug("socket: client fd \(fd) closed (\(owner.clients.count) connected)") }
+    /// Tells the loop what to wait for: input until it ended, output while some waits.
+    private func watch(_ wanted: EventLoop.Events) {
+        guard wanted != interest, let registration else { return }
+        interest = wanted
+        server.loop.modify(registration, for: wanted)
     }
 
     var pendingBytes: Int { output.count - outputOffset }
@@ -157,8 +154,7 @@ final class SocketClient: @unchecked Sendable {
 
     private func stopReading() {
         inputEnded = true
-        readSource?.cancel()
-        readSource = nil
+        watch(interest.subtracting(.readable))
     }
 
     private func refuseLongLine() {
@@ -250,10 +246,7 @@ final class SocketClient: @unchecked Sendable {
         output.removeAll(keepingCapacity: output.capacity <= 64 * 1024)
         outputOffset = 0
         stalledSince = nil
-        if writeSourceResumed {
-            writeSourceResumed = false
-            writeSource?.suspend()
-        }
+        watch(interest.subtracting(.writable))
         closeIfDone()
     }
 
@@ -263,16 +256,7 @@ final class SocketClient: @unchecked Sendable {
             stalledSince = now
             server.scheduleSweep(at: now + server.settings.sendTimeout)
         }
-        if writeSource == nil {
-            let write = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: server.queue)
-            write.setEventHandler { [weak self] in self?.flush() }
-            write.setCancelHandler(handler: sourceCancelled())
-            writeSource = write
-        }
-        if !writeSourceResumed {
-            writeSourceResumed = true
-            writeSource?.resume()
-        }
+        watch(interest.union(.writable))
     }
 
     /// Closes a connection that has nothing left to do: its input ended and its answers are
@@ -285,14 +269,10 @@ final class SocketClient: @unchecked Sendable {
     func close() {
         guard !closed else { return }
         closed = true
-        readSource?.cancel()
-        if let writeSource {
-            if !writeSourceResumed { writeSource.resume() }  // a suspended source cannot finish cancelling
-            writeSource.cancel()
-        }
-        readSource = nil
-        writeSource = nil
+        if let registration { server.loop.unregister(registration) }
+        registration = nil
+        try? Descriptor.close(fd)
         server.remove(self)
-        release()
+        server.logger.debug("socket: client fd \(fd) closed (\(server.clients.count) connected)")
     }
 }

@@ -84,9 +84,9 @@ extension SocketServer {
     /// at once. Suspends accepting until a client leaves (``remove(_:)``) or for a second;
     /// one log line when it starts, one when accepting works again.
     private func pauseAccepting(_ error: Errno) {
-        guard !acceptPaused, let source = acceptSource else { return }
+        guard !acceptPaused, let registration = acceptRegistration else { return }
         acceptPaused = true
-        source.suspend()
+        loop.modify(registration, for: [])
         if exhaustedSince == nil {
             exhaustedSince = timer.now()
             exhaustedRetries = 0
@@ -99,13 +99,13 @@ extension SocketServer {
         }
         timer.wake(timer.now() + .seconds(1)) { [weak self] in
             guard let self else { return }
-            self.queue.async { self.resumeAccepting() }
+            self.loop.post { self.resumeAccepting() }
         }
     }
 
     func resumeAccepting() {
-        guard acceptPaused, !stopped, let source = acceptSource else { return }
+        guard acceptPaused, !stopped, let registration = acceptRegistration else { return }
         acceptPaused = false
-        source.resume()
+        loop.modify(registration, for: .readable)
     }
 }

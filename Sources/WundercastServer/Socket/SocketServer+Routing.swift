@@ -137,7 +137,7 @@ extension SocketServer {
     }
 
     /// `weather` and `around`: the daemon's lookup runs in a task; its line is sent on the
-    /// queue if the client is still connected. Answers come in the order lookups finish.
+    /// server's thread if the client is still connected. Answers come in the order lookups finish.
     private func startLookup(_ request: SocketProtocol.Request, for client: SocketClient) {
         guard client.lookupsInFlight < settings.maxLookupsInFlight else {
             client.send(
@@ -157,7 +157,7 @@ extension SocketServer {
             if answer.last != UInt8(ascii: "\n") { answer.append(UInt8(ascii: "\n")) }
             let line = answer
             guard let self else { return }
-            self.queue.async {
+            self.loop.post {
                 client.lookupsInFlight -= 1
                 client.send(line)
                 client.closeIfDone()

@@ -8,7 +8,7 @@ extension SocketServer {
         scheduledSweeps.insert(deadline)
         timer.wake(deadline) { [weak self] in
             guard let self else { return }
-            self.queue.async { self.sweep(scheduledFor: deadline) }
+            self.loop.post { self.sweep(scheduledFor: deadline) }
         }
     }
 
@@ -61,7 +61,7 @@ extension SocketServer {
         client.pacingWakeScheduled = true
         timer.wake(deadline) { [weak self] in
             guard let self else { return }
-            self.queue.async {
+            self.loop.post {
                 client.pacingWakeScheduled = false
                 guard !client.closed, client.watch != nil else { return }
                 self.deliver(to: client, line: nil)

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Dispatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -13,8 +12,9 @@ import WundercastPOSIX
 /// Serves the line protocol (``SocketProtocol``, docs/PROTOCOL.md) on a listening Unix stream
 /// socket.
 ///
-/// All client I/O is non-blocking and event-driven on one serial queue; one-off lookups run in
-/// tasks off it. The current state is encoded once per change and reader class
+/// All client I/O is non-blocking and event-driven on one thread (``EventLoop``: level-triggered
+/// epoll, as gpsd's `select` loop; Dispatch sources cost a re-arm and a thread hand-over per
+/// event); one-off lookups run in tasks off it. The current state is encoded once per change and reader class
 /// (``StateCache``): a `now` costs a `recv`, a copy of the encoded bytes with the ages written
 /// in, and a `send`. Readers cannot hurt the daemon: a `watch` client holds at most the newest
 /// state (a change replaces a state still waiting, so a stuck watcher costs about two lines of
@@ -40,8 +40,8 @@ public final class SocketServer: @unchecked Sendable {
         }
     }
 
-    /// What the server asks of the daemon. Called on the server's queue; must not block
-    /// (``lookup`` is async and runs off the queue).
+    /// What the server asks of the daemon. Called on the server's thread; must not block
+    /// (``lookup`` is async and runs off it).
     public struct Handlers: Sendable {
         /// The state to send now, per reader class (it will be stamped with `ageSeconds`).
         public var currentState: @Sendable () -> StateViews
@@ -85,7 +85,8 @@ public final class SocketServer: @unchecked Sendable {
         }
     }
 
-    let queue = DispatchQueue(label: "wundercast.socket")
+    /// The server's thread: every member below is touched only there.
+    let loop: EventLoop
     let listenFD: Int32
     let handlers: Handlers
     let logger: Logger
@@ -94,11 +95,10 @@ public final class SocketServer: @unchecked Sendable {
     let wallClock: @Sendable () -> Date
     /// The daemon's effective user id: its peers read precisely.
     let daemonUID = geteuid()
-    /// One receive buffer for every client (used on the queue only).
+    /// One receive buffer for every client (used on the server's thread only).
     let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 16)
-    var acceptSource: DispatchSourceRead?
+    var acceptRegistration: EventLoop.Registration?
     var stopped = false
-    private let listenClosed = DispatchSemaphore(value: 0)
     var clients: [ObjectIdentifier: SocketClient] = [:]
     var watcherCount = 0
     /// The encoded state per reader class; made on first use.
@@ -116,43 +116,47 @@ public final class SocketServer: @unchecked Sendable {
 
     /// - Parameters:
     ///   - listenFD: a listening stream socket (from ``UnixSocket/listen(path:backlog:mode:)``
-    ///     or socket activation); the server owns it from now on.
+    ///     or socket activation); the server owns it from now on (also when this throws).
     ///   - timer: monotonic time for the time-outs and `watch every` (tests pass a manual clock).
     ///   - wallClock: the time `ageSeconds` count to.
+    /// - Throws: ``Errno`` when the server's thread cannot be started (`epoll_create1`,
+    ///   `eventfd`, `pthread_create`).
     public init(
         listenFD: Int32, handlers: Handlers, logger: Logger = .discard, settings: Settings = .init(),
         timer: Timer = .dispatch, wallClock: @escaping @Sendable () -> Date = { Date() }
-    ) {
+    ) throws(Errno) {
         self.listenFD = listenFD
         self.handlers = handlers
         self.logger = logger
         self.settings = settings
         self.timer = timer
         self.wallClock = wallClock
+        do throws(Errno) {
+            loop = try EventLoop(name: "wundercast-sock")
+        } catch {
+            try? Descriptor.close(listenFD)
+            scratch.deallocate()
+            throw error
+        }
     }
 
-    deinit { scratch.deallocate() }
+    deinit {
+        loop.stop()
+        scratch.deallocate()
+    }
 
     /// Starts accepting clients.
     public func start() {
         try? Descriptor.setNonBlocking(listenFD)
-        let source = DispatchSource.makeReadSource(fileDescriptor: listenFD, queue: queue)
-        source.setEventHandler { [weak self] in self?.acceptAll() }
-        // The descriptor stays open until the source is done with it (Dispatch's rule).
-        let fd = listenFD
-        let closed = listenClosed
-        source.setCancelHandler {
-            try? Descriptor.close(fd)
-            closed.signal()
+        loop.sync {
+            acceptRegistration = try? loop.register(listenFD, for: .readable) { [weak self] _ in self?.acceptAll() }
         }
-        source.resume()
-        queue.sync { acceptSource = source }
     }
 
     /// Sends the new state to every `watch` client whose options let it through (encoded once
     /// per reader class).
     public func broadcast(_ views: StateViews) {
-        queue.async {
+        loop.post {
             guard !self.stopped else { return }
             if self.cache == nil {
                 self.cache = StateCache(views)
@@ -163,30 +167,27 @@ public final class SocketServer: @unchecked Sendable {
         }
     }
 
-    /// Stops accepting and disconnects every client (lookups under way are not answered).
-    /// Returns once the listening descriptor is closed. Not to be called on the server's queue.
+    /// Stops accepting, closes the listening descriptor, disconnects every client (lookups
+    /// under way are not answered) and ends the server's thread. Not to be called on it.
     public func stop() {
-        let wasListening = queue.sync { () -> Bool in
-            guard !stopped else { return false }
+        loop.sync {
+            guard !stopped else { return }
             stopped = true
-            if acceptPaused { acceptSource?.resume() }
-            let listening = acceptSource != nil
-            if !listening { try? Descriptor.close(listenFD) }  // never started: no source owns the descriptor
-            acceptSource?.cancel()
-            acceptSource = nil
+            if let acceptRegistration { loop.unregister(acceptRegistration) }
+            acceptRegistration = nil
+            try? Descriptor.close(listenFD)
             for client in Array(clients.values) { client.close() }
             clients.removeAll()
-            return listening
         }
-        if wasListening { _ = listenClosed.wait(timeout: .now() + 5) }
+        loop.stop()
     }
 
     /// Number of connected clients (tests).
-    public var clientCount: Int { queue.sync { clients.count } }
+    public var clientCount: Int { loop.sync { clients.count } }
 
     /// The most output bytes waiting for any one client, its waiting state included (tests).
     public var largestBacklog: Int {
-        queue.sync { clients.values.map { $0.pendingBytes + ($0.waitingState?.count ?? 0) }.max() ?? 0 }
+        loop.sync { clients.values.map { $0.pendingBytes + ($0.waitingState?.count ?? 0) }.max() ?? 0 }
     }
 
     /// Forgets a closed client; a freed descriptor lets paused accepting go on.

@@ -1,0 +1,190 @@
+import CEpoll
+import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One thread waiting in `epoll_wait` (level-triggered) and running the handlers of the
+/// descriptors registered with it, in the style of gpsd's `select` loop: an event costs one
+/// `epoll_wait` for a whole batch, no re-arming and no hand-over to another thread (what a
+/// Dispatch source costs per event). Work from other threads arrives through ``post(_:)``
+/// (an `eventfd` wakes the loop).
+///
+/// Everything but ``post(_:)``, ``sync(_:)`` and ``stop()`` is for the loop's own thread
+/// (inside a handler or a posted closure). ``stop()`` ends the thread; registered descriptors
+/// are not closed.
+public final class EventLoop: @unchecked Sendable {
+    /// What a descriptor waits for, or what happened to it.
+    public struct Events: OptionSet, Sendable {
+        public let rawValue: UInt32
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
+        public static let readable = Events(rawValue: EPOLLIN.rawValue)
+        public static let writable = Events(rawValue: EPOLLOUT.rawValue)
+        /// Hang-up or error (always reported, never asked for).
+        public static let hangUp = Events(rawValue: EPOLLHUP.rawValue | EPOLLERR.rawValue)
+    }
+
+    /// A registration; its number is the epoll token, so an event still queued for a
+    /// descriptor that was closed (and whose number was reused) reaches nobody.
+    public struct Registration: Sendable, Equatable {
+        fileprivate let token: UInt64
+        public let fd: Int32
+    }
+
+    private let epollFD: Int32
+    private let wakeFD: Int32
+    private var handlers: [UInt64: (Events) -> Void] = [:]
+    private var nextToken: UInt64 = 1
+    private let mailbox = Mutex<(work: [@Sendable () -> Void], awake: Bool)>(([], false))
+    private let running = Atomic<Bool>(true)
+    private let threadID = Atomic<UInt>(0)
+    private let ended = DispatchSemaphore(value: 0)
+
+    /// Starts the loop's thread, named `name` (15 bytes at most show in `top -H`).
+    ///
+    /// - Throws: ``Errno`` from `epoll_create1`, `eventfd` or `pthread_create`.
+    public init(name: String) throws(Errno) {
+        epollFD = try blockingSyscall("epoll_create1", name) { epoll_create1(Int32(EPOLL_CLOEXEC)) }
+        do throws(Errno) {
+            wakeFD = try blockingSyscall("eventfd", name) { eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK)) }
+        } catch {
+            try? Descriptor.close(epollFD)
+            throw error
+        }
+        var event = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(u64: 0))
+        _ = try? blockingSyscall("epoll_ctl", name) { epoll_ctl(epollFD, EPOLL_CTL_ADD, wakeFD, &event) }
+        let box = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        let created = pthread_create(
+            &thread, nil,
+            { raw in
+                let loop = Unmanaged<EventLoop>.fromOpaque(raw!).takeRetainedValue()
+                loop.run()
+                return nil
+            }, box)
+        guard created == 0 else {
+            Unmanaged<EventLoop>.fromOpaque(box).release()
+            try? Descriptor.close(wakeFD)
+            try? Descriptor.close(epollFD)
+            throw Errno(call: "pthread_create", subject: name, code: created)
+        }
+        _ = pthread_detach(thread)
+    }
+
+    /// Whether the caller runs on the loop's thread.
+    public var isCurrent: Bool { threadID.load(ordering: .acquiring) == UInt(pthread_self()) }
+
+    /// Runs `work` on the loop's thread, after what is already posted (any thread).
+    public func post(_ work: @escaping @Sendable () -> Void) {
+        let wake = mailbox.withLock { box -> Bool in
+            box.work.append(work)
+            defer { box.awake = true }
+            return !box.awake
+        }
+        if wake {
+            var one: UInt64 = 1
+            _ = Glibc.write(wakeFD, &one, 8)
+        }
+    }
+
+    /// Runs `body` on the loop's thread and returns its result; inline when called there.
+    /// Blocks the calling thread meanwhile: not for a Swift concurrency thread that the loop
+    /// may wait on.
+    public func sync<T>(_ body: () -> T) -> T {
+        if isCurrent { return body() }
+        var result: T?
+        withoutActuallyEscaping(body) { body in
+            withUnsafeMutablePointer(to: &result) { slot in
+                // The posted closure may outlive this call (the loop drops its batch later):
+                // it holds only the box, which lets go of `body` before the caller goes on.
+                let box = SyncBox { slot.pointee = body() }
+                post { box.run() }
+                box.done.wait()
+            }
+        }
+        return result!
+    }
+
+    /// Watches `fd` for `events`; `handler` runs on the loop's thread with what happened.
+    ///
+    /// - Throws: ``Errno`` from `epoll_ctl`.
+    public func register(
+        _ fd: Int32, for events: Events, handler: @escaping (Events) -> Void
+    ) throws(Errno) -> Registration {
+        let registration = Registration(token: nextToken, fd: fd)
+        nextToken += 1
+        var event = epoll_event(events: events.rawValue, data: epoll_data_t(u64: registration.token))
+        _ = try blockingSyscall("epoll_ctl", "fd \(fd)") { epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) }
+        handlers[registration.token] = handler
+        return registration
+    }
+
+    /// Changes what a registered descriptor waits for (`[]`: only hang-ups).
+    public func modify(_ registration: Registration, for events: Events) {
+        var event = epoll_event(events: events.rawValue, data: epoll_data_t(u64: registration.token))
+        _ = epoll_ctl(epollFD, EPOLL_CTL_MOD, registration.fd, &event)
+    }
+
+    /// Stops watching; call before closing the descriptor.
+    public func unregister(_ registration: Registration) {
+        handlers[registration.token] = nil
+        _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, registration.fd, nil)
+    }
+
+    /// Ends the loop's thread after the work posted so far and waits for it (not on the loop's
+    /// own thread). Idempotent.
+    public func stop() {
+        guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        post {}
+        if !isCurrent { ended.wait() }
+    }
+
+    private func run() {
+        threadID.store(UInt(pthread_self()), ordering: .releasing)
+        var events = [epoll_event](repeating: epoll_event(), count: 256)
+        while running.load(ordering: .acquiring) {
+            let count = events.withUnsafeMutableBufferPointer {
+                epoll_wait(epollFD, $0.baseAddress, Int32($0.count), -1)
+            }
+            if count < 0 { continue }  // EINTR
+            for i in 0..<Int(count) {
+                let token = events[i].data.u64
+                if token == 0 {
+                    runMailbox()
+                } else if let handler = handlers[token] {
+                    handler(Events(rawValue: events[i].events))
+                }
+            }
+        }
+        handlers.removeAll()
+        try? Descriptor.close(wakeFD)
+        try? Descriptor.close(epollFD)
+        ended.signal()
+    }
+
+    private func runMailbox() {
+        var count: UInt64 = 0
+        _ = Glibc.read(wakeFD, &count, 8)
+        let work = mailbox.withLock { box -> [@Sendable () -> Void] in
+            box.awake = false
+            var taken: [@Sendable () -> Void] = []
+            swap(&taken, &box.work)
+            return taken
+        }
+        for item in work { item() }
+    }
+}
+
+/// The work of one ``EventLoop/sync(_:)`` call while its caller waits.
+private final class SyncBox: @unchecked Sendable {
+    private var work: (() -> Void)?
+    let done = DispatchSemaphore(value: 0)
+    init(_ work: @escaping () -> Void) { self.work = work }
+    func run() {
+        work?()
+        work = nil
+        done.signal()
+    }
+}

@@ -149,7 +149,8 @@ public final class EventLoop: @unchecked Sendable {
                 epoll_wait(epollFD, $0.baseAddress, Int32($0.count), -1)
             }
             if count < 0 { continue }  // EINTR
-            for i in 0..<Int(count) {
+            // A handler may stop the loop (its owner going away): nothing of the batch runs after.
+            for i in 0..<Int(count) where running.load(ordering: .relaxed) {
                 let token = events[i].data.u64
                 if token == 0 {
                     runMailbox()

@@ -51,7 +51,9 @@ echo "  RSS: ${rss} kB (peak ${hwm} kB), threads: ${threads}, weather requests: 
 # Request rates, measured the same way for both daemons in this run, while both follow the
 # replay: wundercastd on its Unix socket, gpsd on its TCP port (its client protocol has no
 # Unix socket); gpsd's VERSION banner is read before the first request.
-cc -O2 -Wall -pthread -o "$work/loadgen" Tests/Tools/loadgen.c
+# Any C compiler: Debian's cc, else the clang that comes with the Swift toolchain.
+compiler=$(command -v cc || command -v clang)
+"$compiler" -O2 -Wall -pthread -o "$work/loadgen" Tests/Tools/loadgen.c
 rate_seconds=${BENCH_RATE_SECONDS:-5}
 echo "request rate, one load generator with 8 concurrent clients, ${rate_seconds}s each:"
 for mode in fresh persistent; do

@@ -13,9 +13,9 @@ final class SocketClient: @unchecked Sendable {
     unowned let server: SocketServer
     private var registration: EventLoop.Registration?
     /// What the loop waits for on this descriptor now.
-    private var interest: EventLoop.Events = []
+    private(set) var interest: EventLoop.Events = []
     /// A request line not complete yet.
-    private var input: [UInt8] = []
+    var input: [UInt8] = []
     private var output: [UInt8] = []
     private var outputOffset = 0
     /// The newest state for a watcher, waiting until what is in `output` is out.
@@ -34,7 +34,7 @@ final class SocketClient: @unchecked Sendable {
     private(set) var stalledSince: Duration?
     var lookupsInFlight = 0
     /// The peer will send no more (EOF, or reading stopped after a refused line).
-    private var inputEnded = false
+    var inputEnded = false
     /// Close once the output is out, whatever else (after an `ERROR` that ends the connection).
     private var ending = false
     private(set) var closed = false
@@ -64,106 +64,17 @@ final class SocketClient: @unchecked Sendable {
         if !closed && !events.isDisjoint(with: [.writable, .hangUp]) && (pendingBytes > 0 || waitingState != nil) {
             flush()
         }
-        if !closed && inputEnded && events.contains(.hangUp) && interest.isEmpty { close() }
+        if !closed && inputEnded && !events.isDisjoint(with: .hangUp) && interest.isEmpty { close() }
     }
 
     /// Tells the loop what to wait for: input until it ended, output while some waits.
-    private func watch(_ wanted: EventLoop.Events) {
+    func wait(for wanted: EventLoop.Events) {
         guard wanted != interest, let registration else { return }
         interest = wanted
         server.loop.modify(registration, for: wanted)
     }
 
     var pendingBytes: Int { output.count - outputOffset }
-
-    private func readAvailable() {
-        let scratch = server.scratch
-        while !closed && !inputEnded {
-            let n: Int
-            do {
-                guard
-                    case .done(let received) = try syscall(
-                        "recv", "client fd \(fd)", { recv(fd, scratch.baseAddress, scratch.count, 0) })
-                else { return }
-                n = received
-            } catch {
-                close()  // ECONNRESET: the client left.
-                return
-            }
-            if n == 0 {
-                endOfInput()
-                return
-            }
-            consume(UnsafeRawBufferPointer(rebasing: scratch[0..<n]))
-            // Less than a full buffer: the socket is drained (the source fires again for more).
-            if n < scratch.count { return }
-        }
-    }
-
-    /// Splits `chunk` into lines and handles each; a partial line waits in `input`.
-    private func consume(_ chunk: UnsafeRawBufferPointer) {
-        var start = 0
-        if !input.isEmpty {
-            guard let newline = chunk.firstIndex(of: UInt8(ascii: "\n")) else {
-                input.append(contentsOf: chunk)
-                if input.count > SocketProtocol.maxRequestLength { refuseLongLine() }
-                return
-            }
-            input.append(contentsOf: chunk[0..<newline])
-            let line = input
-            input.removeAll(keepingCapacity: true)
-            line.withUnsafeBytes { handle(line: $0) }
-            start = newline + 1
-        }
-        while start < chunk.count && !closed && !inputEnded {
-            guard let newline = chunk[start...].firstIndex(of: UInt8(ascii: "\n")) else {
-                input.append(contentsOf: chunk[start...])
-                if input.count > SocketProtocol.maxRequestLength { refuseLongLine() }
-                return
-            }
-            handle(line: UnsafeRawBufferPointer(rebasing: chunk[start..<newline]))
-            start = newline + 1
-        }
-    }
-
-    private func handle(line: UnsafeRawBufferPointer) {
-        guard line.count <= SocketProtocol.maxRequestLength else {
-            refuseLongLine()
-            return
-        }
-        idleDeadline = nil
-        server.handle(line: line, from: self)
-    }
-
-    /// The end of input also ends a last line: `printf now | socat …` is answered. A client
-    /// gone entirely (POLLHUP) leaves now, so that a watcher that quit stops counting at once
-    /// (when-in-use); one only half-closed (`echo now | socat`) is answered first, and a
-    /// half-closed watcher stays until a write to it fails.
-    private func endOfInput() {
-        if !input.isEmpty {
-            let line = input
-            input.removeAll()
-            line.withUnsafeBytes { handle(line: $0) }
-            if closed { return }
-        }
-        stopReading()
-        var descriptor = pollfd(fd: fd, events: 0, revents: 0)
-        let hungUp = poll(&descriptor, 1, 0) > 0 && descriptor.revents & Int16(POLLHUP) != 0
-        if hungUp { close() } else { closeIfDone() }
-    }
-
-    private func stopReading() {
-        inputEnded = true
-        watch(interest.subtracting(.readable))
-    }
-
-    private func refuseLongLine() {
-        input.removeAll()
-        end(
-            with: SocketProtocol.line(
-                SocketProtocol.ErrorResponse(
-                    .tooLong, message: "request longer than \(SocketProtocol.maxRequestLength) bytes")))
-    }
 
     /// Sends `line` (an `ERROR`), stops reading and closes once it is out.
     func end(with line: [UInt8]) {
@@ -246,7 +157,7 @@ final class SocketClient: @unchecked Sendable {
         output.removeAll(keepingCapacity: output.capacity <= 64 * 1024)
         outputOffset = 0
         stalledSince = nil
-        watch(interest.subtracting(.writable))
+        wait(for: interest.subtracting(.writable))
         closeIfDone()
     }
 
@@ -256,7 +167,7 @@ final class SocketClient: @unchecked Sendable {
             stalledSince = now
             server.scheduleSweep(at: now + server.settings.sendTimeout)
         }
-        watch(interest.union(.writable))
+        wait(for: interest.union(.writable))
     }
 
     /// Closes a connection that has nothing left to do: its input ended and its answers are

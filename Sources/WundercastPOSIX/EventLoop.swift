@@ -13,8 +13,8 @@ import Glibc
 /// (an `eventfd` wakes the loop).
 ///
 /// Everything but ``post(_:)``, ``sync(_:)`` and ``stop()`` is for the loop's own thread
-/// (inside a handler or a posted closure). ``stop()`` ends the thread; registered descriptors
-/// are not closed.
+/// (inside a handler or a posted closure). ``stop()`` ends the thread; work posted after it
+/// never runs, and registered descriptors are not closed.
 public final class EventLoop: @unchecked Sendable {
     /// What a descriptor waits for, or what happened to it.
     public struct Events: OptionSet, Sendable {
@@ -37,7 +37,7 @@ public final class EventLoop: @unchecked Sendable {
     private let wakeFD: Int32
     private var handlers: [UInt64: (Events) -> Void] = [:]
     private var nextToken: UInt64 = 1
-    private let mailbox = Mutex<(work: [@Sendable () -> Void], awake: Bool)>(([], false))
+    private let mailbox = Mutex<(work: [@Sendable () -> Void], awake: Bool, closed: Bool)>(([], false, false))
     private let running = Atomic<Bool>(true)
     private let threadID = Atomic<UInt>(0)
     private let ended = DispatchSemaphore(value: 0)
@@ -76,20 +76,25 @@ public final class EventLoop: @unchecked Sendable {
     /// Whether the caller runs on the loop's thread.
     public var isCurrent: Bool { threadID.load(ordering: .acquiring) == UInt(pthread_self()) }
 
-    /// Runs `work` on the loop's thread, after what is already posted (any thread).
-    public func post(_ work: @escaping @Sendable () -> Void) {
-        let wake = mailbox.withLock { box -> Bool in
+    /// Runs `work` on the loop's thread, after what is already posted (any thread). Returns
+    /// `false`, and drops `work`, once the loop has ended.
+    @discardableResult
+    public func post(_ work: @escaping @Sendable () -> Void) -> Bool {
+        let (accepted, wake) = mailbox.withLock { box -> (Bool, Bool) in
+            guard !box.closed else { return (false, false) }
             box.work.append(work)
             defer { box.awake = true }
-            return !box.awake
+            return (true, !box.awake)
         }
         if wake {
             var one: UInt64 = 1
             _ = Glibc.write(wakeFD, &one, 8)
         }
+        return accepted
     }
 
-    /// Runs `body` on the loop's thread and returns its result; inline when called there.
+    /// Runs `body` on the loop's thread and returns its result; inline when called there, or
+    /// once the loop has ended (nothing else runs then).
     /// Blocks the calling thread meanwhile: not for a Swift concurrency thread that the loop
     /// may wait on.
     public func sync<T>(_ body: () -> T) -> T {
@@ -100,7 +105,7 @@ public final class EventLoop: @unchecked Sendable {
                 // The posted closure may outlive this call (the loop drops its batch later):
                 // it holds only the box, which lets go of `body` before the caller goes on.
                 let box = SyncBox { slot.pointee = body() }
-                post { box.run() }
+                if !post({ box.run() }) { box.run() }
                 box.done.wait()
             }
         }
@@ -159,10 +164,23 @@ public final class EventLoop: @unchecked Sendable {
                 }
             }
         }
+        // Work posted before the end still runs (a ``sync(_:)`` caller waits for it).
+        let rest = mailbox.withLock { box -> [@Sendable () -> Void] in
+            box.closed = true
+            var taken: [@Sendable () -> Void] = []
+            swap(&taken, &box.work)
+            return taken
+        }
+        for item in rest { item() }
         handlers.removeAll()
+        ended.signal()
+    }
+
+    // The descriptors close only with the last reference: a late ``post(_:)`` must never write
+    // to a number that was closed and given to another file meanwhile.
+    deinit {
         try? Descriptor.close(wakeFD)
         try? Descriptor.close(epollFD)
-        ended.signal()
     }
 
     private func runMailbox() {

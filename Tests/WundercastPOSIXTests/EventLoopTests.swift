@@ -65,4 +65,13 @@ import WundercastTestSupport
         loop.post { loop.modify(registration, for: .readable) }
         try await count.wait(timeout: .seconds(10), "the byte") { $0 == 1 }
     }
+
+    /// After ``EventLoop/stop()`` posted work is refused and `sync` runs inline (no hang).
+    @Test func afterStopPostIsRefusedAndSyncRunsInline() throws {
+        let loop = try EventLoop(name: "test-loop")
+        loop.stop()
+        #expect(loop.post {} == false)
+        #expect(loop.sync { 42 } == 42)
+        loop.stop()
+    }
 }

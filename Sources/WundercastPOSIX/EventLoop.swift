@@ -165,13 +165,7 @@ public final class EventLoop: @unchecked Sendable {
             }
         }
         // Work posted before the end still runs (a ``sync(_:)`` caller waits for it).
-        let rest = mailbox.withLock { box -> [@Sendable () -> Void] in
-            box.closed = true
-            var taken: [@Sendable () -> Void] = []
-            swap(&taken, &box.work)
-            return taken
-        }
-        for item in rest { item() }
+        runMailbox(closing: true)
         handlers.removeAll()
         ended.signal()
     }
@@ -183,11 +177,13 @@ public final class EventLoop: @unchecked Sendable {
         try? Descriptor.close(epollFD)
     }
 
-    private func runMailbox() {
+    /// Runs what was posted; `closing`: and refuses all work from now on.
+    private func runMailbox(closing: Bool = false) {
         var count: UInt64 = 0
         _ = Glibc.read(wakeFD, &count, 8)
         let work = mailbox.withLock { box -> [@Sendable () -> Void] in
             box.awake = false
+            box.closed = box.closed || closing
             var taken: [@Sendable () -> Void] = []
             swap(&taken, &box.work)
             return taken

@@ -116,4 +116,32 @@ struct AccessControlTests {
         let line = try await socat.output.waitFor("the change") { $0.contains("52.5") }
         #expect(try jsonObject(line)[path: "location.latitude"] as? Double == 52.5)
     }
+
+    /// One user cannot take every place of `MaxClients=`: beyond its share it is refused,
+    /// while root still gets in.
+    @Test func oneUserGetsAtMostItsShareOfTheClients() async throws {
+        let accounts = try Self.accounts.get()
+        let test = try TestServer(settings: .init(maxClients: 100, maxClientsPerUser: 2), directoryMode: 0o755)
+        var held: [ChildProcess] = []
+        defer { for child in held { child.signalGroup(SIGKILL) } }
+        var answers: [String] = []
+        for _ in 0..<3 {
+            let socat = try ChildProcess(
+                [
+                    "/usr/bin/setpriv", "--reuid=\(accounts.uid)", "--regid=\(accounts.gid)", "--clear-groups",
+                    "/usr/bin/socat", "-", "UNIX-CONNECT:\(test.path)",
+                ], stdinPipe: true, separateStderr: true)
+            held.append(socat)
+            socat.writeToStdin(Array("version\n".utf8))
+            answers.append(try await socat.output.waitFor("an answer") { _ in true })
+        }
+        #expect(answers.prefix(2).allSatisfy { $0.contains("\"VERSION\"") }, "\(answers)")
+        let refusal = try jsonObject(answers.last)
+        #expect(refusal["code"] as? String == "too-many-clients")
+        #expect((refusal["message"] as? String)?.contains("2 connections per user") == true)
+        let root = try test.client()
+        defer { root.close() }
+        root.send("version\n")
+        #expect(try jsonObject(await root.readLine())["class"] as? String == "VERSION")
+    }
 }

@@ -34,10 +34,21 @@ extension SocketServer {
                     "socket: accepting clients again after \(tenths / 10).\(tenths % 10) s without free descriptors")
             }
             guard clients.count < cap else {
-                refuse(fd, cap: cap)
+                refuse(
+                    fd,
+                    cap < settings.maxClients
+                        ? "\(cap) clients at once (MaxClients=\(settings.maxClients), lowered by the descriptor limit)"
+                        : "\(cap) clients at once (MaxClients=)")
                 continue
             }
-            let client = SocketClient(fd: fd, peer: peer(of: fd), server: self)
+            let peer = peer(of: fd)
+            let exempt = peer.uid == 0 || peer.uid == daemonUID
+            guard exempt || clientsPerUser[peer.uid, default: 0] < settings.maxClientsPerUser else {
+                refuse(fd, "\(settings.maxClientsPerUser) connections per user at once (uid \(peer.uid))")
+                continue
+            }
+            if !exempt { clientsPerUser[peer.uid, default: 0] += 1 }
+            let client = SocketClient(fd: fd, peer: peer, server: self)
             clients[ObjectIdentifier(client)] = client
             let deadline = timer.now() + settings.idleTimeout
             client.idleDeadline = deadline
@@ -62,12 +73,9 @@ extension SocketServer {
             uid: credentials.uid, gid: credentials.gid, pid: credentials.pid, reader: precise ? .precise : .public)
     }
 
-    /// Writes one `too-many-clients` line (if the socket takes it at once) and closes `fd`.
-    private func refuse(_ fd: Int32, cap: Int) {
-        let limit =
-            cap < settings.maxClients
-            ? "\(cap) clients at once (MaxClients=\(settings.maxClients), lowered by the descriptor limit)"
-            : "\(cap) clients at once (MaxClients=)"
+    /// Writes one `too-many-clients` line naming the `limit` (if the socket takes it at once)
+    /// and closes `fd`.
+    private func refuse(_ fd: Int32, _ limit: String) {
         let line = SocketProtocol.line(
             SocketProtocol.ErrorResponse(
                 .tooManyClients, message: "the daemon serves at most \(limit); try again later"))

@@ -7,6 +7,9 @@ extension SocketServer {
         /// `MaxClients=`: connections served at once; one more gets a `too-many-clients` line
         /// and is closed. Also capped by the descriptor limit (``descriptorCap(limit:)``).
         public var maxClients: Int
+        /// Connections one user (other than root and the daemon's own) may have at once, so
+        /// that no user can take every place of `MaxClients=`: a quarter of it, at least 8.
+        public var maxClientsPerUser: Int
         /// `IdleTimeout=`: a connection without a first request within this span gets an
         /// `idle-timeout` line and is closed.
         public var idleTimeout: Duration
@@ -26,12 +29,14 @@ extension SocketServer {
         public var maxPendingBytes: Int
 
         public init(
-            maxClients: Int = 256, idleTimeout: Duration = .seconds(10), sendTimeout: Duration = .seconds(60),
+            maxClients: Int = 256, maxClientsPerUser: Int? = nil, idleTimeout: Duration = .seconds(10),
+            sendTimeout: Duration = .seconds(60),
             preciseGroupID: UInt32? = nil, preciseGroupName: String? = nil, maxLookupsInFlight: Int = 4,
             maxPendingBytes: Int = 1 << 20
         ) {
             self.preciseGroupName = preciseGroupName
             self.maxClients = maxClients
+            self.maxClientsPerUser = maxClientsPerUser ?? max(8, maxClients / 4)
             self.idleTimeout = idleTimeout
             self.sendTimeout = sendTimeout
             self.preciseGroupID = preciseGroupID

@@ -101,6 +101,8 @@ public final class SocketServer: @unchecked Sendable {
     var stopped = false
     var clients: [ObjectIdentifier: SocketClient] = [:]
     var watcherCount = 0
+    /// Connections per user, root and the daemon's own user left out.
+    var clientsPerUser: [UInt32: Int] = [:]
     /// The encoded state per reader class; made on first use.
     var cache: StateCache?
     /// Accepting is suspended (out of descriptors) until a client leaves or a retry.
@@ -193,6 +195,9 @@ public final class SocketServer: @unchecked Sendable {
     /// Forgets a closed client; a freed descriptor lets paused accepting go on.
     func remove(_ client: SocketClient) {
         guard clients.removeValue(forKey: ObjectIdentifier(client)) != nil else { return }
+        if let count = clientsPerUser[client.peer.uid] {
+            clientsPerUser[client.peer.uid] = count > 1 ? count - 1 : nil
+        }
         if client.watch != nil {
             watcherCount -= 1
             handlers.watchersChanged(watcherCount)

@@ -80,6 +80,9 @@ extension SocketServer {
             SocketProtocol.ErrorResponse(
                 .tooManyClients, message: "the daemon serves at most \(limit); try again later"))
         _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        // A Unix socket closed with unread input resets its peer (ECONNRESET), which may then
+        // miss the line: take what the client already sent (a request) first.
+        for _ in 0..<4 where recv(fd, scratch.baseAddress, scratch.count, Int32(MSG_DONTWAIT)) > 0 {}
         try? Descriptor.close(fd)
         let now = timer.now()
         if lastRefusalLog.map({ now - $0 >= .seconds(60) }) ?? true {

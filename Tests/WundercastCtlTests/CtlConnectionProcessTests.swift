@@ -5,15 +5,11 @@ import WundercastTestSupport
 
 /// The built `wundercastctl` when the daemon is down, stuck, or restarts under a `watch`.
 @Suite final class CtlConnectionProcessTests {
-    let directory: String
-    let path: String
+    let socket: TemporarySocketPath
+    var path: String { socket.path }
+    var directory: String { socket.directory }
 
-    init() throws {
-        directory = try DatagramSocket.temporaryDirectory()
-        path = directory + "/wc.sock"
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: directory) }
+    init() throws { socket = try TemporarySocketPath() }
 
     func ctl(_ arguments: [String]) async throws -> ProcessResult {
         // The safety net kills it after 20 s: a run that does not end by itself within its

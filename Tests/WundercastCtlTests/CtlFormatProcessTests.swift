@@ -6,15 +6,11 @@ import WundercastTestSupport
 /// The built `wundercastctl` against a fake daemon: each `--format` checked against its bar's
 /// documented format, exit statuses, templates and hostile texts.
 @Suite final class CtlFormatProcessTests {
-    let directory: String
-    let path: String
+    let socket: TemporarySocketPath
+    var path: String { socket.path }
+    var directory: String { socket.directory }
 
-    init() throws {
-        directory = try DatagramSocket.temporaryDirectory()
-        path = directory + "/wc.sock"
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: directory) }
+    init() throws { socket = try TemporarySocketPath() }
 
     /// A fake daemon that answers every request with `line`.
     func daemon(answering line: String) throws -> FakeDaemon {

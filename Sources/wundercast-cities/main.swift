@@ -11,10 +11,12 @@ import WundercastPOSIX
 let usage = """
     usage: wundercast-cities [--output PATH] [--library-version VERSION]
            wundercast-cities --query NAME
+           wundercast-cities --measure PATH
 
     Writes every city libgeonames knows as a wundercast city table (stdout, or PATH replaced
     atomically). --query prints libgeonames' own answer for NAME (geonames_query_cities_sync),
     best first, as table lines without the header (tests compare it with wundercast's search).
+    --measure loads the table at PATH as the daemon does and prints load time, memory and query times.
     """
 
 func fail(_ message: String, status: Int32 = 1) -> Never {
@@ -63,6 +65,14 @@ var query: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
+    case "--measure":
+        guard let path = arguments.popFirst() else { fail("--measure needs a path", status: 2) }
+        do {
+            print(try measure(path), terminator: "")
+            exit(0)
+        } catch {
+            fail("\(path): \(error)")
+        }
     case "--output", "--library-version", "--query":
         guard let value = arguments.popFirst() else { fail("\(argument) needs a value\n\(usage)", status: 2) }
         switch argument {

@@ -30,14 +30,16 @@ public enum RealCityTable {
             path: path, bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), generationSeconds: seconds)
     }
 
+    private static let parsed = Task<CityTable, any Error> { try CityTable(parsing: try await generated.value.bytes) }
+
     /// The generated file (made on first use).
     public static func file() async throws -> Generated {
         try await generated.value
     }
 
-    /// The parsed table.
+    /// The parsed table (parsed once per test process).
     public static func table() async throws -> CityTable {
-        try CityTable(parsing: try await file().bytes)
+        try await parsed.value
     }
 
     /// libgeonames' own answer for `name` (`geonames_query_cities_sync` through

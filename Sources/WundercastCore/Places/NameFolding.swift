@@ -1,11 +1,10 @@
 /// Place names folded for matching: case- and diacritic-insensitive, so that `Tromso` finds
 /// `Tromsø` and `sao paulo` finds `São Paulo`.
 ///
-/// Works on Unicode scalars (FoundationEssentials has no `folding(options:)`), without tables
-/// of its own: a Latin letter is reduced to the base letter its Unicode name gives
-/// (`LATIN SMALL LETTER O WITH STROKE` → `o`, `LATIN CAPITAL LETTER AE` → `ae`,
-/// `LATIN SMALL LETTER SHARP S` → `ss`, `ł` → `l`, `đ` → `d`, `ı`/`İ` → `i`); combining marks
-/// are dropped; other scripts are lower-cased. Hyphens and underscores count as spaces
+/// Works on Unicode scalars (FoundationEssentials has no `folding(options:)`): a Latin letter
+/// is reduced to its base letters (``LatinBaseLetters``: `ø` → `o`, `Æ` → `ae`, `ß` → `ss`,
+/// `ł` → `l`, `đ` → `d`, `ı`/`İ` → `i`, `Þ` → `th`); combining marks are dropped; other scripts
+/// are lower-cased. Hyphens and underscores count as spaces
 /// (`Winston Salem` finds `Winston-Salem`), apostrophes and full stops are dropped
 /// (`St Louis`, `St. Louis`), runs of spaces become one and the ends are trimmed.
 public enum NameFolding {
@@ -69,44 +68,21 @@ public enum NameFolding {
     }
 
     /// One non-ASCII scalar folded: empty to drop it, a single space for a separator.
+    /// Uses only ranges and ``LatinBaseLetters`` (no scalar-name or category tables).
     static func foldNonASCII(_ scalar: Unicode.Scalar) -> [UInt8] {
-        let properties = scalar.properties
-        switch properties.generalCategory {
-        case .nonspacingMark, .spacingMark, .enclosingMark, .format: return []
-        case .spaceSeparator, .lineSeparator, .paragraphSeparator, .dashPunctuation, .control: return [0x20]
-        default: break
-        }
         switch scalar.value {
-        case 0x2018, 0x2019, 0x02BB, 0x02BC, 0x02BF, 0x02BE, 0x00B4: return []  // ‘ ’ ʻ ʼ ʿ ʾ ´
-        default: break
+        // Combining marks (the decomposed `São`), format characters, apostrophes ‘ ’ ʻ ʼ ʿ ʾ ´.
+        case 0x0300...0x036F, 0x1AB0...0x1AFF, 0x1DC0...0x1DFF, 0x20D0...0x20FF, 0xFE20...0xFE2F, 0x200B...0x200F,
+            0x2060...0x2064, 0xFEFF, 0x2018, 0x2019, 0x02BB, 0x02BC, 0x02BE, 0x02BF, 0x00B4:
+            return []
+        // C1 controls, no-break and other spaces, dashes, line and paragraph separators.
+        case 0x80...0x9F, 0xA0, 0x2000...0x200A, 0x2010...0x2015, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000:
+            return [0x20]
+        case 0x0259, 0x025B: return [UInt8(ascii: "e")]  // ə ɛ (IPA extensions, used in Azerbaijani)
+        case 0x0254: return [UInt8(ascii: "o")]  // ɔ
+        default:
+            if let base = LatinBaseLetters.of(scalar) { return Array(base.utf8) }
+            return Array(scalar.properties.lowercaseMapping.utf8)
         }
-        if let base = latinBase(properties.name) { return Array(base.utf8) }
-        return Array(properties.lowercaseMapping.utf8)
-    }
-
-    /// The ASCII letters a Latin letter stands for, from its Unicode name
-    /// (`LATIN SMALL LETTER A WITH RING ABOVE` → `a`), or nil when it is not such a letter.
-    static func latinBase(_ name: String?) -> String? {
-        guard let name, name.hasPrefix("LATIN ") else { return nil }
-        var rest = Substring(name)
-        for marker in ["LETTER ", "LIGATURE "] {
-            if let range = rest.firstRange(of: marker) {
-                rest = rest[range.upperBound...]
-                break
-            }
-        }
-        if let with = rest.firstRange(of: " WITH ") { rest = rest[..<with.lowerBound] }
-        switch rest {
-        case "SHARP S": return "ss"
-        case "DOTLESS I", "DOTLESS J": return rest == "DOTLESS I" ? "i" : "j"
-        case "ETH": return "d"
-        case "THORN": return "th"
-        case "SCHWA", "TURNED E", "REVERSED E", "OPEN E": return "e"
-        case "OPEN O": return "o"
-        case "LONG S": return "s"
-        default: break
-        }
-        guard (1...2).contains(rest.count), rest.allSatisfy({ $0.isASCII && $0.isLetter }) else { return nil }
-        return rest.lowercased()
     }
 }

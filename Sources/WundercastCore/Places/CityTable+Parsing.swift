@@ -91,9 +91,11 @@ struct CityTableParser {
     var countryCodes = PackedStrings()
     var countryNames = PackedStrings()
     var timeZones = PackedStrings()
-    private var regionIndex: [String: UInt16] = [:]
-    private var countryIndex: [String: UInt16] = [:]
-    private var timeZoneIndex: [String: UInt16] = [:]
+    // Keyed by bytes, not String: hashing a non-ASCII String normalises it, which touches the
+    // standard library's normalisation tables (resident memory the daemon need not pay for).
+    private var regionIndex: [[UInt8]: UInt16] = [:]
+    private var countryIndex: [[UInt8]: UInt16] = [:]
+    private var timeZoneIndex: [[UInt8]: UInt16] = [:]
 
     mutating func parse(_ bytes: [UInt8]) throws(CityTableError) {
         var lineNumber = 0
@@ -157,15 +159,21 @@ struct CityTableParser {
         }
         let countryName = try Self.text(bytes[fields[7]], "country name", line)
 
-        let country = try Self.intern(code + "\t" + countryName, in: &countryIndex, line, "countries") {
+        let country = try Self.intern(
+            Array(code.utf8) + [9] + Array(countryName.utf8), in: &countryIndex, line, "countries"
+        ) {
             countryCodes.append(code.utf8)
             countryNames.append(countryName.utf8)
         }
-        let regionKey = try Self.intern(region + "\t" + String(country), in: &regionIndex, line, "regions") {
+        let regionKey = try Self.intern(
+            Array(region.utf8) + [9, UInt8(country >> 8), UInt8(country & 0xFF)], in: &regionIndex, line, "regions"
+        ) {
             regions.append(region.utf8)
             regionCountry.append(country)
         }
-        let zone = try Self.intern(timeZone, in: &timeZoneIndex, line, "time zones") { timeZones.append(timeZone.utf8) }
+        let zone = try Self.intern(Array(timeZone.utf8), in: &timeZoneIndex, line, "time zones") {
+            timeZones.append(timeZone.utf8)
+        }
         nameRanges.append(fields[0])
         latitudes.append(latitude)
         longitudes.append(longitude)
@@ -176,7 +184,7 @@ struct CityTableParser {
 
     /// The index of `key`, adding it (with `add`) when new.
     private static func intern(
-        _ key: String, in index: inout [String: UInt16], _ line: Int, _ what: String, add: () -> Void
+        _ key: [UInt8], in index: inout [[UInt8]: UInt16], _ line: Int, _ what: String, add: () -> Void
     ) throws(CityTableError) -> UInt16 {
         if let known = index[key] { return known }
         guard index.count < Int(UInt16.max) else {

@@ -13,7 +13,7 @@ extension CityTable {
     /// millisecond in a release build. Empty for an empty query or `limit` < 1.
     public func search(_ query: String, limit: Int) -> [City] {
         var found = matches(PlaceQuery(query), limit: limit)
-        if found.isEmpty && query.contains(",") {
+        if found.isEmpty && query.utf8.contains(UInt8(ascii: ",")) {
             found = matches(PlaceQuery(name: NameFolding.fold(query)), limit: limit)
         }
         return found.map(city(at:))

@@ -3,7 +3,7 @@
 #   make test   install what it needs, build with warnings as errors, run every test
 SHELL := /bin/bash
 SWIFT ?= swift
-DEBIAN_PACKAGES := libgps-dev libcurl4-openssl-dev libsystemd-dev gpsd gpsd-clients python3-gps socat systemd
+DEBIAN_PACKAGES := libgps-dev libcurl4-openssl-dev libsystemd-dev libgeonames-dev gpsd gpsd-clients python3-gps socat systemd
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO_SECONDS ?= 120
 # Release builds as installed: the Swift runtime linked in, optimised for size (fewer code pages
@@ -13,7 +13,13 @@ RELEASE := -c release --static-swift-stdlib -Xswiftc -Osize
 PREFIX := /usr/local
 DESTDIR ?=
 
-.PHONY: demo test deps build bench install format check-format clean
+.PHONY: demo test deps build cities bench install format check-format clean
+
+# The city table (place names on the machine), written from libgeonames by wundercast-cities at
+# build time: the daemon reads this file and never links libgeonames/GLib. Rewritten only when
+# missing or when the tool changed.
+CITIES := .build/cities.tsv
+CITIES_TOOL := .build/debug/wundercast-cities
 
 deps:
 	@missing=$$(for p in $(DEBIAN_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
@@ -22,13 +28,20 @@ deps:
 	  $(SUDO) apt-get update && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y --no-install-recommends $$missing; \
 	fi
 
-build: deps
+build: deps cities
 	$(SWIFT) build -Xswiftc -warnings-as-errors
+
+cities: deps
+	$(SWIFT) build --product wundercast-cities -Xswiftc -warnings-as-errors
+	@$(MAKE) --no-print-directory $(CITIES)
+
+$(CITIES): $(CITIES_TOOL)
+	$(CITIES_TOOL) --output $@ --library-version "$$(pkg-config --modversion geonames)"
 
 demo: build
 	DEMO_SECONDS=$(DEMO_SECONDS) bash Tests/Tools/demo.sh
 
-test: deps
+test: deps cities
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
 	$(SWIFT) test --skip-build
 
@@ -39,7 +52,7 @@ bench: deps
 # Installs the release binaries, stripped (Swift runtime linked in: they need only Debian's libgps,
 # libcurl and libsystemd, not the toolchain), the sample configuration (kept if one exists), the units,
 # the sysusers entry, the journal catalog and the docs. The units expect $(PREFIX)=/usr/local.
-install: deps
+install: deps cities
 	$(SWIFT) build $(RELEASE) -Xswiftc -warnings-as-errors
 	bin=$$($(SWIFT) build $(RELEASE) --show-bin-path); \
 	install -D -s -m 0755 "$$bin/wundercastd" "$(DESTDIR)$(PREFIX)/bin/wundercastd"; \
@@ -50,6 +63,7 @@ install: deps
 	install -D -m 0644 systemd/wundercast.sysusers "$(DESTDIR)/etc/sysusers.d/wundercast.conf"
 	install -D -m 0644 systemd/wundercast.catalog "$(DESTDIR)/etc/systemd/catalog/wundercast.catalog"
 	install -D -m 0644 -t "$(DESTDIR)$(PREFIX)/share/doc/wundercast" README.md docs/PROTOCOL.md
+	install -D -m 0644 $(CITIES) "$(DESTDIR)$(PREFIX)/share/wundercast/cities.tsv"
 	@echo "installed; now: systemd-sysusers && journalctl --update-catalog && systemctl daemon-reload && systemctl enable --now wundercast.socket"
 
 # swift format (in the toolchain) with the checked-in .swift-format.

@@ -9,12 +9,15 @@ let package = Package(
     products: [
         .executable(name: "wundercastd", targets: ["wundercastd"]),
         .executable(name: "wundercastctl", targets: ["wundercastctl"]),
+        .executable(name: "wundercast-cities", targets: ["wundercast-cities"]),
     ],
     targets: [
         // C boundaries: Debian's libraries through system-library targets.
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // libgeonames (GPL-3, GLib): only for the build-time tool wundercast-cities, never the daemon.
+        .systemLibrary(name: "CGeonames", pkgConfig: "geonames", providers: [.apt(["libgeonames-dev"])]),
         // glibc's <sys/signalfd.h> (not in Swift's Glibc module); header only.
         .systemLibrary(name: "CSignalfd"),
 
@@ -41,6 +44,9 @@ let package = Package(
         // Thin mains.
         .executableTarget(name: "wundercastd", dependencies: ["WundercastServer", "WundercastPOSIX"]),
         .executableTarget(name: "wundercastctl", dependencies: ["WundercastCtl"]),
+        // Build-time tool: writes the city table (cities.tsv) from libgeonames.
+        .executableTarget(
+            name: "wundercast-cities", dependencies: ["WundercastCore", "WundercastPOSIX", "CGeonames"]),
 
         // The memory floor `make bench` compares the daemon with (not installed).
         .executableTarget(

@@ -1,4 +1,6 @@
 import WundercastCore
+import WundercastHTTP
+import WundercastPOSIX
 
 extension Daemon {
     /// `Fallback=PLACE`: resolves the name once at start-up (city table first, then online
@@ -23,8 +25,43 @@ extension Daemon {
 }
 
 extension Daemon {
-    /// The places of `[Places]`: the city table and online geocoding.
+    /// The places of `[Places]`: the city table (`Cities=`; unreadable or bad: logged, no place
+    /// names) and online geocoding for names it lacks (`OnlineGeocoding=`, `GeocodingURL=`).
     static func placeFinder(_ configuration: Configuration, logger: Logger) -> PlaceFinder {
-        .none  // TODO(issue 6): the city table from the `places` branch
+        let path = configuration.places.cities
+        var table: CityTable?
+        if !path.isEmpty {
+            do {
+                table = try CityTable(parsing: WholeFile.read(path: path, limit: 8 << 20))
+                Memory.returnFreePages()  // parsing scratch, kept by malloc otherwise
+            } catch {
+                logger.warning(
+                    "no place names: the city table \(path) cannot be used: \(error) (make install installs it; [Places] Cities=)"
+                )
+            }
+        }
+        let geocoder: OpenMeteoGeocoder? =
+            configuration.places.onlineGeocoding
+            ? OpenMeteoGeocoder(
+                baseURL: configuration.places.geocodingURL,
+                http: CurlHTTPClient(
+                    userAgent: Wundercast.userAgent,
+                    connectTimeout: min(Duration.seconds(5), configuration.weather.timeout),
+                    timeout: configuration.weather.timeout))
+            : nil
+        guard table != nil || geocoder != nil else { return .none }
+        let loaded = table
+        let resolver = PlaceResolver(table: table, geocoder: geocoder)
+        return PlaceFinder(
+            nearest: { coordinate, whole in loaded?.place(near: coordinate, wholeKilometres: whole) },
+            resolve: { name in
+                do throws(PlaceError) {
+                    let city = try await resolver.resolve(name)
+                    return .found(city.coordinate, city.place)
+                } catch {
+                    return error.code == .noSuchPlace
+                        ? .notFound(message: error.message) : .unavailable(message: error.message)
+                }
+            })
     }
 }

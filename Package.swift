@@ -35,9 +35,12 @@ let package = Package(
                 "WundercastCore", "WundercastPOSIX", "WundercastGPSD", "WundercastHTTP", "WundercastSystemd",
             ]),
 
+        // wundercastctl's argument parsing, connection and commands (tested without a process).
+        .target(name: "WundercastCtl", dependencies: ["WundercastCore", "WundercastPOSIX"]),
+
         // Thin mains.
         .executableTarget(name: "wundercastd", dependencies: ["WundercastServer", "WundercastPOSIX"]),
-        .executableTarget(name: "wundercastctl", dependencies: ["WundercastCore", "WundercastPOSIX"]),
+        .executableTarget(name: "wundercastctl", dependencies: ["WundercastCtl"]),
 
         // The memory floor `make bench` compares the daemon with (not installed).
         .executableTarget(
@@ -51,6 +54,9 @@ let package = Package(
         .testTarget(
             name: "WundercastPOSIXTests",
             dependencies: ["WundercastPOSIX", "WundercastCore", "WundercastServer", "WundercastTestSupport"]),
+        .testTarget(
+            name: "WundercastCtlTests",
+            dependencies: ["WundercastCtl", "WundercastCore", "WundercastPOSIX", "WundercastTestSupport"]),
         .testTarget(name: "WundercastGPSDTests", dependencies: ["WundercastGPSD", "WundercastTestSupport"]),
         .testTarget(name: "WundercastHTTPTests", dependencies: ["WundercastHTTP", "WundercastTestSupport"]),
         .testTarget(name: "WundercastSystemdTests", dependencies: ["WundercastSystemd", "WundercastTestSupport"]),

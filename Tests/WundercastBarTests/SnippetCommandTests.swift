@@ -88,7 +88,8 @@ import Glibc
         #expect(result.stdout.contains(BarDaemon.temperature), "\(result.stdout)")
     }
 
-    /// The daemon is down: exit 1, and a first line for i3blocks to show.
+    /// The daemon is down: exit 0 (i3blocks would keep the old text on a failure) and a line
+    /// marked offline, in red.
     @Test func i3blocksShowsALineWhenTheDaemonIsDown() async throws {
         let snippet = try Snippet.i3blocks()
         let dir = try ScratchDirectory()
@@ -96,9 +97,10 @@ import Glibc
         let result = try await runSnippet(
             snippet.command, environment: BarDaemon.environment(socket: dir.file("absent.sock")),
             timeout: .seconds(10))
-        #expect(result.status == 1, "\(result)")
-        let first = result.stdout.split(separator: "\n").first.map(String.init) ?? ""
-        #expect(!first.isEmpty, "\(result)")
+        #expect(result.status == 0, "\(result)")
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.first?.contains("offline") == true, "\(result)")
+        #expect(lines.count >= 3 && lines[2] == "#FF5555", "\(result)")
     }
 
     @Test func polybarPrintsOneLinePerChange() async throws {

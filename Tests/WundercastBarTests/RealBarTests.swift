@@ -63,18 +63,8 @@ import Glibc
         let bar = try await BarDaemon.start()
         let dir = try ScratchDirectory()
         defer { dir.remove() }
-        let runtime = try runtimeDirectoryForNobody(in: dir)
-        let swayConfig = try dir.write("sway.conf", "output HEADLESS-1 resolution 1280x200\n")
-        let display: [String: String] = [
-            "PATH": "/usr/bin:/bin", "HOME": dir.path, "XDG_RUNTIME_DIR": runtime,
-            "WLR_BACKENDS": "headless", "WLR_LIBINPUT_NO_DEVICES": "1", "WLR_RENDERER": "pixman",
-        ]
-        let sway = try Contained(
-            [try Tool.require("sway"), "-c", swayConfig], environment: display, asNobody: true)
+        let sway = try await HeadlessSway.start(in: dir)
         defer { sway.stop() }
-        let socket = try await waitForFile(in: runtime, "sway's Wayland socket") {
-            $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock")
-        }
 
         // Our style.css as pasted, then large dark text on a white bar for OCR (PITFALLS).
         let style = try dir.write(
@@ -85,23 +75,57 @@ import Glibc
             window#waybar { background: #ffffff; }
             #custom-wundercast { color: #000000; }
             """)
-        let wayland = BarDaemon.environment(
-            socket: bar.socketPath, ["XDG_RUNTIME_DIR": runtime, "WAYLAND_DISPLAY": socket, "HOME": dir.path])
         let waybar = try Contained(
             [try Tool.require("waybar"), "-c", Repository.url("etc/waybar/config.jsonc").path, "-s", style],
-            environment: wayland)
+            environment: BarDaemon.environment(
+                socket: bar.socketPath, sway.wayland.merging(["HOME": dir.path]) { a, _ in a }))
         defer { waybar.stop() }
         try await waybar.output.waitFor(containing: "Bar configured", timeout: .seconds(30))
 
-        let grim = try Tool.require("grim")
-        let image = dir.file("waybar.png")
-        let text = try await OCR.readUntil(
-            capture: {
-                let shot = try await runProcess(grim, ["-g", "0,0 1280x80", image], environment: wayland)
-                return shot.status == 0 ? image : nil
-            }, Self.showsTheWeather)
+        let text = try await sway.barText(Self.showsTheWeather)
         print("waybar OCR: \(text.trimmingCharacters(in: .whitespacesAndNewlines))")
         #expect(Self.showsTheWeather(text), "OCR read: \(text); waybar: \(waybar.output.text.suffix(2000))")
+    }
+
+    /// swaybar, started by a headless sway from the `bar { }` block of etc/sway-bar.conf
+    /// (included as it is; a second block for the same bar only sets a large font and dark text
+    /// on white for OCR). sway and swaybar run as nobody, so the snippet, `wundercastctl` and the
+    /// daemon's socket are made reachable for nobody: copies in the scratch directory, and the
+    /// socket's directory opened for search and the socket for writing.
+    @Test(
+        .enabled(
+            if: Tool.exists("sway", "swaybar", "grim", "tesseract", "unshare", "setpriv") && Tool.isRoot,
+            "needs sway (with swaybar), grim, tesseract (apt-get install sway grim tesseract-ocr tesseract-ocr-eng fonts-dejavu-core) and root (sway runs as nobody)"
+        ))
+    func swaybarInHeadlessSwayShowsTheWeather() async throws {
+        let bar = try await BarDaemon.start()
+        let dir = try ScratchDirectory()
+        defer { dir.remove() }
+        let bin = dir.file("bin")
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: false)
+        try FileManager.default.copyItem(atPath: try Binaries.path("wundercastctl"), toPath: bin + "/wundercastctl")
+        guard chmod(bin, 0o755) == 0, chmod(bar.daemon.directory.path, 0o711) == 0, chmod(bar.socketPath, 0o666) == 0
+        else { throw DatagramSocket.Failure(call: "chmod for nobody", errno: errno) }
+        let snippet = dir.file("sway-bar.conf")
+        try FileManager.default.copyItem(atPath: Repository.url("etc/sway-bar.conf").path, toPath: snippet)
+        let sway = try await HeadlessSway.start(
+            in: dir,
+            configuration: """
+                include \(snippet)
+                bar bar-0 {
+                    font pango:DejaVu Sans 30
+                    colors {
+                        background #ffffff
+                        statusline #000000
+                    }
+                }
+                """,
+            environment: ["PATH": "\(bin):/usr/bin:/bin", "WUNDERCAST_SOCKET": bar.socketPath])
+        defer { sway.stop() }
+
+        let text = try await sway.barText(Self.showsTheWeather)
+        print("swaybar OCR: \(text.trimmingCharacters(in: .whitespacesAndNewlines))")
+        #expect(Self.showsTheWeather(text), "OCR read: \(text); sway: \(sway.sway.output.text.suffix(2000))")
     }
 
     /// polybar under Xvfb (`-fbdir`: the screen is a file in XWD format), converted by

@@ -8,8 +8,11 @@ import Glibc
 /// A bar or display server in a PID namespace of its own (`unshare --pid --fork --kill-child`):
 /// killing it (``stop()``, or `deinit`) ends every process it started, the bar's
 /// `wundercastctl watch` included, whatever process groups they made for themselves.
-/// (util-linux's `unshare --fork` ignores SIGTERM while it waits: SIGKILL it; the namespace's
-/// first process then gets SIGKILL too, and with it the whole namespace.)
+/// ``stop()`` sends SIGKILL to the process group of `unshare` and its child, the namespace's
+/// first process (util-linux's `unshare --fork` ignores SIGTERM while it waits; and
+/// `--kill-child`'s parent-death signal alone is not enough: the kernel clears it when
+/// `setpriv` changes the user). When the namespace's first process dies, the kernel kills
+/// everything else in it.
 final class Contained: @unchecked Sendable {
     let process: ChildProcess
 
@@ -92,4 +95,52 @@ func waitForFile(
     defer { watch.close() }
     check()  // it may be there already
     return try await found.wait(timeout: timeout, what) { $0 != nil }!
+}
+
+/// A headless sway (PITFALLS "Testing in the real status bars") running as nobody, with a
+/// private `XDG_RUNTIME_DIR`, whose screen is read with grim and tesseract.
+struct HeadlessSway {
+    let sway: Contained
+    let runtime: String
+    /// The name of its Wayland socket in ``runtime`` (`wayland-1`).
+    let socket: String
+    let directory: ScratchDirectory
+
+    /// Starts sway with `configuration` after the `output HEADLESS-1 resolution 1280x200` line,
+    /// and returns once its Wayland socket exists. `environment` is added to the display's.
+    static func start(
+        in directory: ScratchDirectory, configuration: String = "", environment: [String: String] = [:]
+    ) async throws -> HeadlessSway {
+        let runtime = try runtimeDirectoryForNobody(in: directory)
+        let config = try directory.write(
+            "sway.conf", "output HEADLESS-1 resolution 1280x200\n" + configuration + "\n")
+        var env: [String: String] = [
+            "PATH": "/usr/bin:/bin", "HOME": directory.path, "XDG_RUNTIME_DIR": runtime,
+            "WLR_BACKENDS": "headless", "WLR_LIBINPUT_NO_DEVICES": "1", "WLR_RENDERER": "pixman",
+        ]
+        for (k, v) in environment { env[k] = v }
+        let sway = try Contained([try Tool.require("sway"), "-c", config], environment: env, asNobody: true)
+        let socket = try await waitForFile(in: runtime, "sway's Wayland socket") {
+            $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock")
+        }
+        return HeadlessSway(sway: sway, runtime: runtime, socket: socket, directory: directory)
+    }
+
+    /// What a Wayland client of this sway needs in its environment.
+    var wayland: [String: String] { ["XDG_RUNTIME_DIR": runtime, "WAYLAND_DISPLAY": socket] }
+
+    /// The text OCR reads in the bar (the top 80 px), retried until `accept` holds or 30 s
+    /// pass (see ``OCR/readUntil(timeout:capture:_:)``); the last text read.
+    func barText(_ accept: @escaping @Sendable (String) -> Bool) async throws -> String {
+        let grim = try Tool.require("grim")
+        let image = directory.file("bar.png")
+        let environment = wayland.merging(["PATH": "/usr/bin:/bin"]) { a, _ in a }
+        return try await OCR.readUntil(
+            capture: {
+                let shot = try await runProcess(grim, ["-g", "0,0 1280x80", image], environment: environment)
+                return shot.status == 0 ? image : nil
+            }, accept)
+    }
+
+    func stop() { sway.stop() }
 }

@@ -34,7 +34,7 @@ enum InfoCommands {
                 throw CtlError.refused(code: probe.code ?? "unknown", message: probe.message ?? "no message")
             }
             Output.write(
-                context.format == .json ? String(decoding: answer, as: UTF8.self) + "\n" : "refresh requested\n")
+                context.format == .json ? RawJSONLine.text(answer) + "\n" : "refresh requested\n")
             return 0
         } catch let error as CtlError {
             return context.fail(error)
@@ -69,7 +69,7 @@ enum InfoCommands {
         do {
             let answer = try context.ask(line)
             let value = try Answer.decode(answer, as: type, expected: expected)
-            Output.write(context.format == .json ? String(decoding: answer, as: UTF8.self) + "\n" : plain(value))
+            Output.write(context.format == .json ? RawJSONLine.text(answer) + "\n" : plain(value))
             return 0
         } catch {
             return context.fail(error)

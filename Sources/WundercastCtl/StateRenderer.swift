@@ -14,9 +14,8 @@ struct StateRenderer {
     func render(_ state: WeatherState, line: [UInt8], now: Date) -> (text: String, item: BarItem?) {
         switch invocation.format {
         case .json:
-            // Valid JSON (it decoded) on one line: control characters in its strings are
-            // escaped, never raw.
-            return (String(decoding: line, as: UTF8.self) + "\n", nil)
+            // Valid JSON (it decoded) on one line; C1 controls escaped too (RawJSONLine).
+            return (RawJSONLine.text(line) + "\n", nil)
         case .plain:
             if let template = invocation.template {
                 return (template.render(Placeholder.values(state, now: now, icons: invocation.icons)) + "\n", nil)

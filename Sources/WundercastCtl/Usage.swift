@@ -68,7 +68,8 @@ public enum Usage {
             marked offline line (e.g. "⚠ wundercast offline", class offline) and exit 0; plain
             and json print the reason on stderr and exit 1. watch then retries after 1 s,
             doubling up to 30 s, with an offline line in bar formats (a message on stderr in
-            plain and json). Every text from the daemon is stripped of control characters and
+            plain and json); it ends only when the daemon refuses the request itself (bad
+            argument, not permitted). Every text from the daemon is stripped of control characters and
             bounded before it is printed.
 
             exit status:

@@ -6,11 +6,12 @@ public enum SampleStates {
     /// A fixed wall-clock time the samples are stamped against.
     public static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-    /// Weather with WMO code `code`, fetched `fetchedAgo` seconds before ``now``, at 49.12,12.2
+    /// Weather with WMO code `code`, fetched `fetchedAgo` seconds before `now`, at 49.12,12.2
     /// with the nearest place 12.4 km NE of Regensburg.
     public static func weather(
         code: Int? = 0, isDay: Bool = true, status: WeatherState.Status = .fresh, temperature: Double? = -5.3,
         condition: String? = nil, error: WeatherState.ErrorInfo? = nil, fetchedAgo: TimeInterval = 120,
+        now: Date = SampleStates.now,
         place: WeatherState.Place? = WeatherState.Place(
             name: "Regensburg", region: "Bavaria", country: "DE", distance: 12_400, bearing: "NE",
             timeZone: "Europe/Berlin")
@@ -43,8 +44,8 @@ public enum SampleStates {
         return state
     }
 
-    /// The state as the daemon sends it: one JSON line (without its newline), stamped at ``now``.
-    public static func line(_ state: WeatherState) -> String {
+    /// The state as the daemon sends it: one JSON line (without its newline), stamped at `now`.
+    public static func line(_ state: WeatherState, now: Date = SampleStates.now) -> String {
         let bytes = SocketProtocol.line(state.stamped(now: now))
         return String(decoding: bytes.dropLast(), as: UTF8.self)
     }

@@ -23,6 +23,32 @@ import Glibc
         #expect(FileManager.default.fileExists(atPath: Repository.url(Snippet.waybarStyle).path))
     }
 
+    /// The settings around each command that make its bar read it as intended.
+    @Test func everySnippetSetsItsBarUp() throws {
+        let waybar =
+            try JSONSerialization.jsonObject(
+                with: Data(try JSONC.strip(try Repository.text("etc/waybar/config.jsonc")).utf8)) as? [String: Any]
+        let module = waybar?["custom/wundercast"] as? [String: Any]
+        #expect(module?["return-type"] as? String == "json")
+        #expect(module?["restart-interval"] is Int)
+        #expect(module?["interval"] == nil, "no interval: watch streams")
+        #expect(try Snippet.waybar().command.hasSuffix(" watch"))
+        // i3blocks: interval mode with now (exit 33 counts only for a command that ends).
+        #expect(try Snippet.ini("etc/i3blocks.conf", section: "wundercast", key: "interval").command == "60")
+        #expect(try Snippet.i3blocks().command.hasSuffix(" now"))
+        #expect(
+            try Snippet.ini("etc/polybar.ini", section: "module/wundercast", key: "type").command == "custom/script")
+        #expect(try Snippet.ini("etc/polybar.ini", section: "module/wundercast", key: "tail").command == "true")
+        #expect(try Snippet.ini("etc/i3status-rust.toml", section: "[block]", key: "block").command == "\"custom\"")
+        #expect(try Snippet.ini("etc/i3status-rust.toml", section: "[block]", key: "json").command == "true")
+        #expect(try Snippet.ini("etc/i3status-rust.toml", section: "[block]", key: "persistent").command == "true")
+        // Each says where it goes.
+        for path in Repository.files(under: "etc") where path != "etc/wundercast.conf" {
+            let head = try Repository.text(path).prefix(600)
+            #expect(head.contains("Where it goes"), "\(path)")
+        }
+    }
+
     /// The i3bar protocol's blocks in `line` (`[{…}]`, `,[{…}]`), or `nil`.
     static func i3barBlocks(_ line: String) -> [[String: Any]]? {
         var text = Substring(line.trimmingCharacters(in: .whitespaces))

@@ -72,6 +72,11 @@ let package = Package(
                 "WundercastCore", "WundercastPOSIX", "WundercastGPSD", "WundercastHTTP", "WundercastServer",
                 "WundercastTestSupport",
             ]),
+        // The ready-to-paste bar snippets in etc/ run against a test daemon and inside the real bars
+        // (i3blocks, waybar in a headless sway, polybar under Xvfb); man pages, completions, install.
+        .testTarget(
+            name: "WundercastBarTests",
+            dependencies: ["WundercastCore", "WundercastTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

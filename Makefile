@@ -3,7 +3,12 @@
 #   make test   install what it needs, build with warnings as errors, run every test
 SHELL := /bin/bash
 SWIFT ?= swift
-DEBIAN_PACKAGES := libgps-dev libcurl4-openssl-dev libsystemd-dev gpsd gpsd-clients python3-gps socat systemd
+DEBIAN_PACKAGES := libgps-dev libcurl4-openssl-dev libsystemd-dev libgeonames-dev gpsd gpsd-clients python3-gps socat systemd
+# Only for `make test`: the real status bars the snippets in etc/ are tested in (waybar in a headless
+# sway read back by OCR, polybar under Xvfb, i3blocks), the man page checker and the shells of the
+# completions. Neither `make demo` nor `make install` needs them.
+TEST_PACKAGES := i3blocks waybar sway grim tesseract-ocr tesseract-ocr-eng fonts-dejavu-core polybar xvfb netpbm \
+  groff-base man-db fish zsh
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO_SECONDS ?= 120
 # Release builds as installed: the Swift runtime linked in, optimised for size (fewer code pages
@@ -13,22 +18,43 @@ RELEASE := -c release --static-swift-stdlib -Xswiftc -Osize
 PREFIX := /usr/local
 DESTDIR ?=
 
-.PHONY: demo test deps build bench install format check-format clean
+.PHONY: demo test deps test-deps build cities bench install install-data format check-format clean
 
-deps:
-	@missing=$$(for p in $(DEBIAN_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+# The city table (place names on the machine), written from libgeonames by wundercast-cities at
+# build time: the daemon reads this file and never links libgeonames/GLib. Rewritten only when
+# missing or when the tool changed.
+CITIES := .build/cities.tsv
+CITIES_TOOL := .build/debug/wundercast-cities
+
+# $(call apt_install,PACKAGES): installs those of PACKAGES that are not installed yet.
+define apt_install
+	@missing=$$(for p in $(1); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing Debian packages:" $$missing; \
 	  $(SUDO) apt-get update && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y --no-install-recommends $$missing; \
 	fi
+endef
 
-build: deps
+deps:
+	$(call apt_install,$(DEBIAN_PACKAGES))
+
+test-deps:
+	$(call apt_install,$(DEBIAN_PACKAGES) $(TEST_PACKAGES))
+
+build: deps cities
 	$(SWIFT) build -Xswiftc -warnings-as-errors
+
+cities: deps
+	$(SWIFT) build --product wundercast-cities -Xswiftc -warnings-as-errors
+	@$(MAKE) --no-print-directory $(CITIES)
+
+$(CITIES): $(CITIES_TOOL)
+	$(CITIES_TOOL) --output $@ --library-version "$$(pkg-config --modversion geonames)"
 
 demo: build
 	DEMO_SECONDS=$(DEMO_SECONDS) bash Tests/Tools/demo.sh
 
-test: deps
+test: test-deps cities
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
 	$(SWIFT) test --skip-build
 
@@ -38,8 +64,8 @@ bench: deps
 
 # Installs the release binaries, stripped (Swift runtime linked in: they need only Debian's libgps,
 # libcurl and libsystemd, not the toolchain), the sample configuration (kept if one exists), the units,
-# the sysusers entry, the journal catalog and the docs. The units expect $(PREFIX)=/usr/local.
-install: deps
+# the sysusers entry, the journal catalog, and install-data. The units expect $(PREFIX)=/usr/local.
+install: deps cities install-data
 	$(SWIFT) build $(RELEASE) -Xswiftc -warnings-as-errors
 	bin=$$($(SWIFT) build $(RELEASE) --show-bin-path); \
 	install -D -s -m 0755 "$$bin/wundercastd" "$(DESTDIR)$(PREFIX)/bin/wundercastd"; \
@@ -49,8 +75,23 @@ install: deps
 	install -D -m 0644 -t "$(DESTDIR)/etc/systemd/user" systemd/user/wundercast.service systemd/user/wundercast.socket
 	install -D -m 0644 systemd/wundercast.sysusers "$(DESTDIR)/etc/sysusers.d/wundercast.conf"
 	install -D -m 0644 systemd/wundercast.catalog "$(DESTDIR)/etc/systemd/catalog/wundercast.catalog"
-	install -D -m 0644 -t "$(DESTDIR)$(PREFIX)/share/doc/wundercast" README.md docs/PROTOCOL.md
+	install -D -m 0644 $(CITIES) "$(DESTDIR)$(PREFIX)/share/wundercast/cities.tsv"
 	@echo "installed; now: systemd-sysusers && journalctl --update-catalog && systemctl daemon-reload && systemctl enable --now wundercast.socket"
+
+# What needs no build: the docs, the man pages (man/NAME.SECTION), the shell completions, and every
+# file of etc/ (the bar snippets and the sample configuration) as examples ready to paste.
+# Tests/WundercastBarTests/InstallTests.swift runs it into a temporary DESTDIR.
+install-data:
+	install -D -m 0644 -t "$(DESTDIR)$(PREFIX)/share/doc/wundercast" README.md docs/PROTOCOL.md
+	for page in man/*.[1-8]; do \
+	  install -D -m 0644 "$$page" "$(DESTDIR)$(PREFIX)/share/man/man$${page##*.}/$${page#man/}" || exit 1; \
+	done
+	install -D -m 0644 completions/wundercastctl.bash "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/wundercastctl"
+	install -D -m 0644 completions/_wundercastctl "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_wundercastctl"
+	install -D -m 0644 completions/wundercastctl.fish "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/wundercastctl.fish"
+	cd etc && find . -type f | sort | while read -r file; do \
+	  install -D -m 0644 "$$file" "$(DESTDIR)$(PREFIX)/share/doc/wundercast/examples/$${file#./}" || exit 1; \
+	done
 
 # swift format (in the toolchain) with the checked-in .swift-format.
 format:

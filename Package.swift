@@ -9,12 +9,15 @@ let package = Package(
     products: [
         .executable(name: "wundercastd", targets: ["wundercastd"]),
         .executable(name: "wundercastctl", targets: ["wundercastctl"]),
+        .executable(name: "wundercast-cities", targets: ["wundercast-cities"]),
     ],
     targets: [
         // C boundaries: Debian's libraries through system-library targets.
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // libgeonames (GPL-3, GLib): only for the build-time tool wundercast-cities, never the daemon.
+        .systemLibrary(name: "CGeonames", pkgConfig: "geonames", providers: [.apt(["libgeonames-dev"])]),
         // glibc's <sys/signalfd.h> (not in Swift's Glibc module); header only.
         .systemLibrary(name: "CSignalfd"),
         // glibc's <sys/epoll.h> and <sys/eventfd.h> (the socket server's event loop); header only.
@@ -37,9 +40,15 @@ let package = Package(
                 "WundercastCore", "WundercastPOSIX", "WundercastGPSD", "WundercastHTTP", "WundercastSystemd",
             ]),
 
+        // wundercastctl's argument parsing, connection and commands (tested without a process).
+        .target(name: "WundercastCtl", dependencies: ["WundercastCore", "WundercastPOSIX"]),
+
         // Thin mains.
         .executableTarget(name: "wundercastd", dependencies: ["WundercastServer", "WundercastPOSIX"]),
-        .executableTarget(name: "wundercastctl", dependencies: ["WundercastCore", "WundercastPOSIX"]),
+        .executableTarget(name: "wundercastctl", dependencies: ["WundercastCtl"]),
+        // Build-time tool: writes the city table (cities.tsv) from libgeonames.
+        .executableTarget(
+            name: "wundercast-cities", dependencies: ["WundercastCore", "WundercastPOSIX", "CGeonames"]),
 
         // The memory floor `make bench` compares the daemon with (not installed).
         .executableTarget(
@@ -53,6 +62,9 @@ let package = Package(
         .testTarget(
             name: "WundercastPOSIXTests",
             dependencies: ["WundercastPOSIX", "WundercastCore", "WundercastServer", "WundercastTestSupport"]),
+        .testTarget(
+            name: "WundercastCtlTests",
+            dependencies: ["WundercastCtl", "WundercastCore", "WundercastPOSIX", "WundercastTestSupport"]),
         .testTarget(name: "WundercastGPSDTests", dependencies: ["WundercastGPSD", "WundercastTestSupport"]),
         .testTarget(name: "WundercastHTTPTests", dependencies: ["WundercastHTTP", "WundercastTestSupport"]),
         .testTarget(name: "WundercastSystemdTests", dependencies: ["WundercastSystemd", "WundercastTestSupport"]),
@@ -62,6 +74,11 @@ let package = Package(
                 "WundercastCore", "WundercastPOSIX", "WundercastGPSD", "WundercastHTTP", "WundercastServer",
                 "WundercastTestSupport",
             ]),
+        // The ready-to-paste bar snippets in etc/ run against a test daemon and inside the real bars
+        // (i3blocks, waybar in a headless sway, polybar under Xvfb); man pages, completions, install.
+        .testTarget(
+            name: "WundercastBarTests",
+            dependencies: ["WundercastCore", "WundercastTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

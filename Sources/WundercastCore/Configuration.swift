@@ -104,9 +104,19 @@ public struct Configuration: Sendable, Equatable {
 public enum FallbackPlace: Sendable, Equatable {
     /// `LAT,LON` in decimal degrees.
     case coordinate(Coordinate)
-    /// A place name, to be geocoded. The configuration parser refuses names for now (no
-    /// geocoding yet); the daemon reports one it is handed as a reason for `noLocation`.
+    /// A place name, resolved by the daemon at start-up (city table first, then online
+    /// geocoding when allowed). While unresolved, the state says why (`noLocation`).
     case name(String)
+    /// A name the daemon resolved: shown as `location.name`, fetched at the coordinate.
+    case resolved(name: String, Coordinate)
+
+    /// Where to fetch, once known.
+    public var coordinate: Coordinate? {
+        switch self {
+        case .coordinate(let c), .resolved(_, let c): c
+        case .name: nil
+        }
+    }
 }
 
 /// A configuration error: `file:line: what is wrong`.

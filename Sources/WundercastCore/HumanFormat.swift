@@ -5,10 +5,10 @@ import Foundation
 #endif
 
 /// The one human line of `wundercastctl now` and `watch`, e.g.
-/// `3°C Overcast, humidity 72%, 44.44,26.13, 2 min ago`. Staleness is always shown: a
+/// `3°C Overcast, humidity 72%, 12 km NE of Regensburg, 2 min ago`. Staleness is always shown: a
 /// reader never takes old weather for fresh, nor a last known position for the current one
 /// (`…, 48.12,11.57 (no GPS fix for 3 min), …`). A value the provider did not give is left
-/// out, never shown as `?`.
+/// out, never shown as `?`. Texts from the daemon are sanitized (no control characters, bounded).
 public enum HumanFormat {
     /// Formats `state` as seen at wall-clock `now`.
     public static func line(_ state: WeatherState, now: Date) -> String {
@@ -19,14 +19,17 @@ public enum HumanFormat {
             case .fetching:
                 return "fetching weather" + (place.map { " for \($0)" } ?? "") + "…"
             case .noLocation:
-                return "no location" + (stamped.error.map { ": \($0.message)" } ?? " yet")
+                return "no location" + (stamped.error.map { ": \(UntrustedText.sanitized($0.message))" } ?? " yet")
             case .offline, .error, .stale, .fresh:
-                return "\(stamped.status.rawValue)" + (stamped.error.map { ": \($0.message)" } ?? "")
+                return "\(stamped.status.rawValue)"
+                    + (stamped.error.map { ": \(UntrustedText.sanitized($0.message))" } ?? "")
             }
         }
         var parts: [String] = []
         let head = [
-            weather.temperature.map { "\(Int($0.rounded()))\(weather.units.temperature)" }, weather.condition,
+            weather.temperature.map {
+                Placeholder.whole($0) + UntrustedText.sanitized(weather.units.temperature, limit: 8)
+            }, Placeholder.conditionText(weather),
         ].compactMap { $0 }.joined(separator: " ")
         if !head.isEmpty { parts.append(head) }
         if let humidity = weather.relativeHumidity { parts.append("humidity \(Int(humidity.rounded()))%") }
@@ -41,7 +44,7 @@ public enum HumanFormat {
         case .stale:
             // A last known position already says why in the place text.
             if stamped.location?.status != .lastKnown {
-                line += " (stale" + (stamped.error.map { ": \($0.message)" } ?? "") + ")"
+                line += " (stale" + (stamped.error.map { ": \(UntrustedText.sanitized($0.message))" } ?? "") + ")"
             }
         case .fetching: line += "; updating" + (place.map { " for \($0)" } ?? "") + "…"
         default: break
@@ -49,18 +52,17 @@ public enum HumanFormat {
         return line
     }
 
-    /// `name` if known, else `lat,lon` as published; for a last known position followed by
-    /// why, e.g. `48.12,11.57 (no GPS fix for 3 min)`. `state` must be stamped.
+    /// The place (``PlaceText/location(_:)``: the configured name, else `12 km NE of
+    /// Regensburg`, else `lat,lon` as published); for a last known position followed by why,
+    /// e.g. `48.12,11.57 (no GPS fix for 3 min)`. `state` must be stamped.
     static func placeText(_ state: WeatherState) -> String? {
         guard let location = state.location else { return nil }
-        let place =
-            location.name
-            ?? Coordinate.text(location.latitude, decimals: 6) + "," + Coordinate.text(location.longitude, decimals: 6)
+        let place = PlaceText.location(location)
         guard location.status == .lastKnown, let error = state.error else { return place }
         if error.code == "no-fix", let age = location.ageSeconds {
             return place + " (no GPS fix for \(spanText(age)))"
         }
-        return place + " (last known position: \(error.message))"
+        return place + " (last known position: \(UntrustedText.sanitized(error.message)))"
     }
 
     /// `just now`, `42 s ago`, `2 min ago`, `3 h ago`, `2 d ago`.

@@ -50,7 +50,7 @@ public enum UntrustedText {
     }
 
     /// C0, DEL, C1 and the Unicode line/paragraph separators.
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: true
         default: false

@@ -86,11 +86,11 @@ public enum UnixSocket {
     }
 
     /// Whether `path` fits `sun_path` with its terminating NUL (107 bytes at most on Linux).
-    static func fits(_ path: String) -> Bool {
+    public static func fits(_ path: String) -> Bool {
         path.utf8.count < MemoryLayout<sockaddr_un>.size - MemoryLayout<sa_family_t>.size
     }
 
-    static func makeAddress(_ path: String) -> sockaddr_un {
+    public static func makeAddress(_ path: String) -> sockaddr_un {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in

@@ -20,6 +20,11 @@ extension Daemon.Instance {
             }
             var comparable = fresh
             comparable.location.authorization = configuration.location.authorization
+            if case .resolved(let name, _) = configuration.location.fallback,
+                comparable.location.fallback == .name(name)
+            {
+                comparable.location.fallback = configuration.location.fallback  // resolved at start-up
+            }
             if comparable != configuration {
                 logger.notice(
                     "configuration reloaded; changes other than Authorization= take effect after a restart")

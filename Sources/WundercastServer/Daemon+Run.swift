@@ -1,6 +1,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import WundercastCore
 import WundercastPOSIX
 import WundercastSystemd
@@ -39,15 +44,35 @@ extension Daemon.Instance {
         }
         let store = self.store
         let service = self.service
+        let viewer = self.viewer
+        let lookups = self.lookups
         let server: SocketServer
         do {
             server = try SocketServer(
                 listenFD: listenFD,
                 handlers: .init(
-                    currentState: { StateViews(store.current) },  // TODO(issue 6): public view
+                    currentState: { viewer.views(store.current) },
                     nowRequested: { service.requestRefresh() },
                     authorize: { [self] in self.authorize($0) },
-                    watchersChanged: { service.setWatchers($0) }),
+                    watchersChanged: { service.setWatchers($0) },
+                    refresh: { service.refresh() },
+                    status: { [self] in
+                        health.status(
+                            state: store.current, authorization: authorization.value, queue: queue,
+                            lookups: lookups.answered, now: Date())
+                    },
+                    lookup: { request, peer in
+                        switch request {
+                        case .weather(let query):
+                            return await lookups.weather(query, user: peer.uid)
+                        case .around(let center, let step):
+                            let current = viewer.views(store.current).position(for: peer.reader)
+                            return await lookups.around(center, step: step, current: current, user: peer.uid)
+                        default:
+                            return SocketProtocol.line(
+                                SocketProtocol.ErrorResponse(.unknownRequest, message: "not a lookup request"))
+                        }
+                    }),
                 logger: logger, settings: socketSettings())
         } catch {
             logger.error("cannot serve the socket: \(error)")
@@ -59,7 +84,8 @@ extension Daemon.Instance {
             [
                 LocationWeatherService(service: service, gpsd: gpsd),
                 SocketService(server: server, ownedPath: ownedPath),
-                Publisher(store: store, server: server, notifier: notifier, logger: logger),
+                Publisher(
+                    store: store, server: server, viewer: viewer, health: health, notifier: notifier, logger: logger),
                 Watchdog(notifier: notifier, server: server),
             ], logger: logger)
         await group.run {

@@ -84,7 +84,9 @@ public enum Daemon {
             return 0
         }
         let logger = LogDestination.automatic(identifier: "wundercastd", threshold: logThreshold())
-        let daemon = Instance(configuration: configuration, options: options, logger: logger)
+        let places = placeFinder(configuration, logger: logger)
+        let ready = await resolvingFallback(configuration, places: places, logger: logger)
+        let daemon = Instance(configuration: ready, options: options, logger: logger, places: places)
         return await daemon.run()
     }
 
@@ -123,10 +125,15 @@ public enum Daemon {
         let locationManager: LocationManager
         let gpsd: GPSDFixSource
         let decisionFile: String?
+        /// The one door to the provider (own fetches and lookups), and the lookups.
+        let queue: ProviderQueue
+        let lookups: LookupService
+        let viewer: StateViewer
+        let health: Health
         /// The configuration file as last read (start-up or SIGHUP).
         let lastLoaded: Mutex<Configuration>
 
-        init(configuration: Configuration, options: Options, logger: Logger) {
+        init(configuration: Configuration, options: Options, logger: Logger, places: PlaceFinder = .none) {
             self.configuration = configuration
             self.lastLoaded = Mutex(configuration)
             self.options = options
@@ -151,9 +158,24 @@ public enum Daemon {
                 timeout: configuration.weather.timeout)
             let provider = OpenMeteoProvider(
                 baseURL: configuration.weather.url, units: configuration.weather.units, http: http)
+            queue = ProviderQueue(provider)
+            lookups = LookupService(
+                queue: queue, places: places,
+                settings: .init(
+                    precision: configuration.weather.precision, maxAge: configuration.throttle.maxAge,
+                    lookupsPerMinute: configuration.socket.lookupsPerMinute))
+            viewer = StateViewer(publicPrecision: configuration.socket.publicPrecision, places: places)
+            let health = Health(gpsdServer: "\(configuration.location.gpsdHost):\(configuration.location.gpsdPort)")
+            self.health = health
+            gpsd.onConnectionChange = { event in
+                switch event {
+                case .connected: health.gpsd(connected: true)
+                case .connectFailed, .disconnected, .stopped: health.gpsd(connected: false)
+                }
+            }
             store = StateStore(provider: provider.name, authorization: initial)
             service = WeatherService(
-                locationManager: locationManager, provider: provider, store: store, clock: clock,
+                locationManager: locationManager, provider: queue, store: store, clock: clock,
                 settings: .init(
                     throttle: ThrottlePolicy(configuration.throttle), maxFixAge: configuration.location.maxFixAge,
                     precision: configuration.weather.precision, fallback: configuration.location.fallback),

@@ -11,13 +11,15 @@ or on SIGTERM/SIGINT.
 Routes:
   GET /v1/forecast   200 with weather/open-meteo/current_bucharest_metric.json, or
                      current_bucharest_fahrenheit_mph.json when temperature_unit=fahrenheit.
+  GET /v1/search     200 with weather/open-meteo/geocoding_no_results.json (Open-Meteo geocoding:
+                     no match); control.json changes it as for /v1/forecast.
   GET /redirect?to=TARGET
                      302 to TARGET with "X-Fixture-Hop: redirect"; TARGET is a path ("/v1/forecast")
                      or a URL on 127.0.0.1 of any scheme (to test which redirects a client refuses).
   anything else      404 {"error": true, "reason": "no fixture for /PATH"}
 Bodies are gzip-compressed when the request's Accept-Encoding includes gzip.
 
-STATE/control.json is read on every request and changes the /v1/forecast answer; all members
+STATE/control.json is read on every request and changes the /v1/forecast and /v1/search answers; all members
 are optional:
   {"status": 500, "body": "text", "file": "weather/open-meteo/error_400.json",
    "retryAfter": 3, "delaySeconds": 1.5, "headers": {"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"}}
@@ -41,6 +43,7 @@ from urllib.parse import parse_qsl, urlsplit
 HOST = "127.0.0.1"
 METRIC = "weather/open-meteo/current_bucharest_metric.json"
 IMPERIAL = "weather/open-meteo/current_bucharest_fahrenheit_mph.json"
+NO_RESULTS = "weather/open-meteo/geocoding_no_results.json"
 
 
 class FixtureServer(ThreadingHTTPServer):
@@ -141,7 +144,9 @@ class FixtureHandler(BaseHTTPRequestHandler):
         self.record(url)
         query = dict(parse_qsl(url.query, keep_blank_values=True))
         if url.path == "/v1/forecast":
-            self.forecast(query)
+            self.answer(IMPERIAL if query.get("temperature_unit") == "fahrenheit" else METRIC)
+        elif url.path == "/v1/search":
+            self.answer(NO_RESULTS)
         elif url.path == "/redirect" and self.loopback_target(query.get("to", "")):
             self.send(302, b"", "text/plain", [("Location", query["to"]), ("X-Fixture-Hop", "redirect")])
         else:
@@ -150,7 +155,7 @@ class FixtureHandler(BaseHTTPRequestHandler):
     def do_HEAD(self):
         self.do_GET()
 
-    def forecast(self, query):
+    def answer(self, default):
         control = self.control()
         delay = control.get("delaySeconds")
         if isinstance(delay, (int, float)) and delay > 0:
@@ -165,7 +170,6 @@ class FixtureHandler(BaseHTTPRequestHandler):
         if isinstance(control.get("body"), str):
             body = control["body"].encode("utf-8")
         else:
-            default = IMPERIAL if query.get("temperature_unit") == "fahrenheit" else METRIC
             relative = control.get("file") or default
             try:
                 body = self.fixture(relative)

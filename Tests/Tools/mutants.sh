@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The mutation check (issue 5): applies each mutant below to the sources, one at a time,
+# The mutation check (issues 5 and 6): applies each mutant below to the sources, one at a time,
 # rebuilds, runs the unit tests, and fails if any mutant survives (the tests still pass).
 # Each mutant breaks one promise of the core; a test must notice. Prints "N mutants, N killed".
 #
@@ -22,6 +22,10 @@ mutants=(
   "take-first accepts a fix above MaxHorizontalError|Sources/WundercastCore/Location/LocationManager.swift|fix.isWithin(horizontalError: maxHorizontalError)|true"
   "latest-wins disabled|Sources/WundercastCore/Refresh/RefreshStateMachine.swift|cancelling = current.id|return nil"
   "fix age ignored|Sources/WundercastCore/Location/FixAge.swift|return lastFix.duration(to: now) >= maxFixAge ? .noFix(never: false) : nil|return nil"
+  "lookups do not wait for their turn at the provider|Sources/WundercastCore/Service/ProviderQueue.swift|} else if !s.busy {|} else if true {"
+  "lookups per user unlimited|Sources/WundercastCore/Lookup/LookupCache.swift|guard times.count < perMinute else {|guard true else {"
+  "lookup cache ignored|Sources/WundercastCore/Lookup/LookupCache.swift|guard let entry = entries[position], now.timeIntervalSince(entry.fetchedAt) < maxAge else { return nil }|guard let entry = Optional<(weather: Weather, fetchedAt: Date)>.none else { return nil }"
+  "public readers get the precise position|Sources/WundercastCore/Protocol/StateViews.swift|let rounded = exact.rounded(toDecimals: publicPrecision)|let rounded = exact"
 )
 
 bundle="$($SWIFT build --show-bin-path)/wundercastPackageTests.xctest"

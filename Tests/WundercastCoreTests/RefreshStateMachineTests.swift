@@ -30,6 +30,7 @@ import WundercastTestSupport
             machine.fetchEnded(id: id, o, at: now, wallNow: wallNow)
         }
         func endSession() { machine.endSession() }
+        func requestRefresh() { machine.requestRefresh() }
         var deadline: ManualClock.Instant? { machine.deadline }
         var fetchInFlight: Int? { machine.fetchInFlight }
         var scheduledPosition: Position? { machine.scheduledPosition }
@@ -54,6 +55,21 @@ import WundercastTestSupport
         if let reason { #expect(why == reason, sourceLocation: sourceLocation) }
         #expect(cancelled == cancelling, sourceLocation: sourceLocation)
         return id
+    }
+
+    /// `refresh` fetches the last position again once `MinInterval` allows, once per request;
+    /// it neither bypasses the throttle nor repeats.
+    @Test func refreshFetchesAgainWhenMinIntervalAllows() throws {
+        let m = machine()
+        let first = try #require(expectFetch(m.offer(north(0), at: t(0)), reason: .first))
+        #expect(m.fetchEnded(id: first, .success, at: t(1), wallNow: wall))
+        m.requestRefresh()
+        #expect(m.tick(at: t(2)) == nil)
+        #expect(m.deadline == t(120))
+        let again = try #require(expectFetch(m.tick(at: t(120)), of: north(0), reason: .requested))
+        #expect(m.fetchEnded(id: again, .success, at: t(121), wallNow: wall))
+        #expect(m.deadline == t(120 + 900), "after the requested fetch only MaxAge is due")
+        #expect(m.tick(at: t(300)) == nil)
     }
 
     @Test func firstPositionIsFetchedAtOnce() {

@@ -246,6 +246,26 @@ import WundercastTestSupport
         await running.stop()
     }
 
+    /// A resolved `Fallback=PLACE` is fetched at its coordinate and shown with its name; `refresh`
+    /// fetches it again once MinInterval allows (and not before).
+    @Test func aNamedFallbackIsShownByNameAndRefreshFetchesAgainAfterMinInterval() async {
+        let place = Coordinate(latitude: 69.6496, longitude: 18.9553)
+        let running = start(.denied, fallback: .resolved(name: "Tromsø", place))
+        await provider.waitForRequests(1)
+        provider.answerNext(with: .success(makeWeather(-3)))
+        let fresh = await running.state("fresh for the fallback") { $0.status == .fresh }
+        #expect(fresh?.location?.name == "Tromsø")
+        running.service.refresh()
+        await clock.waitForSleeper(until: clock.at(.seconds(120)))
+        #expect(provider.requested.count == 1, "refresh waits for MinInterval")
+        clock.advance(by: .seconds(120))
+        await provider.waitForRequests(2)
+        #expect(provider.requested.count == 2)
+        provider.answerNext(with: .success(makeWeather(-2)))
+        await running.state("refreshed") { $0.weather?.temperature == -2 }
+        await running.stop()
+    }
+
     /// Under when-in-use with nobody watching, a `now` takes one current fix (take-first) and
     /// releases the GPS again.
     @Test func whenInUseWithoutWatchersTakesOneFixPerRequest() async {

@@ -23,8 +23,8 @@ public struct RecordedRequest: Sendable, Equatable, Decodable {
 /// serves the recorded weather-API responses under `Tests/Fixtures` on 127.0.0.1.
 ///
 /// `GET /v1/forecast` answers with Open-Meteo's recorded Bucharest response (metric, or °F/mph
-/// when `temperature_unit=fahrenheit`); ``respond(status:body:retryAfter:delaySeconds:file:headers:)``
-/// changes that answer; `GET /redirect?to=/PATH` answers 302; other paths 404. Bodies are
+/// when `temperature_unit=fahrenheit`), `GET /v1/search` Open-Meteo geocoding's recorded
+/// "no match"; ``respond(status:body:retryAfter:delaySeconds:file:headers:)`` changes both; `GET /redirect?to=/PATH` answers 302; other paths 404. Bodies are
 /// gzip-compressed when the client accepts gzip. Every request is recorded (``requests()``).
 ///
 /// The server process ends with ``stop()`` or `deinit`, and by itself when this process dies
@@ -146,7 +146,7 @@ public final class FixtureHTTPServer: @unchecked Sendable {
         public var description: String { "expected \(expected) requests at the fixture HTTP server, got \(received)" }
     }
 
-    /// Sets how `GET /v1/forecast` answers from now on (each `nil` keeps the default): `status`
+    /// Sets how `GET /v1/forecast` and `GET /v1/search` answer from now on (each `nil` keeps the default): `status`
     /// (default 200), `body` text (wins over `file`), `file` relative to the fixtures root,
     /// a `Retry-After` header of `retryAfter` seconds, `delaySeconds` before the answer, and
     /// extra response `headers` sent as given (e.g. `["Retry-After": "<an HTTP-date>"]`).

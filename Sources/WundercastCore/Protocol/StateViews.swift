@@ -25,3 +25,31 @@ public struct StateViews: Sendable, Equatable {
         }
     }
 }
+
+extension StateViews {
+    /// Both views of `state`: the precise one with the nearest place (exact distance), the public
+    /// one with the position rounded to `publicPrecision` decimals and the nearest place to that
+    /// rounded position in whole kilometres, so that distance and bearing cannot recover the
+    /// precise position. `nearest` gives the city nearest to a coordinate (``PlaceFinder/nearest``).
+    public static func make(
+        _ state: WeatherState, publicPrecision: Int,
+        nearest: (Coordinate, _ wholeKilometres: Bool) -> WeatherState.Place?
+    ) -> StateViews {
+        guard var location = state.location else { return StateViews(state) }
+        var precise = state
+        let exact = Coordinate(latitude: location.latitude, longitude: location.longitude)
+        precise.location?.place = nearest(exact, false)
+        let rounded = exact.rounded(toDecimals: publicPrecision)
+        location.latitude = rounded.latitude
+        location.longitude = rounded.longitude
+        location.place = nearest(rounded, true)
+        var publicView = state
+        publicView.location = location
+        return StateViews(precise: precise, public: publicView)
+    }
+
+    /// The daemon's position as a reader of class `reader` may see it (for `around`).
+    public func position(for reader: ReaderClass) -> Coordinate? {
+        self[reader].location.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }
+    }
+}

@@ -38,6 +38,8 @@ public struct RefreshStateMachine<Instant: InstantProtocol>: Sendable where Inst
         case maxAge
         /// The last fetch failed; the retry policy's wait is over.
         case retry
+        /// A reader asked (`refresh`); `MinInterval` still holds.
+        case requested
     }
 
     /// What the caller must do.
@@ -68,6 +70,8 @@ public struct RefreshStateMachine<Instant: InstantProtocol>: Sendable where Inst
     /// Earliest start of the next fetch after a failure (rule 2, retry policy).
     private var notBefore: Instant?
     private var nextID = 0
+    /// `refresh` was asked for and no fetch has started since.
+    private var refreshRequested = false
 
     public init(policy: ThrottlePolicy, retry: RetryPolicy = RetryPolicy()) {
         self.policy = policy
@@ -89,6 +93,13 @@ public struct RefreshStateMachine<Instant: InstantProtocol>: Sendable where Inst
     public mutating func offer(_ position: Position, at now: Instant) -> Action? {
         pending = position
         return evaluate(at: now)
+    }
+
+    /// A reader asked for fresh weather (`refresh`): the position of the last fetch (or the
+    /// pending one) is fetched again as soon as `MinInterval` allows — or the retry policy, after
+    /// a failure. Call ``tick(at:)`` after it.
+    public mutating func requestRefresh() {
+        refreshRequested = true
     }
 
     /// The caller's timer reached ``deadline`` (or any other moment: a tick is idempotent).
@@ -143,6 +154,9 @@ public struct RefreshStateMachine<Instant: InstantProtocol>: Sendable where Inst
             if let inFlight, !inFlight.preemptible { return nil }
             return (.moved(metres: metres), throttled)
         }
+        if refreshRequested && inFlight == nil {
+            return (.requested, throttled)
+        }
         if inFlight == nil {
             return (.maxAge, max(throttled, lastStart.advanced(by: policy.maxAge)))
         }
@@ -174,6 +188,7 @@ public struct RefreshStateMachine<Instant: InstantProtocol>: Sendable where Inst
         lastStart = now
         lastFetched = position
         pending = nil
+        refreshRequested = false
         inFlight = (id, position, cancelling == nil)
         return .fetch(id: id, position: position, reason: reason, cancelling: cancelling)
     }

@@ -25,6 +25,8 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
         case fetched(id: Int, Result<Weather, WeatherError>)
         /// The timer reached the deadline it was set for.
         case tick
+        /// A reader asked for fresh weather (the machine already knows).
+        case refresh
     }
 
     let service: WeatherService<C>
@@ -37,6 +39,8 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
     /// Runs `feed` (which yields into the inbox) and handles events until cancelled.
     func run(_ feed: @escaping @Sendable (AsyncStream<Event>.Continuation) async -> Void) async {
         let (inbox, sink) = AsyncStream<Event>.makeStream()
+        service.sessionInbox.withLock { $0 = sink }
+        defer { service.sessionInbox.withLock { $0 = nil } }
         await withDiscardingTaskGroup { group in
             group.addTask { await feed(sink) }
             await handle(inbox, sink)
@@ -64,6 +68,8 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
                 action = finish(id, result, at: now)
             case .tick:
                 timer = nil
+                action = service.machine.withLock { $0.tick(at: now) }
+            case .refresh:
                 action = service.machine.withLock { $0.tick(at: now) }
             }
             if case .fetch(let id, let position, let reason, let cancelling) = action {

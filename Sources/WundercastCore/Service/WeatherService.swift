@@ -65,6 +65,8 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
     /// Where `now` requests go while when-in-use has no watcher; `pending` keeps one that
     /// came under when-in-use before that session was ready for it.
     private let requests = Mutex<(sink: AsyncStream<Void>.Continuation?, pending: Bool)>((nil, false))
+    /// The inbox of the running location session, for ``refresh()``.
+    let sessionInbox = Mutex<AsyncStream<RefreshSession<C>.Event>.Continuation?>(nil)
 
     /// - Parameter wallClock: the source of `fetchedAt`/`receivedAt` (UTC) and of the time
     ///   used for a provider's daily/hourly limit windows.
@@ -96,6 +98,14 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
         inUse.updateIfChanged { $0 = count > 0 }
     }
 
+    /// `refresh`: fetch the weather for the current position again as soon as `MinInterval`
+    /// (and, after a failure, the retry policy) allows. With no position yet, the first fix is
+    /// fetched at once anyway. Returns at once.
+    public func refresh() {
+        machine.withLock { $0.requestRefresh() }
+        _ = sessionInbox.withLock { $0?.yield(.refresh) }
+    }
+
     /// A `now` arrived: under when-in-use with no watcher, take one current fix (at most one
     /// at a time; requests while one runs are merged). Returns at once; does nothing otherwise.
     public func requestRefresh() {
@@ -111,7 +121,7 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
 
     private func serve(_ status: AuthorizationStatus) async {
         let fallback: Coordinate? =
-            if case .coordinate(let c) = settings.fallback, status == .denied { c } else { nil }
+            status == .denied ? settings.fallback?.coordinate : nil
         store.beginStatus(
             status, gate: fallback == nil ? Self.closedGate(status, settings.fallback) : nil,
             locationProblem: status.isAuthorized ? locationProblem(at: clock.now) : nil)
@@ -131,7 +141,8 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
         case .denied:
             guard let fallback else { return }
             await session(tracksFixAge: false) { inbox in
-                inbox.yield(.position(Position(coordinate: fallback, source: .fallback(name: nil))))
+                let name: String? = if case .resolved(let name, _) = self.settings.fallback { name } else { nil }
+                inbox.yield(.position(Position(coordinate: fallback, source: .fallback(name: name))))
                 await waitUntilCancelled()
             }
         case .notDetermined:
@@ -148,7 +159,9 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
             if case .name(let name) = fallback {
                 return .init(
                     code: "fallback-name",
-                    message: "Fallback=\(name): place names need geocoding, which this version lacks; give LAT,LON")
+                    message:
+                        "Fallback=\(UntrustedText.sanitized(name, limit: 60)) could not be resolved to a place at start-up (see the log); give LAT,LON or check [Places]"
+                )
             }
             return .init(code: "denied", message: "GPS use is denied and no Fallback= place is configured")
         case .notDetermined:

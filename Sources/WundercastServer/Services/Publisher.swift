@@ -13,13 +13,19 @@ struct Publisher: DaemonService {
     let name = "publisher"
     let store: StateStore
     let server: SocketServer
+    let viewer: StateViewer
+    let health: Health
     let notifier: ServiceNotifier
     let logger: Logger
 
     func run() async {
         var previous: WeatherState?
-        for await state in store.states() {
-            server.broadcast(StateViews(state))  // TODO(issue 6): public view
+        for await published in store.states() {
+            let views = viewer.views(published)
+            server.broadcast(views)
+            health.note(published, at: Date())
+            // The journal is for the machine's administrator: the precise view, place included.
+            let state = views.precise
             defer { previous = state }
             guard let previous, previous != state else { continue }
             let line = HumanFormat.line(state, now: Date())

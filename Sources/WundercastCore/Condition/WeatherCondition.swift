@@ -1,0 +1,96 @@
+/// One model of the weather's condition, whichever provider reported it. WMO weather
+/// interpretation codes (WMO 4677 `ww`, 0–99; Open-Meteo's `weather_code`) map into it now;
+/// later providers map their own codes into the same kinds.
+///
+/// Every code 0–99 (and any other integer) maps without failing: a code outside the table is
+/// ``Kind/unknown`` and gets the generic icon.
+public struct WeatherCondition: Sendable, Equatable, Hashable {
+    /// What the sky does, coarse enough for one icon.
+    public enum Kind: String, Sendable, CaseIterable, Codable {
+        case clear, mainlyClear, partlyCloudy, overcast, fog
+        case drizzle, freezingDrizzle
+        case lightRain, rain, heavyRain, freezingRain
+        case snow, snowGrains
+        case showers, snowShowers
+        case thunderstorm, thunderstormWithHail
+        case unknown
+
+        /// English name, e.g. `Partly cloudy`: shown when the daemon sent no condition text.
+        public var name: String {
+            switch self {
+            case .clear: "Clear"
+            case .mainlyClear: "Mainly clear"
+            case .partlyCloudy: "Partly cloudy"
+            case .overcast: "Overcast"
+            case .fog: "Fog"
+            case .drizzle: "Drizzle"
+            case .freezingDrizzle: "Freezing drizzle"
+            case .lightRain: "Light rain"
+            case .rain: "Rain"
+            case .heavyRain: "Heavy rain"
+            case .freezingRain: "Freezing rain"
+            case .snow: "Snow"
+            case .snowGrains: "Snow grains"
+            case .showers: "Showers"
+            case .snowShowers: "Snow showers"
+            case .thunderstorm: "Thunderstorm"
+            case .thunderstormWithHail: "Thunderstorm with hail"
+            case .unknown: "Unknown"
+            }
+        }
+    }
+
+    public var kind: Kind
+    /// Weather a bar should call attention to (i3blocks exit 33, `Critical`, class `severe`):
+    /// WMO 65 heavy rain, 67 heavy freezing rain, 75 heavy snow fall, 82 violent rain showers,
+    /// 86 heavy snow showers, 95–99 thunderstorms.
+    public var isSevere: Bool
+
+    public init(kind: Kind, isSevere: Bool = false) {
+        self.kind = kind
+        self.isSevere = isSevere
+    }
+
+    /// The WMO codes that count as severe (see ``isSevere``).
+    public static let severeWMOCodes: Set<Int> = [65, 67, 75, 82, 86, 95, 96, 97, 98, 99]
+
+    /// The condition of WMO weather code `code` (Source: Open-Meteo `current.weather_code`);
+    /// `nil` gives ``Kind/unknown``.
+    ///
+    /// Open-Meteo uses 0–3, 45, 48, 51–57, 61–67, 71–77, 80–82, 85, 86, 95, 96, 99; the other
+    /// codes of WMO 4677 that describe present weather map to the nearest kind (40–49 fog,
+    /// 50–59 drizzle, 60–69 rain, 70–79 snow, 85–86 snow showers, 80–90 otherwise showers, 91–99 thunderstorms, 17
+    /// thunderstorm); codes for haze, dust and past weather (4–39 otherwise) are unknown.
+    public init(wmoCode code: Int?) {
+        guard let code else {
+            self.init(kind: .unknown)
+            return
+        }
+        self.init(kind: Self.kind(ofWMOCode: code), isSevere: Self.severeWMOCodes.contains(code))
+    }
+
+    static func kind(ofWMOCode code: Int) -> Kind {
+        switch code {
+        case 0: .clear
+        case 1: .mainlyClear
+        case 2: .partlyCloudy
+        case 3: .overcast
+        case 17: .thunderstorm
+        case 40...49: .fog
+        case 56, 57: .freezingDrizzle
+        case 50...59: .drizzle
+        case 60, 61: .lightRain
+        case 62, 63: .rain
+        case 64, 65: .heavyRain
+        case 66, 67: .freezingRain
+        case 68, 69: .snow  // rain and snow (sleet)
+        case 76...79: .snowGrains  // ice prisms, snow grains, star-like crystals, ice pellets
+        case 70...75: .snow
+        case 85, 86: .snowShowers
+        case 80...90: .showers  // rain, rain and snow, hail showers
+        case 96, 99: .thunderstormWithHail
+        case 91...99: .thunderstorm
+        default: .unknown
+        }
+    }
+}

@@ -1,0 +1,36 @@
+/// The output formats of `wundercastctl --format`.
+public enum OutputFormat: String, Sendable, CaseIterable {
+    /// Human lines (``HumanFormat``).
+    case plain
+    /// The daemon's JSON object, as received.
+    case json
+    case waybar
+    case i3blocks
+    case i3statusRs = "i3status-rs"
+    case polybar
+    case i3bar
+
+    /// Whether this is a status bar's format (an offline line instead of an error exit).
+    public var isBar: Bool {
+        switch self {
+        case .plain, .json: false
+        default: true
+        }
+    }
+
+    /// `item` in this bar format (one line, or i3blocks' three); `nil` for plain and json.
+    /// `hidden` asks for the bar's empty form (`--hide-offline`).
+    public func bar(_ item: BarItem, hidden: Bool = false) -> String? {
+        switch self {
+        case .plain, .json: nil
+        case .waybar: WaybarFormat.line(item, hidden: hidden)
+        case .i3blocks: I3blocksFormat.lines(item, hidden: hidden)
+        case .i3statusRs: I3statusRsFormat.line(item, hidden: hidden)
+        case .polybar: PolybarFormat.line(item, hidden: hidden)
+        case .i3bar: I3barFormat.line(item, hidden: hidden)
+        }
+    }
+
+    /// What a stream in this format starts with (the i3bar header), else empty.
+    public var preamble: String { self == .i3bar ? I3barFormat.header : "" }
+}

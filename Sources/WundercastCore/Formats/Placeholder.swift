@@ -1,0 +1,113 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The placeholders of `--template` (`{icon} {temperature}{unit} {condition} {place}`), each
+/// with the value it expands to. A value the state does not have expands to nothing.
+public enum Placeholder: String, Sendable, CaseIterable {
+    /// The condition's icon in the `--icons` set, by day or night.
+    case icon
+    /// Air temperature, rounded to whole degrees (`-5`). Source: `weather.temperature`.
+    case temperature
+    /// Apparent ("feels like") temperature, whole degrees. Source: `weather.apparentTemperature`.
+    case apparent
+    /// The temperature unit (`°C`, `°F`). Source: `weather.units.temperature`.
+    case unit
+    /// The condition text (`Clear sky`): the daemon's `weather.condition`, else the model's name.
+    case condition
+    /// Relative humidity in percent with its sign (`72%`). Source: `weather.relativeHumidity`.
+    case humidity
+    /// Wind speed, whole units, with the unit (`5 km/h`). Source: `weather.windSpeed`.
+    case wind
+    /// 8-point compass direction the wind blows from (`E`). Source: `weather.windDirection`.
+    case windDirection
+    /// The place: the configured name, else `12 km NE of Regensburg` / `near Regensburg`.
+    case place
+    /// Distance from the nearest place in whole km (`12 km`). Source: `location.place.distance`.
+    case distance
+    /// Direction from the nearest place to the position (`NE`). Source: `location.place.bearing`.
+    case bearing
+    /// Degrees as published (rounded by the daemon). Source: `location.latitude`, `.longitude`.
+    case latitude
+    case longitude
+    /// Age of the weather (`just now`, `2 min ago`). Source: `fetchedAt`.
+    case age
+    /// The state's status (`fresh`, `stale`, `offline`, `error`, `fetching`, `noLocation`).
+    case status
+    /// The weather provider (`open-meteo`).
+    case provider
+
+    /// One line per placeholder for `--help` and the README.
+    public var summary: String {
+        switch self {
+        case .icon: "condition icon (--icons)"
+        case .temperature: "temperature, whole degrees (-5)"
+        case .apparent: "apparent temperature, whole degrees"
+        case .unit: "temperature unit (°C)"
+        case .condition: "condition text (Clear sky)"
+        case .humidity: "relative humidity (72%)"
+        case .wind: "wind speed with unit (5 km/h)"
+        case .windDirection: "compass direction the wind comes from (E)"
+        case .place: "place (12 km NE of Regensburg)"
+        case .distance: "distance from the nearest place (12 km)"
+        case .bearing: "direction from the nearest place (NE)"
+        case .latitude: "latitude as published"
+        case .longitude: "longitude as published"
+        case .age: "age of the weather (2 min ago)"
+        case .status: "fresh, stale, offline, error, fetching, noLocation"
+        case .provider: "weather provider (open-meteo)"
+        }
+    }
+
+    /// The value of every placeholder `state` has, as seen at wall-clock `now`; texts from the
+    /// daemon are sanitized (no control characters, bounded).
+    public static func values(_ state: WeatherState, now: Date, icons: IconSet) -> [Placeholder: String] {
+        let state = state.stamped(now: now)
+        var values: [Placeholder: String] = [:]
+        values[.status] = state.status.rawValue
+        let provider = UntrustedText.sanitized(state.provider, limit: 40)
+        if !provider.isEmpty { values[.provider] = provider }
+        if let weather = state.weather {
+            let condition = WeatherCondition(wmoCode: weather.weatherCode)
+            values[.icon] = icons.icon(condition.kind, isDay: weather.isDay ?? true)
+            values[.temperature] = weather.temperature.map(whole)
+            values[.apparent] = weather.apparentTemperature.map(whole)
+            let unit = UntrustedText.sanitized(weather.units.temperature, limit: 8)
+            if !unit.isEmpty { values[.unit] = unit }
+            values[.condition] = conditionText(weather)
+            values[.humidity] = weather.relativeHumidity.map { whole($0) + "%" }
+            values[.wind] = weather.windSpeed.map {
+                whole($0) + " " + UntrustedText.sanitized(weather.units.windSpeed, limit: 8)
+            }
+            values[.windDirection] = weather.windDirection.map(PlaceText.compass)
+            if weather.windSpeed == 0 { values[.windDirection] = nil }
+        }
+        if let location = state.location {
+            values[.place] = PlaceText.location(location)
+            values[.latitude] = Coordinate.text(location.latitude, decimals: 6)
+            values[.longitude] = Coordinate.text(location.longitude, decimals: 6)
+            if let distance = location.place?.distance { values[.distance] = "\(PlaceText.kilometres(distance)) km" }
+            if let bearing = location.place?.bearing.map({ UntrustedText.sanitized($0, limit: 3) }), !bearing.isEmpty {
+                values[.bearing] = bearing
+            }
+        }
+        if let age = state.ageSeconds { values[.age] = HumanFormat.ageText(age) }
+        return values.filter { !$0.value.isEmpty }
+    }
+
+    /// The daemon's condition text (sanitized), else the model's English name.
+    static func conditionText(_ weather: Weather) -> String? {
+        if let text = weather.condition.map({ UntrustedText.sanitized($0, limit: 60) }), !text.isEmpty { return text }
+        guard weather.weatherCode != nil else { return nil }
+        return WeatherCondition(wmoCode: weather.weatherCode).kind.name
+    }
+
+    /// Rounded to whole units, `-0` as `0`.
+    static func whole(_ value: Double) -> String {
+        guard value.isFinite else { return "" }
+        let rounded = Int(value.rounded())
+        return "\(rounded)"
+    }
+}

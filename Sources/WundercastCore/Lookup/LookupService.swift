@@ -1,0 +1,239 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Synchronization
+
+/// One-off lookups for anywhere: `weather PLACE|LAT,LON` and `around` (the book's text search,
+/// map search and `currentWeatherAround`). They never change the daemon's own state.
+///
+/// Every provider request goes through the daemon's ``ProviderQueue`` (one at a time, shared
+/// with its own fetches). Answers are cached per position rounded to `Precision=` for `MaxAge=`,
+/// and a request for a position already being fetched waits for that fetch. Requests that
+/// reach the provider are limited per client user (`LookupsPerMinute=`); while the provider
+/// has asked us to wait, lookups are refused without a request (`provider-backoff`).
+public final class LookupService: Sendable {
+    public struct Settings: Sendable {
+        /// Decimals of the positions sent to the provider (`[Weather] Precision=`).
+        public var precision: Int
+        /// How long a looked-up weather is served from the cache (`[Throttle] MaxAge=`).
+        public var maxAge: Duration
+        /// Provider requests per user and minute (`[Socket] LookupsPerMinute=`).
+        public var lookupsPerMinute: Int
+        public init(precision: Int, maxAge: Duration, lookupsPerMinute: Int) {
+            self.precision = precision
+            self.maxAge = maxAge
+            self.lookupsPerMinute = lookupsPerMinute
+        }
+    }
+
+    /// Why a position has no weather: an `ERROR` code (ours or the provider's) and a message.
+    public struct Failure: Error, Sendable, Equatable {
+        public var code: String
+        public var message: String
+        init(_ code: SocketProtocol.ErrorCode, _ message: String) {
+            self.code = code.rawValue
+            self.message = message
+        }
+        init(_ error: WeatherError) {
+            code = error.code
+            message = error.message
+        }
+        var response: SocketProtocol.ErrorResponse { .init(providerCode: code, message: message) }
+    }
+
+    private struct State {
+        var cache: LookupCache
+        var limit: UserRequestLimit
+        var inFlight: [Coordinate: Task<Result<Weather, WeatherError>, Never>] = [:]
+        var answered = 0
+    }
+
+    private let queue: ProviderQueue
+    private let places: PlaceFinder
+    private let settings: Settings
+    private let wallClock: @Sendable () -> Date
+    private let state: Mutex<State>
+
+    public init(
+        queue: ProviderQueue, places: PlaceFinder, settings: Settings,
+        wallClock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.queue = queue
+        self.places = places
+        self.settings = settings
+        self.wallClock = wallClock
+        state = Mutex(
+            State(
+                cache: LookupCache(maxAge: settings.maxAge),
+                limit: UserRequestLimit(perMinute: settings.lookupsPerMinute)))
+    }
+
+    /// Lookups answered since start (from the cache or the provider).
+    public var answered: Int { state.withLock { $0.answered } }
+
+    /// `weather PLACE|LAT,LON` for client user `user`: the response line, a `WEATHER` object
+    /// (`status` `fresh`, `location.source` `lookup`, the place found or the nearest city) or
+    /// an `ERROR` (`no-such-place`, `geocoding-unavailable`, `rate-limited`, `provider-backoff`,
+    /// or the provider's `http-NNN`, `transport`, `decoding`).
+    public func weather(_ query: SocketProtocol.PlaceQuery, user: UInt32) async -> [UInt8] {
+        let target: (Coordinate, WeatherState.Place?)
+        switch await locate(query) {
+        case .success(let found): target = found
+        case .failure(let failure): return SocketProtocol.line(failure.response)
+        }
+        let position = target.0.rounded(toDecimals: settings.precision)
+        switch await weather(at: position, user: user) {
+        case .failure(let failure):
+            return SocketProtocol.line(failure.response)
+        case .success(let (weather, fetchedAt)):
+            var answer = WeatherState(status: .fresh, provider: queue.name)
+            var location = WeatherState.Location(
+                latitude: position.latitude, longitude: position.longitude, source: "lookup")
+            location.place = target.1
+            answer.location = location
+            answer.weather = weather
+            answer.fetchedAt = fetchedAt
+            return SocketProtocol.line(answer.stamped(now: wallClock()))
+        }
+    }
+
+    /// `around [PLACE|LAT,LON] [STEP]` for `user`: an `AROUND` object with nine cells, each with
+    /// its weather or error, or an `ERROR` when the centre cannot be found. `current` is the
+    /// daemon's position as this reader may see it (rounded for public readers), used when no
+    /// centre is given.
+    public func around(
+        _ center: SocketProtocol.PlaceQuery?, step: Double, current: Coordinate?, user: UInt32
+    ) async -> [UInt8] {
+        let middle: Coordinate
+        if let center {
+            switch await locate(center) {
+            case .success(let found): middle = found.0
+            case .failure(let failure): return SocketProtocol.line(failure.response)
+            }
+        } else if let current {
+            middle = current
+        } else {
+            return SocketProtocol.line(
+                SocketProtocol.ErrorResponse(
+                    .noLocation, message: "the daemon has no position yet: give one (around PLACE or around LAT,LON)"))
+        }
+        let grid = Self.grid(around: middle, step: step).map { $0.rounded(toDecimals: settings.precision) }
+        let cells = await withTaskGroup(of: (Int, SocketProtocol.AroundResponse.Cell).self) { group in
+            for (index, position) in grid.enumerated() {
+                group.addTask {
+                    var cell = SocketProtocol.AroundResponse.Cell(
+                        latitude: position.latitude, longitude: position.longitude,
+                        place: self.places.nearest(position, false))
+                    switch await self.weather(at: position, user: user) {
+                    case .success(let (weather, _)): cell.weather = weather
+                    case .failure(let failure): cell.error = .init(code: failure.code, message: failure.message)
+                    }
+                    return (index, cell)
+                }
+            }
+            var cells = [SocketProtocol.AroundResponse.Cell?](repeating: nil, count: grid.count)
+            for await (index, cell) in group { cells[index] = cell }
+            return cells.compactMap { $0 }
+        }
+        let centre = SocketProtocol.AroundResponse.Cell(
+            latitude: middle.latitude, longitude: middle.longitude, place: places.nearest(middle, false))
+        return SocketProtocol.line(SocketProtocol.AroundResponse(center: centre, step: step, cells: cells))
+    }
+
+    /// Nine positions `step` degrees apart, row by row from north-west to south-east; latitudes
+    /// clamped to ±90, longitudes wrapped into -180...180.
+    public static func grid(around center: Coordinate, step: Double) -> [Coordinate] {
+        var cells: [Coordinate] = []
+        for row in [1.0, 0, -1] {
+            for column in [-1.0, 0, 1] {
+                let latitude = min(90, max(-90, center.latitude + row * step))
+                var longitude = center.longitude + column * step
+                if longitude > 180 { longitude -= 360 }
+                if longitude < -180 { longitude += 360 }
+                cells.append(Coordinate(latitude: latitude, longitude: longitude))
+            }
+        }
+        return cells
+    }
+
+    private func locate(
+        _ query: SocketProtocol.PlaceQuery
+    ) async -> Result<(Coordinate, WeatherState.Place?), Failure> {
+        switch query {
+        case .coordinate(let coordinate):
+            return .success((coordinate, places.nearest(coordinate.rounded(toDecimals: settings.precision), false)))
+        case .name(let name):
+            switch await places.resolve(name) {
+            case .found(let coordinate, let place): return .success((coordinate, place))
+            case .notFound(let message): return .failure(Failure(.noSuchPlace, message))
+            case .unavailable(let message): return .failure(Failure(.geocodingUnavailable, message))
+            }
+        }
+    }
+
+    /// The weather at an already rounded `position`: cached, joined to a fetch in flight, or
+    /// fetched through the queue if `user` has room and the provider does not ask us to wait.
+    private func weather(at position: Coordinate, user: UInt32) async -> Result<(Weather, Date), Failure> {
+        enum Plan {
+            case done(Result<(Weather, Date), Failure>)
+            case wait(Task<Result<Weather, WeatherError>, Never>)
+        }
+        let now = wallClock()
+        let blocked = queue.blockedUntil
+        let plan: Plan = state.withLock { s in
+            if let hit = s.cache.weather(at: position, now: now) {
+                s.answered += 1
+                return .done(.success(hit))
+            }
+            if let running = s.inFlight[position] { return .wait(running) }
+            if let blocked {
+                return .done(
+                    .failure(
+                        Failure(
+                            .providerBackoff,
+                            "the provider asked not to be asked again for \(HumanFormat.spanText(Int(blocked.timeIntervalSince(now).rounded(.up))))"
+                        )))
+            }
+            guard s.limit.take(for: user, now: now) else {
+                return .done(
+                    .failure(
+                        Failure(
+                            .rateLimited,
+                            "more than \(settings.lookupsPerMinute) lookups a minute from this user; try again in a minute"
+                        )))
+            }
+            let fetch = Task { [queue] () -> Result<Weather, WeatherError> in
+                do throws(WeatherError) {
+                    return .success(try await queue.currentWeather(at: position))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            s.inFlight[position] = fetch
+            return .wait(fetch)
+        }
+        switch plan {
+        case .done(let result):
+            return result
+        case .wait(let fetch):
+            let result = await fetch.value
+            let fetchedAt = wallClock()
+            return state.withLock { s in
+                if s.inFlight[position] == fetch { s.inFlight[position] = nil }
+                switch result {
+                case .success(let weather):
+                    if s.cache.weather(at: position, now: fetchedAt) == nil {
+                        s.cache.store(weather, at: position, fetchedAt: fetchedAt)
+                    }
+                    s.answered += 1
+                    let cached = s.cache.weather(at: position, now: fetchedAt) ?? (weather, fetchedAt)
+                    return .success(cached)
+                case .failure(let error):
+                    return .failure(Failure(error))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,53 @@
+/// Many short UTF-8 strings in one byte array, found by index: no object per string (the
+/// city table holds 24k names in some 220 KB this way).
+struct PackedStrings: Sendable {
+    private(set) var bytes: [UInt8] = []
+    /// Start of string `i` in ``bytes``; one more entry than strings (the end of the last).
+    private(set) var starts: [UInt32] = [0]
+
+    var count: Int { starts.count - 1 }
+
+    /// Appends `utf8` and returns its index.
+    @discardableResult
+    mutating func append(_ utf8: some Collection<UInt8>) -> Int {
+        bytes.append(contentsOf: utf8)
+        starts.append(UInt32(bytes.count))
+        return starts.count - 2
+    }
+
+    /// The bytes of string `i`.
+    subscript(i: Int) -> ArraySlice<UInt8> {
+        bytes[Int(starts[i])..<Int(starts[i + 1])]
+    }
+
+    /// String `i`; nil when it is empty.
+    func string(_ i: Int) -> String? {
+        let slice = self[i]
+        return slice.isEmpty ? nil : String(decoding: slice, as: UTF8.self)
+    }
+
+    /// The same strings in arrays with no spare capacity (appending leaves up to half unused).
+    func compacted() -> PackedStrings {
+        var copy = PackedStrings()
+        copy.bytes = bytes.exactCapacityCopy()
+        copy.starts = starts.exactCapacityCopy()
+        return copy
+    }
+
+    /// Bytes held by both arrays (their capacity).
+    var heldBytes: Int { bytes.heldBytes + starts.heldBytes }
+}
+
+extension Array {
+    /// A copy whose capacity is its count.
+    func exactCapacityCopy() -> [Element] {
+        [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+            _ = buffer.initialize(fromContentsOf: self)
+            initialized = count
+        }
+    }
+
+    /// Bytes of the array's storage: its capacity times the element's stride, plus the
+    /// 32-byte header of Swift's array buffer.
+    var heldBytes: Int { capacity * MemoryLayout<Element>.stride + 32 }
+}

@@ -1,0 +1,133 @@
+import WundercastCore
+
+/// A command line that cannot be run: printed with a pointer to `--help`, exit status 2.
+public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+    public init(_ message: String) { self.message = message }
+}
+
+/// Parses `wundercastctl`'s arguments: options may stand anywhere on the line; the first other
+/// word is the command, the rest its arguments (checked as the daemon would, so a bad request
+/// is a usage error before any connection). A word that starts with `-` and a digit is an
+/// argument (`weather -33.9,18.4`); `--` ends the options.
+public enum ArgumentParser {
+    public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+        var rest = arguments[...]
+        var words: [String] = []
+        var options = Invocation(action: .help)
+        var formatSeen: String? = nil
+        var help = false
+        var clientVersion = false
+        var templateText: String? = nil
+
+        func value(_ option: String, _ inline: String?) throws(UsageError) -> String {
+            if let inline { return inline }
+            guard let next = rest.popFirst() else { throw UsageError("\(option) needs a value") }
+            return next
+        }
+        func setFormat(_ text: String) throws(UsageError) {
+            guard let format = OutputFormat(rawValue: text) else {
+                throw UsageError(
+                    "unknown format '\(shown(text))' (known: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")))"
+                )
+            }
+            if let seen = formatSeen, seen != text {
+                throw UsageError("two formats given: \(seen) and \(text)")
+            }
+            formatSeen = text
+            options.format = format
+        }
+
+        var optionsEnded = false
+        while let argument = rest.popFirst() {
+            guard !optionsEnded, argument.hasPrefix("-"), argument != "-", !startsWithNumber(argument) else {
+                words.append(argument)
+                continue
+            }
+            let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+            let name = parts[0]
+            let inline = parts.count == 2 ? parts[1] : nil
+            switch name {
+            case "--":
+                optionsEnded = true
+            case "--socket", "-s":
+                options.socketPath = try value(name, inline)
+            case "--format", "-f":
+                try setFormat(try value(name, inline))
+            case "--json":
+                try setFormat("json")
+            case "--template", "-t":
+                templateText = try value(name, inline)
+            case "--icons":
+                let text = try value(name, inline)
+                guard let icons = IconSet(rawValue: text) else {
+                    throw UsageError("unknown icon set '\(shown(text))' (known: emoji, nerd, weather-icons)")
+                }
+                options.icons = icons
+            case "--timeout":
+                let text = try value(name, inline)
+                guard let span = TimeSpan.parse(text), span > .zero, span <= .seconds(3600) else {
+                    throw UsageError("--timeout '\(shown(text))': expected a time span from 1ms to 1h (example: 2s)")
+                }
+                options.timeout = span
+            case "--hide-offline":
+                options.hideOffline = true
+            case "--help", "-h":
+                help = true
+            case "--version", "-V":
+                clientVersion = true
+            default:
+                throw UsageError("unknown option '\(shown(argument))'")
+            }
+        }
+        if let templateText {
+            do {
+                options.template = try Template(templateText)
+            } catch {
+                throw UsageError(error.message)
+            }
+        }
+        if help || words.first == "help" {
+            options.action = .help
+            return options
+        }
+        if clientVersion && words.isEmpty {
+            options.action = .clientVersion
+            return options
+        }
+        guard let command = words.first else { throw UsageError("no command given") }
+        let line = words.joined(separator: " ")
+        guard
+            SocketProtocol.requestSummaries.contains(where: {
+                $0.split(separator: " ").first.map(String.init) == command
+            })
+        else {
+            throw UsageError("unknown command '\(shown(command))'")
+        }
+        let request: SocketProtocol.Request
+        do {
+            request = try SocketProtocol.parse(line)
+        } catch {
+            throw UsageError(error.message)
+        }
+        switch request {
+        case .now, .watch, .weather: break
+        default:
+            guard !options.format.isBar else {
+                throw UsageError(
+                    "--format \(options.format.rawValue) is for now, watch and weather; '\(command)' is plain or json")
+            }
+        }
+        options.action = .request(request, line: line)
+        return options
+    }
+
+    /// `-5`, `-33.9,18.4`: a negative number, not an option.
+    static func startsWithNumber(_ argument: String) -> Bool {
+        let second = argument.dropFirst().first
+        return argument.first == "-" && (second?.isNumber == true || second == ".")
+    }
+
+    static func shown(_ text: String) -> String { UntrustedText.sanitized(text, limit: 40) }
+}

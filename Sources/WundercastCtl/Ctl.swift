@@ -1,0 +1,43 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import WundercastCore
+
+/// `wundercastctl`: parses the command line, runs the command, returns the exit status
+/// (0 answered, 1 daemon down / no answer / error answer in plain and json, 2 usage error,
+/// 33 i3blocks severe weather; see ``Usage``).
+public enum Ctl {
+    public static func main(_ arguments: [String]) -> Int32 {
+        signal(SIGPIPE, SIG_IGN)  // a status bar that quits reading: EPIPE, exit 0 (Output.write)
+        let invocation: Invocation
+        do {
+            invocation = try ArgumentParser.parse(arguments)
+        } catch {
+            Output.error("\(error.message)\nTry 'wundercastctl --help'.")
+            return 2
+        }
+        switch invocation.action {
+        case .help:
+            Output.write(Usage.text + "\n")
+            return 0
+        case .clientVersion:
+            Output.write("wundercastctl \(Wundercast.version)\n")
+            return 0
+        case .request(let request, let line):
+            let context = CommandContext(invocation)
+            switch request {
+            case .now: return WeatherCommand.run(context, line: line, isNow: true)
+            case .weather: return WeatherCommand.run(context, line: line, isNow: false)
+            case .watch: return WatchCommand.run(context, line: line)
+            case .around: return InfoCommands.around(context, line: line)
+            case .status: return InfoCommands.status(context, line: line)
+            case .refresh: return InfoCommands.refresh(context, line: line)
+            case .authorize: return InfoCommands.authorize(context, line: line)
+            case .version: return InfoCommands.version(context, line: line)
+            case .help:
+                Output.write(Usage.text + "\n")
+                return 0
+            }
+        }
+    }
+}

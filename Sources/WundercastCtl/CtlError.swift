@@ -1,0 +1,30 @@
+import WundercastCore
+
+/// Why a request got no usable answer. Every case ends `wundercastctl` with exit status 1 in
+/// plain and json (message on stderr); bar formats print ``barKind``'s line instead.
+public enum CtlError: Error, Sendable, Equatable {
+    /// No daemon at the socket (no file, nobody listening), no permission, or the connection
+    /// failed or closed before an answer.
+    case unreachable(String)
+    /// The daemon accepted but did not answer within the time limit.
+    case noAnswer(String)
+    /// The daemon answered `{"class":"ERROR",…}`.
+    case refused(code: String, message: String)
+    /// The answer could not be read (not JSON, wrong class, too long).
+    case unreadable(String)
+
+    /// One human line (sanitized: it may quote the daemon).
+    public var message: String {
+        switch self {
+        case .unreachable(let text), .noAnswer(let text), .unreadable(let text): text
+        case .refused(let code, let message):
+            "the daemon refused the request: \(UntrustedText.sanitized(message)) (\(UntrustedText.sanitized(code, limit: 40)))"
+        }
+    }
+
+    /// The bar line that stands for this failure: `error` for a refusal, else `offline`.
+    public var barKind: BarItem.Unavailable {
+        if case .refused = self { return .error }
+        return .offline
+    }
+}

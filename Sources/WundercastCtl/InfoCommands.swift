@@ -1,0 +1,78 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import WundercastCore
+
+/// `around`, `status`, `refresh`, `authorize` and `version`: one request, one answer, shown as
+/// plain text or (json) the object as received. Exit status 0 when answered, else 1.
+enum InfoCommands {
+    /// `around [PLACE|LAT,LON] [STEP]`: the 3×3 grid (``AroundFormat``).
+    static func around(_ context: CommandContext, line: String) -> Int32 {
+        answer(context, line, as: SocketProtocol.AroundResponse.self, expected: "AROUND") {
+            AroundFormat.text($0, icons: context.invocation.icons)
+        }
+    }
+
+    /// `status`: several human lines (``StatusFormat``).
+    static func status(_ context: CommandContext, line: String) -> Int32 {
+        answer(context, line, as: SocketProtocol.StatusResponse.self, expected: "STATUS") {
+            StatusFormat.text($0, now: Date())
+        }
+    }
+
+    /// `refresh`: the daemon's acknowledgement (any object with a `class` but `ERROR`).
+    static func refresh(_ context: CommandContext, line: String) -> Int32 {
+        do {
+            let answer = try context.ask(line)
+            guard let probe = try? Answer.decoder.decode(RefusalProbe.self, from: Data(answer)), probe.class != nil
+            else {
+                throw CtlError.unreadable("unreadable answer from wundercastd: \(Answer.shown(answer))")
+            }
+            if probe.class == "ERROR" {
+                throw CtlError.refused(code: probe.code ?? "unknown", message: probe.message ?? "no message")
+            }
+            Output.write(
+                context.format == .json ? RawJSONLine.text(answer) + "\n" : "refresh requested\n")
+            return 0
+        } catch let error as CtlError {
+            return context.fail(error)
+        } catch {
+            return context.fail(.unreadable("\(error)"))
+        }
+    }
+
+    private struct RefusalProbe: Decodable {
+        var `class`: String?
+        var code: String?
+        var message: String?
+    }
+
+    /// `authorize [STATUS]`: `GPS authorization: always`.
+    static func authorize(_ context: CommandContext, line: String) -> Int32 {
+        answer(context, line, as: SocketProtocol.AuthorizationResponse.self, expected: "AUTHORIZATION") {
+            "GPS authorization: \($0.status.configName)\n"
+        }
+    }
+
+    /// `version`: both versions and the protocol revision.
+    static func version(_ context: CommandContext, line: String) -> Int32 {
+        answer(context, line, as: SocketProtocol.VersionResponse.self, expected: "VERSION") {
+            "wundercastctl \(Wundercast.version), wundercastd \(UntrustedText.sanitized($0.release, limit: 40)) (protocol \($0.proto))\n"
+        }
+    }
+
+    private static func answer<T: Decodable>(
+        _ context: CommandContext, _ line: String, as type: T.Type, expected: String, plain: (T) -> String
+    ) -> Int32 {
+        do {
+            let answer = try context.ask(line)
+            let value = try Answer.decode(answer, as: type, expected: expected)
+            Output.write(context.format == .json ? RawJSONLine.text(answer) + "\n" : plain(value))
+            return 0
+        } catch {
+            return context.fail(error)
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import WundercastCore
+
+/// One parsed `wundercastctl` command line: what to ask the daemon and how to show it.
+public struct Invocation: Sendable, Equatable {
+    /// What to do.
+    public enum Action: Sendable, Equatable {
+        /// Send `request` (the line `requestLine`) to the daemon.
+        case request(SocketProtocol.Request, line: String)
+        /// `help` or `--help`: print the usage text.
+        case help
+        /// `--version`: this program's version, without asking the daemon.
+        case clientVersion
+    }
+
+    public var action: Action
+    /// `--socket PATH`; `nil`: `$WUNDERCAST_SOCKET`, else the default paths.
+    public var socketPath: String?
+    /// `--format` (default `plain`; `--json` is `--format json`).
+    public var format: OutputFormat = .plain
+    /// `--template TEXT`, parsed.
+    public var template: Template?
+    /// `--icons` (default `emoji`).
+    public var icons: IconSet = .emoji
+    /// `--timeout SPAN`; `nil`: ``defaultTimeout``.
+    public var timeout: Duration?
+    /// `--hide-offline`: the bar's empty form instead of an offline or no-weather line.
+    public var hideOffline = false
+
+    public init(action: Action) { self.action = action }
+
+    /// The bound of each call (connect, send, each answer; for `watch` the connection and
+    /// first answer): `--timeout`, else 15 s for `weather` and `around` (they may wait on the
+    /// network), else 2 s.
+    public var effectiveTimeout: Duration {
+        if let timeout { return timeout }
+        if case .request(let request, _) = action {
+            switch request {
+            case .weather, .around: return Self.lookupTimeout
+            default: break
+            }
+        }
+        return Self.defaultTimeout
+    }
+
+    public static let defaultTimeout = Duration.seconds(2)
+    public static let lookupTimeout = Duration.seconds(15)
+}

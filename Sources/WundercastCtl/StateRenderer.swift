@@ -1,0 +1,30 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import WundercastCore
+
+/// A `WEATHER` answer in the chosen format: plain (the human line, or the template), json
+/// (the line as received), or a bar format.
+struct StateRenderer {
+    let invocation: Invocation
+
+    /// The output for one answer, and the bar item it was made from (bar formats).
+    func render(_ state: WeatherState, line: [UInt8], now: Date) -> (text: String, item: BarItem?) {
+        switch invocation.format {
+        case .json:
+            // Valid JSON (it decoded) on one line; C1 controls escaped too (RawJSONLine).
+            return (RawJSONLine.text(line) + "\n", nil)
+        case .plain:
+            if let template = invocation.template {
+                return (template.render(Placeholder.values(state, now: now, icons: invocation.icons)) + "\n", nil)
+            }
+            return (HumanFormat.line(state, now: now) + "\n", nil)
+        default:
+            let item = BarItem(state: state, now: now, icons: invocation.icons, template: invocation.template)
+            let hidden = invocation.hideOffline && !item.hasWeather
+            return (invocation.format.bar(item, hidden: hidden) ?? "", item)
+        }
+    }
+}

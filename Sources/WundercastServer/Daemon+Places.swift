@@ -1,0 +1,67 @@
+import WundercastCore
+import WundercastHTTP
+import WundercastPOSIX
+
+extension Daemon {
+    /// `Fallback=PLACE`: resolves the name once at start-up (city table first, then online
+    /// geocoding when allowed). A name that cannot be resolved is logged and left as it is: the
+    /// state then says why there is no location (`fallback-name`), and the daemon keeps serving.
+    static func resolvingFallback(
+        _ configuration: Configuration, places: PlaceFinder, logger: Logger
+    ) async -> Configuration {
+        guard case .name(let name) = configuration.location.fallback else { return configuration }
+        var resolved = configuration
+        switch await places.resolve(name) {
+        case .found(let coordinate, let place):
+            resolved.location.fallback = .resolved(name: name, coordinate)
+            logger.info(
+                "Fallback=\(name) is \(place.name)\(place.region.map { ", \($0)" } ?? "")\(place.country.map { ", \($0)" } ?? "") at \(coordinate.latitude),\(coordinate.longitude)"
+            )
+        case .notFound(let message), .unavailable(let message):
+            logger.error("Fallback=\(name) cannot be used: \(message)")
+        }
+        return resolved
+    }
+}
+
+extension Daemon {
+    /// The places of `[Places]`: the city table (`Cities=`; unreadable or bad: logged, no place
+    /// names) and online geocoding for names it lacks (`OnlineGeocoding=`, `GeocodingURL=`).
+    static func placeFinder(_ configuration: Configuration, logger: Logger) -> PlaceFinder {
+        let path = configuration.places.cities
+        var table: CityTable?
+        if !path.isEmpty {
+            do {
+                table = try CityTable(parsing: WholeFile.read(path: path, limit: 8 << 20))
+                Memory.returnFreePages()  // parsing scratch, kept by malloc otherwise
+            } catch {
+                logger.warning(
+                    "no place names: the city table \(path) cannot be used: \(error) (make install installs it; [Places] Cities=)"
+                )
+            }
+        }
+        let geocoder: OpenMeteoGeocoder? =
+            configuration.places.onlineGeocoding
+            ? OpenMeteoGeocoder(
+                baseURL: configuration.places.geocodingURL,
+                http: CurlHTTPClient(
+                    userAgent: Wundercast.userAgent,
+                    connectTimeout: min(Duration.seconds(5), configuration.weather.timeout),
+                    timeout: configuration.weather.timeout))
+            : nil
+        guard table != nil || geocoder != nil else { return .none }
+        let loaded = table
+        let resolver = PlaceResolver(table: table, geocoder: geocoder)
+        return PlaceFinder(
+            nearest: { coordinate, whole in loaded?.place(near: coordinate, wholeKilometres: whole) },
+            resolve: { name in
+                do throws(PlaceError) {
+                    let city = try await resolver.resolve(name)
+                    return .found(city.coordinate, city.place)
+                } catch {
+                    return error.code == .noSuchPlace
+                        ? .notFound(message: error.message) : .unavailable(message: error.message)
+                }
+            })
+    }
+}

@@ -1,0 +1,73 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Synchronization
+import WundercastCore
+
+/// What `status` reports beyond the state: uptime, the gpsd connection, the last error, counts.
+/// Fed by the gpsd source's connection events and by the published states.
+final class Health: Sendable {
+    private struct Facts {
+        var gpsdConnected = false
+        var lastError: SocketProtocol.StatusResponse.LastError?
+    }
+
+    let started = ContinuousClock.now
+    let gpsdServer: String
+    private let facts = Mutex(Facts())
+
+    init(gpsdServer: String) { self.gpsdServer = gpsdServer }
+
+    /// From `GPSDFixSource.onConnectionChange`.
+    func gpsd(connected: Bool) {
+        facts.withLock { $0.gpsdConnected = connected }
+    }
+
+    /// Every published state: a new error is remembered with the time it was first seen.
+    func note(_ state: WeatherState, at now: Date) {
+        guard let error = state.error else { return }
+        facts.withLock { f in
+            if f.lastError?.code != error.code || f.lastError?.message != error.message {
+                f.lastError = .init(code: error.code, message: error.message, at: now)
+            }
+        }
+    }
+
+    /// The `STATUS` object; the socket fills in its client counts.
+    func status(
+        state: WeatherState, authorization: AuthorizationStatus, queue: ProviderQueue, lookups: Int, now: Date
+    ) -> SocketProtocol.StatusResponse {
+        let f = facts.withLock { $0 }
+        let uptime = ContinuousClock.now - started
+        var fix: SocketProtocol.StatusResponse.Fix?
+        if let location = state.location, location.source == "gpsd", let received = location.receivedAt {
+            fix = .init(mode: location.mode, ageSeconds: max(0, Int(now.timeIntervalSince(received).rounded(.down))))
+        }
+        let counts = queue.counts
+        return SocketProtocol.StatusResponse(
+            uptimeSeconds: Int(uptime.components.seconds), gpsd: .init(server: gpsdServer, connected: f.gpsdConnected),
+            fix: fix, authorization: authorization, provider: queue.name, state: state.status, lastError: f.lastError,
+            counters: .init(requests: counts.requests, failures: counts.failures, lookups: lookups))
+    }
+}
+
+/// The daemon's state as each reader class sees it, computed once per state change.
+final class StateViewer: Sendable {
+    private let publicPrecision: Int
+    private let places: PlaceFinder
+    private let last = Mutex<(state: WeatherState, views: StateViews)?>(nil)
+
+    init(publicPrecision: Int, places: PlaceFinder) {
+        self.publicPrecision = publicPrecision
+        self.places = places
+    }
+
+    func views(_ state: WeatherState) -> StateViews {
+        if let cached = last.withLock({ $0 }), cached.state == state { return cached.views }
+        let views = StateViews.make(state, publicPrecision: publicPrecision, nearest: places.nearest)
+        last.withLock { $0 = (state, views) }
+        return views
+    }
+}

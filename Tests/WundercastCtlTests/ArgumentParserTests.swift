@@ -1,0 +1,59 @@
+import Testing
+import WundercastCore
+
+@testable import WundercastCtl
+
+@Suite struct ArgumentParserTests {
+    @Test func optionsStandAnywhereAndFormatsParse() throws {
+        let invocation = try ArgumentParser.parse([
+            "now", "--format", "waybar", "--socket", "/tmp/x.sock", "--icons", "nerd", "--hide-offline", "--timeout",
+            "500ms",
+        ])
+        #expect(invocation.action == .request(.now, line: "now"))
+        #expect(invocation.format == .waybar)
+        #expect(invocation.socketPath == "/tmp/x.sock")
+        #expect(invocation.icons == .nerd)
+        #expect(invocation.hideOffline)
+        #expect(invocation.effectiveTimeout == .milliseconds(500))
+        #expect(try ArgumentParser.parse(["--json", "now"]).format == .json)
+        #expect(try ArgumentParser.parse(["now", "--format=i3status-rs"]).format == .i3statusRs)
+    }
+
+    @Test func defaultTimeoutsAreTwoSecondsAndFifteenForLookups() throws {
+        #expect(try ArgumentParser.parse(["now"]).effectiveTimeout == .seconds(2))
+        #expect(try ArgumentParser.parse(["status"]).effectiveTimeout == .seconds(2))
+        #expect(try ArgumentParser.parse(["watch"]).effectiveTimeout == .seconds(2))
+        #expect(try ArgumentParser.parse(["weather", "Tromsø"]).effectiveTimeout == .seconds(15))
+        #expect(try ArgumentParser.parse(["around"]).effectiveTimeout == .seconds(15))
+    }
+
+    @Test func aNegativeCoordinateIsAnArgumentNotAnOption() throws {
+        let invocation = try ArgumentParser.parse(["weather", "-33.9,18.4"])
+        #expect(
+            invocation.action
+                == .request(
+                    .weather(.coordinate(Coordinate(latitude: -33.9, longitude: 18.4))), line: "weather -33.9,18.4"))
+        let around = try ArgumentParser.parse(["around", "Los", "Angeles,", "CA", "0.5"])
+        #expect(
+            around.action
+                == .request(.around(center: .name("Los Angeles, CA"), step: 0.5), line: "around Los Angeles, CA 0.5"))
+    }
+
+    @Test(arguments: [
+        ["now", "--format", "xml"], ["frobnicate"], ["now", "--template", "{nope}"], ["now", "--timeout", "soon"],
+        ["now", "--icons", "clipart"], ["watch", "every", "0s"], ["authorize", "maybe"], [],
+        ["status", "--format", "waybar"],
+        ["now", "--bogus"], ["now", "--socket"],
+    ])
+    func badCommandLinesAreUsageErrors(_ arguments: [String]) {
+        #expect(throws: UsageError.self) { try ArgumentParser.parse(arguments) }
+    }
+
+    @Test func unknownPlaceholderIsNamed() {
+        #expect {
+            try ArgumentParser.parse(["now", "--template", "{icon} {temprature}"])
+        } throws: { error in
+            (error as? UsageError)?.message.contains("{temprature}") == true
+        }
+    }
+}

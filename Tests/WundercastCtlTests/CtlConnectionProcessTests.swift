@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+import WundercastCore
+import WundercastTestSupport
+
+/// The built `wundercastctl` when the daemon is down, stuck, or restarts under a `watch`.
+@Suite final class CtlConnectionProcessTests {
+    let socket: TemporarySocketPath
+    var path: String { socket.path }
+    var directory: String { socket.directory }
+
+    init() throws { socket = try TemporarySocketPath() }
+
+    func ctl(_ arguments: [String]) async throws -> ProcessResult {
+        // The safety net kills it after 20 s: a run that does not end by itself within its
+        // --timeout fails the status checks below (137), it never hangs the suite.
+        try await runProcess(try Binaries.path("wundercastctl"), ["--socket", path] + arguments, timeout: .seconds(20))
+    }
+
+    /// A daemon that accepts and never answers: `now` ends within its `--timeout`, plain with
+    /// status 1 and the reason, bars with an offline line and status 0.
+    @Test func nowEndsWithinTheTimeoutAgainstADaemonThatNeverAnswers() async throws {
+        let stuck = try FakeDaemon(path: path) { _ in .silent }
+        defer { stuck.stop() }
+        let binary = try Binaries.path("wundercastctl")
+        let path = self.path
+        let plain = try await withDeadline(.seconds(10), "now against a silent daemon") {
+            try await runProcess(binary, ["--socket", path, "now", "--timeout", "1s"], timeout: .seconds(20))
+        }
+        #expect(plain.status == 1)
+        #expect(plain.stderr.contains("no answer from wundercastd"), "\(plain.stderr)")
+        #expect(plain.stderr.contains("within 1s"), "\(plain.stderr)")
+        #expect(plain.stdout.isEmpty)
+        let bar = try await withDeadline(.seconds(10), "waybar now against a silent daemon") {
+            try await runProcess(
+                binary, ["--socket", path, "now", "--timeout", "300ms", "--format", "waybar"], timeout: .seconds(20))
+        }
+        #expect(bar.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(bar.stdout.utf8)) as? [String: Any])
+        #expect(object["class"] as? [String] == ["offline"])
+        #expect(object["text"] as? String == "⚠ wundercast offline")
+        #expect(stuck.requests.value == ["now", "now"])
+    }
+
+    @Test(arguments: OutputFormat.allCases)
+    func withoutADaemonBarsPrintAnOfflineLineAndPlainExits1(_ format: OutputFormat) async throws {
+        let result = try await ctl(["now", "--format", format.rawValue])
+        #expect(result.stderr.contains("wundercastd is not running"), "\(result.stderr)")
+        switch format {
+        case .plain, .json:
+            #expect(result.status == 1)
+            #expect(result.stdout.isEmpty)
+        default:
+            #expect(result.status == 0)
+            #expect(result.stdout.contains("wundercast offline"), "\(result.stdout)")
+            let hidden = try await ctl(["now", "--format", format.rawValue, "--hide-offline"])
+            #expect(hidden.status == 0)
+            #expect(!hidden.stdout.contains("wundercast offline"), "\(hidden.stdout)")
+        }
+    }
+
+    @Test func hideOfflineGivesPolybarAnEmptyLine() async throws {
+        let result = try await ctl(["now", "--format", "polybar", "--hide-offline"])
+        #expect(result.stdout == "\n")
+        let noWeather = try FakeDaemon(path: path) { _ in
+            .lines([SampleStates.line(SampleStates.withoutWeather(.noLocation))])
+        }
+        defer { noWeather.stop() }
+        #expect(try await ctl(["now", "--format", "polybar", "--hide-offline"]).stdout == "\n")
+        #expect(try await ctl(["now", "--format", "polybar"]).stdout == "⚠ no location\n")
+    }
+
+    /// `watch` in a bar format: lines arrive as they are pushed (flushed), an offline line when
+    /// the daemon goes away, and the stream resumes by itself when a daemon comes back on the
+    /// same path.
+    @Test func watchReconnectsWhenTheDaemonGoesAwayAndComesBack() async throws {
+        let first = try FakeDaemon(path: path) { request in
+            request.hasPrefix("watch") ? .lines([SampleStates.line(SampleStates.weather(code: 0))]) : .close
+        }
+        let watch = try ChildProcess(
+            [
+                try Binaries.path("wundercastctl"), "--socket", path, "watch", "weather", "every", "60s", "--format",
+                "waybar",
+            ],
+            separateStderr: true)
+        defer { watch.signalGroup(SIGKILL) }
+        try await watch.output.waitFor(containing: "Clear sky")
+        #expect(first.requests.value == ["watch weather every 60s"])
+        first.push(SampleStates.line(SampleStates.weather(code: 61)))
+        try await watch.output.waitFor(containing: "Slight rain")
+
+        first.stop()
+        try await watch.output.waitFor(containing: "wundercast offline")
+        try await watch.errorOutput.waitFor(containing: "trying again in")
+
+        let second = try FakeDaemon(path: path) { request in
+            request.hasPrefix("watch") ? .lines([SampleStates.line(SampleStates.weather(code: 3))]) : .close
+        }
+        defer { second.stop() }
+        try await watch.output.waitFor(containing: "Overcast", timeout: .seconds(30))
+        #expect(watch.isRunning)
+        for line in watch.output.lines {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(object?["text"] is String, "every line is a waybar object: \(line)")
+        }
+        let offline = watch.output.lines.filter { $0.contains("offline") }
+        #expect(offline.count == 1, "one offline line per outage: \(watch.output.lines)")
+    }
+
+    /// The i3bar stream keeps its one header across a reconnect.
+    @Test func watchInI3barWritesTheHeaderOnce() async throws {
+        let watch = try ChildProcess(
+            [try Binaries.path("wundercastctl"), "--socket", path, "watch", "--format", "i3bar"], separateStderr: true)
+        defer { watch.signalGroup(SIGKILL) }
+        try await watch.output.waitFor(containing: "wundercast offline")
+        let daemon = try FakeDaemon(path: path) { _ in .lines([SampleStates.line(SampleStates.weather(code: 3))]) }
+        defer { daemon.stop() }
+        try await watch.output.waitFor(containing: "Overcast", timeout: .seconds(30))
+        let lines = watch.output.lines
+        #expect(lines.first == #"{"version":1}"#)
+        #expect(lines.filter { $0.contains("version") }.count == 1)
+        #expect(lines[1] == "[")
+        #expect(lines.dropFirst(2).allSatisfy { $0.hasPrefix("[{") && $0.hasSuffix("}],") })
+    }
+}

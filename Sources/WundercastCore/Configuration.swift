@@ -73,8 +73,8 @@ public struct Configuration: Sendable, Equatable {
         /// disconnected. Default 1min.
         public var sendTimeout: Duration = .seconds(60)
         /// `LookupsPerMinute=` one-off lookups (`weather`, `around`: a cell counts as one) per
-        /// client user and minute that may reach the provider. Default 20.
-        public var lookupsPerMinute: Int = 20
+        /// client user and minute that may reach the provider. Default 60.
+        public var lookupsPerMinute: Int = 60
         public init() {}
     }
 

@@ -92,6 +92,9 @@ final class DaemonConnection {
             switch code {
             case EINTR: continue
             case EAGAIN: try wait(for: Int16(POLLOUT), until: deadline, "sending the request")
+            // The daemon refused and closed (too-many-clients): its reason may be waiting to be
+            // read; the next read gives it, or says the connection closed without an answer.
+            case EPIPE, ECONNRESET: return
             default: throw .unreachable("lost wundercastd at \(path) while sending: \(String(cString: strerror(code)))")
             }
         }
@@ -131,7 +134,7 @@ final class DaemonConnection {
             let code = errno
             switch code {
             case EINTR: continue
-            case EAGAIN: try wait(for: Int16(POLLIN), until: deadline, "an answer")
+            case EAGAIN: try wait(for: Int16(POLLIN), until: deadline, "waiting for an answer")
             default:
                 throw .unreachable("lost wundercastd at \(path): \(String(cString: strerror(code)))")
             }
@@ -147,7 +150,7 @@ final class DaemonConnection {
                 let left = deadline - ContinuousClock.now
                 guard left > .zero else {
                     throw .noAnswer(
-                        "no answer from wundercastd at \(path) within \(limitText) (\(what); it accepted the connection but is stuck or overloaded)"
+                        "no answer from wundercastd at \(path) within \(limitText) (while \(what): it accepted the connection but is stuck or overloaded)"
                     )
                 }
                 let (seconds, attoseconds) = left.components

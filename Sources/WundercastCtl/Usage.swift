@@ -41,8 +41,9 @@ public enum Usage {
               --timeout SPAN     bound of each call: connecting, sending, each answer (for watch:
                                  connecting and the first answer); default 2s, 15s for weather
                                  and around (they may wait on the network); e.g. 500ms, 5s
-              --hide-offline     bar formats: an empty line (the bar hides the widget) instead of
-                                 an offline line, or when there is no weather
+              --hide-offline     bar formats: empty output in the bar's own form (an empty
+                                 line, empty text) instead of an offline line, or when there is
+                                 no weather: the bar hides the widget
               --version          this program's version only
               -h, --help         this text
 

@@ -137,8 +137,9 @@ public final class LookupService: Sendable {
             for await (index, cell) in group { cells[index] = cell }
             return cells.compactMap { $0 }
         }
+        let shown = middle.rounded(toDecimals: settings.precision)
         let centre = SocketProtocol.AroundResponse.Cell(
-            latitude: middle.latitude, longitude: middle.longitude, place: places.nearest(middle, false))
+            latitude: shown.latitude, longitude: shown.longitude, place: places.nearest(shown, false))
         return SocketProtocol.line(SocketProtocol.AroundResponse(center: centre, step: step, cells: cells))
     }
 

@@ -302,7 +302,7 @@ extension Configuration {
     }
 
     /// `[+-]digits[.digits]` (no exponent, no `nan`/`inf`) as a finite Double.
-    private static func decimalDegrees(_ s: Substring) -> Double? {
+    static func decimalDegrees(_ s: Substring) -> Double? {
         var body = s
         if body.first == "-" || body.first == "+" { body = body.dropFirst() }
         let pieces = body.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)

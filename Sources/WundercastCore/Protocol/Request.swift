@@ -188,16 +188,10 @@ extension SocketProtocol {
         return .name(text)
     }
 
-    /// `[+-]digits[.digits]` as a finite Double (no exponent, no `nan`).
+    /// `[+-]digits[.digits]` as a finite Double (no exponent, no `nan`): the configuration's
+    /// reading of decimal degrees, so that `Fallback=` and requests agree.
     static func plainNumber(_ text: String) -> Double? {
-        var body = Substring(text)
-        if body.first == "-" || body.first == "+" { body = body.dropFirst() }
-        let pieces = body.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard !body.isEmpty, body != ".", pieces.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }) else {
-            return nil
-        }
-        guard let value = Double(body), value.isFinite else { return nil }
-        return text.first == "-" ? -value : value
+        Configuration.decimalDegrees(Substring(text))
     }
 
     /// Outside text as it may appear in an error: at most 40 characters, no control characters.

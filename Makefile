@@ -23,7 +23,7 @@ DESTDIR ?=
 # The city table (place names on the machine), written from libgeonames by wundercast-cities at
 # build time: the daemon reads this file and never links libgeonames/GLib. Rewritten only when
 # missing or when the tool changed.
-CITIES := .build/cities.tsv
+CITIES := .build/cities.bin
 CITIES_TOOL := .build/debug/wundercast-cities
 
 # $(call apt_install,PACKAGES): installs those of PACKAGES that are not installed yet.
@@ -49,7 +49,7 @@ cities: deps
 	@$(MAKE) --no-print-directory $(CITIES)
 
 $(CITIES): $(CITIES_TOOL)
-	$(CITIES_TOOL) --output $@ --library-version "$$(pkg-config --modversion geonames)"
+	$(CITIES_TOOL) --image --output $@ --library-version "$$(pkg-config --modversion geonames)"
 
 demo: build
 	DEMO_SECONDS=$(DEMO_SECONDS) bash Tests/Tools/demo.sh
@@ -58,7 +58,7 @@ test: test-deps cities
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
 	$(SWIFT) test --skip-build
 
-bench: deps
+bench: deps cities
 	$(SWIFT) build $(RELEASE) -Xswiftc -warnings-as-errors
 	bash Tests/Tools/bench.sh
 
@@ -75,7 +75,7 @@ install: deps cities install-data
 	install -D -m 0644 -t "$(DESTDIR)/etc/systemd/user" systemd/user/wundercast.service systemd/user/wundercast.socket
 	install -D -m 0644 systemd/wundercast.sysusers "$(DESTDIR)/etc/sysusers.d/wundercast.conf"
 	install -D -m 0644 systemd/wundercast.catalog "$(DESTDIR)/etc/systemd/catalog/wundercast.catalog"
-	install -D -m 0644 $(CITIES) "$(DESTDIR)$(PREFIX)/share/wundercast/cities.tsv"
+	install -D -m 0644 $(CITIES) "$(DESTDIR)$(PREFIX)/share/wundercast/cities.bin"
 	@echo "installed; now: systemd-sysusers && journalctl --update-catalog && systemctl daemon-reload && systemctl enable --now wundercast.socket"
 
 # What needs no build: the docs, the man pages (man/NAME.SECTION), the shell completions, and every

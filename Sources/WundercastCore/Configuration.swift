@@ -86,8 +86,8 @@ public struct Configuration: Sendable, Equatable {
         /// `GeocodingURL=` base URL of the geocoding API. Default `https://geocoding-api.open-meteo.com`.
         public var geocodingURL: String = "https://geocoding-api.open-meteo.com"
         /// `Cities=` path of the city table (built from libgeonames by `make`, installed by
-        /// `make install`). Default `/usr/local/share/wundercast/cities.tsv`; empty: no place names.
-        public var cities: String = "/usr/local/share/wundercast/cities.tsv"
+        /// `make install`). Default `/usr/local/share/wundercast/cities.bin`; empty: no place names.
+        public var cities: String = "/usr/local/share/wundercast/cities.bin"
         public init() {}
     }
 

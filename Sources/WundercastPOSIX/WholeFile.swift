@@ -38,24 +38,9 @@ public enum WholeFile {
     /// - Parameter limit: the largest size accepted, in bytes.
     /// - Throws: ``ReadError``; a directory is `.system` with `EISDIR` (as `read(2)` reports it).
     public static func read(path: String, limit: Int) throws(ReadError) -> [UInt8] {
-        let fd: Int32
-        do {
-            fd = try blockingSyscall("open", path) { open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) }
-        } catch {
-            throw .system(error)
-        }
+        let fd = try openForReading(path)
         defer { try? Descriptor.close(fd) }
-        var status = stat()
-        do {
-            _ = try blockingSyscall("fstat", path) { fstat(fd, &status) }
-        } catch {
-            throw .system(error)
-        }
-        switch status.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw .system(Errno(call: "read", subject: path, code: EISDIR))
-        default: throw .notRegularFile
-        }
+        _ = try regularFileStatus(fd, path, call: "read")
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
@@ -70,6 +55,32 @@ public enum WholeFile {
             if n == 0 { return bytes }
             bytes.append(contentsOf: chunk[..<n])
             if bytes.count > limit { throw .tooLarge(limit: limit) }
+        }
+    }
+
+    /// Opens `path` to read (`O_RDONLY`, close-on-exec, no controlling terminal, and
+    /// `O_NONBLOCK` so that a FIFO does not block the open). The descriptor is the caller's.
+    public static func openForReading(_ path: String) throws(ReadError) -> Int32 {
+        do {
+            return try blockingSyscall("open", path) { open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) }
+        } catch {
+            throw .system(error)
+        }
+    }
+
+    /// `fstat` of the open file `fd`, which must be a regular file: a directory is `.system`
+    /// with `EISDIR` (named as `call` would report it), anything else `.notRegularFile`.
+    static func regularFileStatus(_ fd: Int32, _ path: String, call: String) throws(ReadError) -> stat {
+        var status = stat()
+        do {
+            _ = try blockingSyscall("fstat", path) { fstat(fd, &status) }
+        } catch {
+            throw .system(error)
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return status
+        case S_IFDIR: throw .system(Errno(call: call, subject: path, code: EISDIR))
+        default: throw .notRegularFile
         }
     }
 

@@ -29,11 +29,10 @@ extension Daemon {
     /// names) and online geocoding for names it lacks (`OnlineGeocoding=`, `GeocodingURL=`).
     static func placeFinder(_ configuration: Configuration, logger: Logger) -> PlaceFinder {
         let path = configuration.places.cities
-        var table: CityTable?
+        var file: CityTableFile?
         if !path.isEmpty {
             do {
-                table = try CityTable(parsing: WholeFile.read(path: path, limit: 8 << 20))
-                Memory.returnFreePages()  // parsing scratch, kept by malloc otherwise
+                file = try CityTableFile(path: path)
             } catch {
                 logger.warning(
                     "no place names: the city table \(path) cannot be used: \(error) (make install installs it; [Places] Cities=)"
@@ -49,11 +48,13 @@ extension Daemon {
                     connectTimeout: min(Duration.seconds(5), configuration.weather.timeout),
                     timeout: configuration.weather.timeout))
             : nil
-        guard table != nil || geocoder != nil else { return .none }
-        let loaded = table
-        let resolver = PlaceResolver(table: table, geocoder: geocoder)
+        guard file != nil || geocoder != nil else { return .none }
+        let loaded = file
+        let resolver = PlaceResolver(table: file, geocoder: geocoder)
         return PlaceFinder(
-            nearest: { coordinate, whole in loaded?.place(near: coordinate, wholeKilometres: whole) },
+            nearest: { coordinate, whole in
+                loaded?.withTable { $0.place(near: coordinate, wholeKilometres: whole) } ?? nil
+            },
             resolve: { name in
                 do throws(PlaceError) {
                     let city = try await resolver.resolve(name)

@@ -9,12 +9,14 @@ import WundercastCore
 import WundercastPOSIX
 
 let usage = """
-    usage: wundercast-cities [--output PATH] [--library-version VERSION]
+    usage: wundercast-cities [--image] [--output PATH] [--library-version VERSION]
+           wundercast-cities --image --from TABLE [--output PATH]
            wundercast-cities --query NAME
            wundercast-cities --measure PATH
 
     Writes every city libgeonames knows as a wundercast city table (stdout, or PATH replaced
-    atomically). --query prints libgeonames' own answer for NAME (geonames_query_cities_sync),
+    atomically): text (one city a line), or with --image the binary image the daemon maps
+    (cities.bin). --from converts a text TABLE of your own into an image. --query prints libgeonames' own answer for NAME (geonames_query_cities_sync),
     best first, as table lines without the header (tests compare it with wundercast's search).
     --measure loads the table at PATH as the daemon does and prints load time, memory and query times.
     """
@@ -62,6 +64,8 @@ func pkgConfigVersion() -> String? {
 var output: String?
 var libraryVersion: String?
 var query: String?
+var image = false
+var from: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -73,11 +77,13 @@ while let argument = arguments.popFirst() {
         } catch {
             fail("\(path): \(error)")
         }
-    case "--output", "--library-version", "--query":
+    case "--image": image = true
+    case "--output", "--library-version", "--query", "--from":
         guard let value = arguments.popFirst() else { fail("\(argument) needs a value\n\(usage)", status: 2) }
         switch argument {
         case "--output": output = value
         case "--library-version": libraryVersion = value
+        case "--from": from = value
         default: query = value
         }
     case "--help", "-h":
@@ -87,8 +93,15 @@ while let argument = arguments.popFirst() {
     }
 }
 
+if from != nil && !image { fail("--from needs --image\n\(usage)", status: 2) }
 var lines: [String] = []
-if let query {
+if let from {
+    do {
+        lines = [String(decoding: try WholeFile.read(path: from, limit: 16 << 20), as: UTF8.self)]
+    } catch {
+        fail("cannot read \(from): \(error.reason)")
+    }
+} else if let query {
     var length: guint = 0
     var error: UnsafeMutablePointer<GError>?
     guard let indexes = geonames_query_cities_sync(query, GEONAMES_QUERY_DEFAULT, &length, nil, &error) else {
@@ -103,7 +116,14 @@ if let query {
         lines.append(line)
     }
 }
-let bytes = Array((lines.joined(separator: "\n") + (lines.isEmpty ? "" : "\n")).utf8)
+var bytes = Array((lines.joined(separator: "\n") + (lines.isEmpty ? "" : "\n")).utf8)
+if image {
+    do {
+        bytes = try CityTable(parsing: bytes).imageBytes
+    } catch {
+        fail("\(from ?? "libgeonames' cities"): \(error)")
+    }
+}
 do {
     if let output {
         try WholeFile.writeAtomically(bytes, to: output)

@@ -145,3 +145,47 @@ fr=$(rollup "$fpid" Rss); fp=$(rollup "$fpid" Pss); fa=$(rollup "$fpid" Anonymou
 printf '  %-12s %10s %10s %10s\n' floor "$fr" "$fp" "$fa"
 awk -v wa="$wa" 'BEGIN { printf "  target: anonymous <= 3072 kB (3 MiB): %s\n", wa <= 3072 ? "met" : "not met" }'
 awk -v wr="$wr" -v fr="$fr" 'BEGIN { printf "  target: RSS <= floor + 4096 kB (%d kB): %s\n", fr + 4096, wr <= fr + 4096 ? "met" : "not met" }'
+
+# Place names: the same installed daemon, idle after one `now`, with the city table
+# (.build/cities.bin, `Fallback=` a name so that start-up searches it) and without it
+# (`Cities=` empty, `Fallback=` the coordinates that name resolves to).
+places_rss() {
+  cat > "$work/p.conf" <<CONF
+[Location]
+Authorization=denied
+Fallback=$1
+GPSD=127.0.0.1:1
+[Weather]
+URL=$fixture_url
+[Socket]
+Path=$work/p.sock
+[Places]
+OnlineGeocoding=no
+Cities=$2
+CONF
+  rm -f "$work/p.sock"
+  "$work/wundercastd" --config "$work/p.conf" 2> "$work/p.log" &
+  local p=$!
+  pids+=($p)
+  wait_for_socket "$work/p.sock"
+  for _ in $(seq 100); do
+    "$bin/wundercastctl" --socket "$work/p.sock" now --json 2>/dev/null | grep -q '"status":"fresh"' && break
+    sleep 0.1
+  done
+  sleep "${BENCH_IDLE_SECONDS:-5}"
+  echo "$(rollup "$p" Rss) $(rollup "$p" Anonymous)"
+  kill "$p" 2>/dev/null || true
+  wait "$p" 2>/dev/null || true
+}
+if [ -s .build/cities.bin ]; then
+  with=0; without=0; awith=0; awithout=0
+  for _ in 1 2 3; do
+    read -r r a < <(places_rss Regensburg "$PWD/.build/cities.bin"); with=$((with + r)); awith=$((awith + a))
+    read -r r a < <(places_rss 49.01513,12.10161 ""); without=$((without + r)); awithout=$((awithout + a))
+  done
+  awk -v w="$with" -v o="$without" -v aw="$awith" -v ao="$awithout" 'BEGIN {
+    printf "place names (cities.bin, idle after a lookup; mean of 3 starts each): RSS %+d kB, anonymous %+d kB (target <= 1024 kB): %s\n",
+      (w - o) / 3, (aw - ao) / 3, (w - o) / 3 <= 1024 ? "met" : "not met" }'
+else
+  echo "place names: .build/cities.bin missing (make cities)"
+fi

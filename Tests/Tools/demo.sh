@@ -56,6 +56,9 @@ Precision=2
 Timeout=10s
 [Socket]
 Path=$work/wundercast.sock
+[Places]
+# The city table make built (make install puts it where the default Cities= points).
+Cities=$PWD/.build/cities.bin
 CONF
 
 "$bin/wundercastd" --config "$work/wundercast.conf" 2> "$work/wundercastd.log" &

@@ -82,7 +82,7 @@ import WundercastTestSupport
         for request in ["now", "watch", "weather", "around", "status", "refresh", "authorize", "version", "help"] {
             #expect(requests.contains(request), "no example of '\(request)' in PROTOCOL.md")
         }
-        let cities = try await RealCityTable.file()
+        let cities = try await RealCityTable.image()
         let weather = try await FixtureHTTPServer()
         let daemon = try await DaemonProcess(
             configuration: """

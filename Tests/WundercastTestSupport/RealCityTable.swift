@@ -30,11 +30,32 @@ public enum RealCityTable {
             path: path, bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), generationSeconds: seconds)
     }
 
+    /// The image (`cities.bin`, as `make` writes it), converted from the text file by
+    /// `wundercast-cities --image --from`.
+    private static let imageFile = Task<Generated, any Error> {
+        let text = try await generated.value
+        let path = String(text.path.dropLast("tsv".count)) + "bin"
+        let start = ContinuousClock.now
+        let result = try await runProcess(
+            try Binaries.path("wundercast-cities"), ["--image", "--from", text.path, "--output", path])
+        let seconds = (ContinuousClock.now - start) / .seconds(1)
+        guard result.status == 0 else {
+            throw Binaries.Missing(description: "wundercast-cities --image exited \(result.status): \(result.stderr)")
+        }
+        return Generated(
+            path: path, bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), generationSeconds: seconds)
+    }
+
     private static let parsed = Task<CityTable, any Error> { try CityTable(parsing: try await generated.value.bytes) }
 
-    /// The generated file (made on first use).
+    /// The generated text file (made on first use).
     public static func file() async throws -> Generated {
         try await generated.value
+    }
+
+    /// The generated image, the daemon's `cities.bin` (made on first use).
+    public static func image() async throws -> Generated {
+        try await imageFile.value
     }
 
     /// The parsed table (parsed once per test process).

@@ -1,18 +1,20 @@
 /// Why a city table could not be read: the line (1-based) and what is wrong with it, e.g.
-/// `line 7: latitude "91.5" is outside -90...90`. Text quoted from the file is sanitised and
-/// bounded (``UntrustedText/sanitized(_:limit:)``).
+/// `line 7: latitude "91.5" is outside -90...90`, or for a binary image (``CityTableImage``)
+/// no line and the section that is wrong, e.g. `not a valid city table image: section
+/// latitudes: city 12 is at latitude 91.5`. Text quoted from the file is sanitised and bounded
+/// (``UntrustedText/sanitized(_:limit:)``).
 public struct CityTableError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// 1-based line number in the file.
-    public var line: Int
+    /// 1-based line number in a text table; nil for a binary image.
+    public var line: Int?
     /// What is wrong, e.g. `expected 8 tab-separated fields, found 3`.
     public var reason: String
 
-    public init(line: Int, reason: String) {
+    public init(line: Int?, reason: String) {
         self.line = line
         self.reason = reason
     }
 
-    public var description: String { "line \(line): \(reason)" }
+    public var description: String { line.map { "line \($0): \(reason)" } ?? reason }
 }
 
 extension CityTable {
@@ -29,50 +31,7 @@ extension CityTable {
         let bytes = Array(bytes)
         var parser = CityTableParser()
         try parser.parse(bytes)
-        header = parser.header
-        let order = NearestCityIndex.order(latitudes: parser.latitudes, longitudes: parser.longitudes)
-        var names = PackedStrings()
-        var folded = PackedStrings()
-        var foldedCities: [UInt32] = []
-        var latitudes = [Int32](), longitudes = [Int32](), populations = [Int32]()
-        var regionOf = [UInt16](), timeZoneOf = [UInt16]()
-        latitudes.reserveCapacity(order.count)
-        longitudes.reserveCapacity(order.count)
-        populations.reserveCapacity(order.count)
-        regionOf.reserveCapacity(order.count)
-        timeZoneOf.reserveCapacity(order.count)
-        for (index, line) in order.enumerated() {
-            let name = bytes[parser.nameRanges[line]]
-            names.append(name)
-            if !NameFolding.foldsToASCIILowercase(name) {
-                foldedCities.append(UInt32(index))
-                folded.append(NameFolding.fold(String(decoding: name, as: UTF8.self)))
-            }
-            latitudes.append(parser.latitudes[line])
-            longitudes.append(parser.longitudes[line])
-            populations.append(parser.populations[line])
-            regionOf.append(parser.regionOf[line])
-            timeZoneOf.append(parser.timeZoneOf[line])
-        }
-        self.names = names.compacted()
-        self.foldedNames = folded.compacted()
-        self.foldedCities = foldedCities.exactCapacityCopy()
-        self.latitudes = latitudes
-        self.longitudes = longitudes
-        self.populations = populations
-        self.regionOf = regionOf
-        self.timeZoneOf = timeZoneOf
-        regions = parser.regions.compacted()
-        var regionsFolded = PackedStrings()
-        for i in 0..<regions.count { regionsFolded.append(NameFolding.fold(regions.string(i) ?? "")) }
-        self.regionsFolded = regionsFolded.compacted()
-        regionCountry = parser.regionCountry.exactCapacityCopy()
-        countryCodes = parser.countryCodes.compacted()
-        countryNames = parser.countryNames.compacted()
-        var countryNamesFolded = PackedStrings()
-        for i in 0..<countryNames.count { countryNamesFolded.append(NameFolding.fold(countryNames.string(i) ?? "")) }
-        self.countryNamesFolded = countryNamesFolded.compacted()
-        timeZones = parser.timeZones.compacted()
+        try self.init(parsed: parser, bytes: bytes)
     }
 }
 

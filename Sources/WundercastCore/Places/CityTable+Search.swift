@@ -26,29 +26,24 @@ extension CityTable {
         var best: [(key: SearchKey, index: Int)] = []
         var cursor = 0
         query.name.withUnsafeBufferPointer { wanted in
-            names.bytes.withUnsafeBufferPointer { nameBytes in
-                foldedNames.bytes.withUnsafeBufferPointer { foldedBytes in
-                    for index in 0..<count {
-                        let isFolded = cursor < foldedCities.count && Int(foldedCities[cursor]) == index
-                        let foldedIndex = cursor
-                        if isFolded { cursor += 1 }
-                        let qualifier = regionRanks[Int(regionOf[index])]
-                        guard qualifier != .max else { continue }
-                        let rank =
-                            isFolded
-                            ? Self.nameRank(wanted, foldedNames.slice(foldedIndex, of: foldedBytes), lowercasing: false)
-                            : Self.nameRank(wanted, names.slice(index, of: nameBytes), lowercasing: true)
-                        guard let rank else { continue }
-                        let key = SearchKey(
-                            qualifier: qualifier, name: rank, population: populations[index], index: index)
-                        if best.count == limit {
-                            guard key < best[limit - 1].key else { continue }
-                            best.removeLast()
-                        }
-                        let at = best.firstIndex { key < $0.key } ?? best.count
-                        best.insert((key, index), at: at)
-                    }
+            for index in 0..<count {
+                let isFolded = cursor < foldedCities.count && Int(foldedCities[cursor]) == index
+                let foldedIndex = cursor
+                if isFolded { cursor += 1 }
+                let qualifier = regionRanks[Int(regionOf[index])]
+                guard qualifier != .max else { continue }
+                let rank =
+                    isFolded
+                    ? Self.nameRank(wanted, foldedNames[foldedIndex], lowercasing: false)
+                    : Self.nameRank(wanted, names[index], lowercasing: true)
+                guard let rank else { continue }
+                let key = SearchKey(qualifier: qualifier, name: rank, population: populations[index], index: index)
+                if best.count == limit {
+                    guard key < best[limit - 1].key else { continue }
+                    best.removeLast()
                 }
+                let at = best.firstIndex { key < $0.key } ?? best.count
+                best.insert((key, index), at: at)
             }
         }
         return best.map(\.index)
@@ -99,12 +94,5 @@ struct SearchKey: Comparable {
 
     static func < (a: SearchKey, b: SearchKey) -> Bool {
         (a.qualifier, a.name, b.population, a.index) < (b.qualifier, b.name, a.population, b.index)
-    }
-}
-
-extension PackedStrings {
-    /// String `i` within `bytes`, the buffer of ``bytes``.
-    func slice(_ i: Int, of bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(rebasing: bytes[Int(starts[i])..<Int(starts[i + 1])])
     }
 }

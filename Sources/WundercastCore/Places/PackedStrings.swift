@@ -1,5 +1,6 @@
 /// Many short UTF-8 strings in one byte array, found by index: no object per string (the
-/// city table holds 24k names in some 220 KB this way).
+/// city table holds 24k names in some 220 KB this way). The writing side of
+/// ``PackedStringsView``: the parser collects strings here before the image is written.
 struct PackedStrings: Sendable {
     private(set) var bytes: [UInt8] = []
     /// Start of string `i` in ``bytes``; one more entry than strings (the end of the last).
@@ -25,29 +26,4 @@ struct PackedStrings: Sendable {
         let slice = self[i]
         return slice.isEmpty ? nil : String(decoding: slice, as: UTF8.self)
     }
-
-    /// The same strings in arrays with no spare capacity (appending leaves up to half unused).
-    func compacted() -> PackedStrings {
-        var copy = PackedStrings()
-        copy.bytes = bytes.exactCapacityCopy()
-        copy.starts = starts.exactCapacityCopy()
-        return copy
-    }
-
-    /// Bytes held by both arrays (their capacity).
-    var heldBytes: Int { bytes.heldBytes + starts.heldBytes }
-}
-
-extension Array {
-    /// A copy whose capacity is its count.
-    func exactCapacityCopy() -> [Element] {
-        [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
-            _ = buffer.initialize(fromContentsOf: self)
-            initialized = count
-        }
-    }
-
-    /// Bytes of the array's storage: its capacity times the element's stride, plus the
-    /// 32-byte header of Swift's array buffer.
-    var heldBytes: Int { capacity * MemoryLayout<Element>.stride + 32 }
 }

@@ -9,7 +9,7 @@
 public actor PlaceResolver {
     /// Names remembered at most.
     public let cacheLimit: Int
-    private let table: CityTable?
+    private let table: (any CitySource)?
     private let geocoder: (any PlaceGeocoder)?
     private var cache: [String: (result: Result<City, PlaceError>, used: UInt64)] = [:]
     private var clock: UInt64 = 0
@@ -17,10 +17,11 @@ public actor PlaceResolver {
     public private(set) var onlineLookups = 0
 
     /// - Parameters:
-    ///   - table: the city table, or nil when there is none (`Cities=` empty or unreadable).
+    ///   - table: the city table (or where to read it), or nil when there is none (`Cities=`
+    ///     empty or unreadable).
     ///   - geocoder: the online geocoder, or nil when online geocoding is off.
     ///   - cacheLimit: names remembered at most (at least 1).
-    public init(table: CityTable?, geocoder: (any PlaceGeocoder)?, cacheLimit: Int = 256) {
+    public init(table: (any CitySource)?, geocoder: (any PlaceGeocoder)?, cacheLimit: Int = 256) {
         self.table = table
         self.geocoder = geocoder
         self.cacheLimit = max(1, cacheLimit)
@@ -43,7 +44,7 @@ public actor PlaceResolver {
         let result: Result<City, PlaceError>
         if key.isEmpty {
             result = .failure(.noSuchPlace(name: name))
-        } else if let city = table?.search(name, limit: 1).first {
+        } else if let city = table?.withTable({ $0.search(name, limit: 1).first }) ?? nil {
             result = .success(city)
         } else if let geocoder {
             onlineLookups += 1

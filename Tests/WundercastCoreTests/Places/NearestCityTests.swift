@@ -125,9 +125,10 @@ import WundercastCore
 }
 
 /// A small deterministic random number generator (SplitMix64), so that failures repeat.
-struct SplitMix {
+struct SplitMix: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 { nextUInt64() }
     mutating func nextUInt64() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

@@ -1,0 +1,43 @@
+/// A read-only array of little-endian integers inside a city table image
+/// (``CityTableImage``): no copy, whether the image is on the heap or a mapped file.
+///
+/// Safe only while the image's owner lives: ``CityTable`` keeps it. Reads are bounds-checked.
+struct Column<Element: FixedWidthInteger>: @unchecked Sendable {
+    let base: UnsafeRawPointer?
+    let count: Int
+
+    init(_ bytes: UnsafeRawBufferPointer) {
+        base = bytes.baseAddress
+        count = bytes.count / MemoryLayout<Element>.size
+    }
+
+    subscript(i: Int) -> Element {
+        precondition(i >= 0 && i < count, "city table column index out of range")
+        return Element(
+            littleEndian: base!.loadUnaligned(fromByteOffset: i * MemoryLayout<Element>.size, as: Element.self))
+    }
+}
+
+/// Short UTF-8 strings inside a city table image: their bytes, and one start offset per string
+/// plus the end of the last (the reading side of ``PackedStrings``).
+struct PackedStringsView: @unchecked Sendable {
+    let starts: Column<UInt32>
+    let bytes: UnsafeRawBufferPointer
+
+    /// How many strings.
+    var count: Int { max(starts.count - 1, 0) }
+
+    /// The bytes of string `i`.
+    subscript(i: Int) -> UnsafeBufferPointer<UInt8> {
+        let start = Int(starts[i])
+        let end = Int(starts[i + 1])
+        precondition(start <= end && end <= bytes.count, "city table string out of range")
+        return UnsafeBufferPointer(rebasing: bytes.assumingMemoryBound(to: UInt8.self)[start..<end])
+    }
+
+    /// String `i`; nil when it is empty.
+    func string(_ i: Int) -> String? {
+        let slice = self[i]
+        return slice.isEmpty ? nil : String(decoding: slice, as: UTF8.self)
+    }
+}

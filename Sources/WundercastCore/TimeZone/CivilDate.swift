@@ -39,9 +39,11 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// The local calendar day at instant `date` where the clocks are `utcOffset` seconds
-    /// east of UTC (Berlin in winter: 3600).
+    /// east of UTC (Berlin in winter: 3600). Instants beyond ±27 million years (and NaN, as
+    /// 1970) are clamped.
     public init(_ date: Date, utcOffset: Int) {
-        let seconds = date.timeIntervalSince1970.rounded(.down) + Double(utcOffset)
+        let t = date.timeIntervalSince1970
+        let seconds = (t.isNaN ? 0 : min(max(t, -8.64e14), 8.64e14)).rounded(.down) + Double(utcOffset)
         self.init(daysSince1970: Int((seconds / 86400).rounded(.down)))
     }
 

@@ -62,7 +62,9 @@ public struct PosixTimeZoneRule: Sendable, Equatable {
 
     /// The offset in force at `seconds` since 1970 (UTC): seconds east of UTC and whether it
     /// is summer time, with the name of the period.
-    public func offset(atUnixTime seconds: Int64) -> ZoneOffset {
+    public func offset(atUnixTime unixTime: Int64) -> ZoneOffset {
+        // Beyond ±146 billion years nothing changes; keeps the arithmetic below in range.
+        let seconds = min(max(unixTime, -(1 << 62)), 1 << 62)
         guard let daylight else { return ZoneOffset(utcOffset: utcOffset, isDST: false, abbreviation: standardName) }
         let summer = ZoneOffset(utcOffset: daylight.dstOffset, isDST: true, abbreviation: daylight.name)
         let winter = ZoneOffset(utcOffset: utcOffset, isDST: false, abbreviation: standardName)

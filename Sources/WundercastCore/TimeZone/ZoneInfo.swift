@@ -86,10 +86,10 @@ public struct ZoneInfo: Sendable, Equatable {
         self.footer = footer
     }
 
-    /// The offset in force at `date`.
+    /// The offset in force at `date` (NaN: the first period).
     public func offset(at date: Date) -> ZoneOffset {
         let seconds = date.timeIntervalSince1970.rounded(.down)
-        guard seconds.isFinite else { return periods[0] }
+        guard !seconds.isNaN else { return periods[0] }
         return offset(atUnixTime: Int64(max(-9.2e18, min(9.2e18, seconds))))
     }
 

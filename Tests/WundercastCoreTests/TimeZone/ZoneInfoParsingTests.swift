@@ -161,3 +161,17 @@ import WundercastTestSupport
         #expect(CivilDate(Date(timeIntervalSince1970: -1), utcOffset: 1).description == "1970-01-01")
     }
 }
+
+extension ZoneInfoParsingTests {
+    /// The ends of time do not trap: far instants follow the footer's rule or the first period.
+    @Test func extremeInstantsAreClamped() throws {
+        let berlin = try ZoneInfo(parsing: Self.bytes("Europe/Berlin"))
+        #expect(["CET", "CEST"].contains(berlin.offset(atUnixTime: .max).abbreviation))
+        #expect(berlin.offset(atUnixTime: .min).abbreviation == "LMT")
+        #expect(["CET", "CEST"].contains(berlin.offset(at: Date(timeIntervalSince1970: .infinity)).abbreviation))
+        #expect(berlin.offset(at: Date(timeIntervalSince1970: -.infinity)).abbreviation == "LMT")
+        #expect(berlin.offset(at: Date(timeIntervalSince1970: .nan)) == berlin.periods[0])
+        #expect(CivilDate(Date(timeIntervalSince1970: .greatestFiniteMagnitude), utcOffset: 0).year > 20_000_000)
+        #expect(CivilDate(Date(timeIntervalSince1970: .nan), utcOffset: 0).description == "1970-01-01")
+    }
+}

@@ -96,6 +96,21 @@ public enum IconSet: String, Sendable, CaseIterable {
         .thunderstormWithHail: Glyphs(
             emojiDay: "⛈\u{FE0F}", emojiNight: "⛈\u{FE0F}", nameDay: "day-hail", nameNight: "night-alt-hail",
             nerdDay: 0xE304, nerdNight: 0xE321, wiDay: 0xF004, wiNight: 0xF024),
+        .sleet: Glyphs(
+            emojiDay: "🌨\u{FE0F}", emojiNight: "🌨\u{FE0F}", nameDay: "sleet", nameNight: "night-sleet",
+            nerdDay: 0xE3AD, nerdNight: 0xE3AB, wiDay: 0xF0B5, wiNight: 0xF0B3),
+        .haze: Glyphs(
+            emojiDay: "🌫\u{FE0F}", emojiNight: "🌫\u{FE0F}", nameDay: "day-haze", nameNight: "smog",
+            nerdDay: 0xE3AE, nerdNight: 0xE36D, wiDay: 0xF0B6, wiNight: 0xF074),
+        .dust: Glyphs(
+            emojiDay: "💨", emojiNight: "💨", nameDay: "dust", nameNight: "dust",
+            nerdDay: 0xE35D, nerdNight: 0xE35D, wiDay: 0xF063, wiNight: 0xF063),
+        .squall: Glyphs(
+            emojiDay: "🌬\u{FE0F}", emojiNight: "🌬\u{FE0F}", nameDay: "strong-wind", nameNight: "strong-wind",
+            nerdDay: 0xE34B, nerdNight: 0xE34B, wiDay: 0xF050, wiNight: 0xF050),
+        .tornado: Glyphs(
+            emojiDay: "🌪\u{FE0F}", emojiNight: "🌪\u{FE0F}", nameDay: "tornado", nameNight: "tornado",
+            nerdDay: 0xE351, nerdNight: 0xE351, wiDay: 0xF056, wiNight: 0xF056),
         .unknown: Glyphs(
             emojiDay: "🌡\u{FE0F}", emojiNight: "🌡\u{FE0F}", nameDay: "na", nameNight: "na",
             nerdDay: 0xE374, nerdNight: 0xE374, wiDay: 0xF07B, wiNight: 0xF07B),

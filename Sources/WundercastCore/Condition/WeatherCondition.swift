@@ -1,9 +1,10 @@
-/// One model of the weather's condition, whichever provider reported it. WMO weather
-/// interpretation codes (WMO 4677 `ww`, 0–99; Open-Meteo's `weather_code`) map into it now;
-/// later providers map their own codes into the same kinds.
+/// One model of the weather's condition, whichever provider reported it: WMO weather
+/// interpretation codes (WMO 4677 `ww`, 0–99; Open-Meteo's `weather_code`), OpenWeatherMap
+/// condition ids (``init(openWeatherMapID:)``) and MET Norway symbol codes
+/// (``init(metNorwaySymbolCode:)``) all map into the same kinds.
 ///
-/// Every code 0–99 (and any other integer) maps without failing: a code outside the table is
-/// ``Kind/unknown`` and gets the generic icon.
+/// Every code maps without failing: a code outside the tables is ``Kind/unknown`` and gets the
+/// generic icon.
 public struct WeatherCondition: Sendable, Equatable, Hashable {
     /// What the sky does, coarse enough for one icon.
     public enum Kind: String, Sendable, CaseIterable, Codable {
@@ -13,6 +14,16 @@ public struct WeatherCondition: Sendable, Equatable, Hashable {
         case snow, snowGrains
         case showers, snowShowers
         case thunderstorm, thunderstormWithHail
+        /// Rain and snow together (MET Norway `sleet`, OpenWeatherMap 611–616).
+        case sleet
+        /// Haze or smoke (OpenWeatherMap 711, 721).
+        case haze
+        /// Dust, sand or volcanic ash in the air (OpenWeatherMap 731, 751, 761, 762).
+        case dust
+        /// Squalls (OpenWeatherMap 771).
+        case squall
+        /// Tornado (OpenWeatherMap 781).
+        case tornado
         case unknown
 
         /// English name, e.g. `Partly cloudy`: shown when the daemon sent no condition text.
@@ -35,6 +46,11 @@ public struct WeatherCondition: Sendable, Equatable, Hashable {
             case .snowShowers: "Snow showers"
             case .thunderstorm: "Thunderstorm"
             case .thunderstormWithHail: "Thunderstorm with hail"
+            case .sleet: "Sleet"
+            case .haze: "Haze"
+            case .dust: "Dust"
+            case .squall: "Squalls"
+            case .tornado: "Tornado"
             case .unknown: "Unknown"
             }
         }
@@ -42,8 +58,9 @@ public struct WeatherCondition: Sendable, Equatable, Hashable {
 
     public var kind: Kind
     /// Weather a bar should call attention to (i3blocks exit 33, `Critical`, class `severe`):
-    /// WMO 65 heavy rain, 67 heavy freezing rain, 75 heavy snow fall, 82 violent rain showers,
-    /// 86 heavy snow showers, 95–99 thunderstorms.
+    /// heavy rain, snow or sleet, freezing rain, violent showers, thunder, squalls and
+    /// tornadoes. WMO: 65, 67, 75, 82, 86, 95–99; OpenWeatherMap and MET Norway: see their
+    /// initializers.
     public var isSevere: Bool
 
     public init(kind: Kind, isSevere: Bool = false) {

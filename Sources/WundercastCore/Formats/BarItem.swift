@@ -172,11 +172,11 @@ public struct BarItem: Sendable, Equatable {
     static func i3statusIcon(_ kind: WeatherCondition.Kind) -> String {
         switch kind {
         case .clear, .mainlyClear: "weather_sun"
-        case .partlyCloudy, .overcast, .fog: "weather_clouds"
+        case .partlyCloudy, .overcast, .fog, .haze, .dust: "weather_clouds"
         case .drizzle, .freezingDrizzle, .lightRain, .rain, .heavyRain, .freezingRain, .showers: "weather_rain"
-        case .snow, .snowGrains, .snowShowers: "weather_snow"
-        case .thunderstorm, .thunderstormWithHail: "weather_thunder"
-        case .unknown: "weather_default"
+        case .snow, .snowGrains, .snowShowers, .sleet: "weather_snow"
+        case .thunderstorm, .thunderstormWithHail, .tornado: "weather_thunder"
+        case .squall, .unknown: "weather_default"
         }
     }
 }

@@ -16,11 +16,23 @@ import WundercastCore
 /// are lower-cased and belong to the final response after redirects.
 ///
 /// Cancelling the calling task aborts the transfer at once and throws ``WeatherError/cancelled``.
-/// Error messages never contain a URL's query string (an `appid` must never reach a log), and
-/// are sanitised (``UntrustedText/sanitized(_:limit:)``).
+/// Error messages never contain a URL's query string nor any of ``secrets`` (an `appid` must
+/// never reach a log): every error the client throws passes ``WeatherError/redacted(by:)``, and
+/// libcurl's texts (its error buffer can quote the URL) are cut at every `?`. They are sanitised
+/// (``UntrustedText/sanitized(_:limit:)``).
+///
+/// Failures, each its own kind (``FailureKind``): libcurl's `CURLcode` in
+/// ``WeatherError/transport(code:message:)`` (DNS, connect, timeout, TLS, a body cut short —
+/// `CURLE_PARTIAL_FILE` when the connection ends before `Content-Length` bytes or the last
+/// chunk), and ``WeatherError/tooLarge(limit:)`` for a body over ``maxBodySize``: refused before
+/// the transfer when `Content-Length` says so (`CURLOPT_MAXFILESIZE_LARGE`), else aborted in the
+/// write callback the moment it grows past it, so at most ``maxBodySize`` bytes are ever held.
+/// Response headers are bounded too (``maxHeaderBytes``).
 ///
 /// ``HTTPResponse/retryAfter`` is filled from `Retry-After` in both RFC 9110 forms: delta-seconds,
-/// or an HTTP-date read by libcurl's `curl_getdate` and counted from the moment the answer arrived.
+/// or an HTTP-date read by libcurl's `curl_getdate` and counted from the moment the answer arrived;
+/// ``HTTPResponse/date``, ``HTTPResponse/expires`` and ``HTTPResponse/lastModified`` from their
+/// headers with `curl_getdate`.
 public final class CurlHTTPClient: HTTPClient, Sendable {
     /// Sent as `User-Agent` with every request, e.g. `wundercast/0.1 (+https://…)`.
     public let userAgent: String
@@ -28,9 +40,14 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
     public let connectTimeout: Duration
     /// Time allowed for the whole transfer, redirects included.
     public let timeout: Duration
-    /// Largest body accepted, in bytes (after gzip decoding); a larger one fails with
-    /// ``WeatherError/transport(code:message:)`` code 23 (`CURLE_WRITE_ERROR`).
+    /// Largest body accepted, in bytes (after gzip decoding; 2 MiB by default, some 50 times
+    /// a provider's largest answer); a larger one fails with ``WeatherError/tooLarge(limit:)``.
     public let maxBodySize: Int
+    /// Largest total of response header lines accepted, in bytes (64 KiB); more fails with
+    /// ``WeatherError/transport(code:message:)`` code 23 (`CURLE_WRITE_ERROR`).
+    public static let maxHeaderBytes = 64 << 10
+    /// Secret values (an API key in the URLs) never shown in an error.
+    public let secrets: Secrets
 
     /// Transfers block their thread in `curl_multi_poll`; a concurrent queue lets dispatch give
     /// each its own thread (custom queues target the overcommitting global queue).
@@ -38,9 +55,10 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
 
     public init(
         userAgent: String, connectTimeout: Duration = .seconds(5), timeout: Duration = .seconds(10),
-        maxBodySize: Int = 4 << 20
+        maxBodySize: Int = 2 << 20, secrets: Secrets = .none
     ) {
         self.userAgent = userAgent
+        self.secrets = secrets
         self.connectTimeout = connectTimeout
         self.timeout = timeout
         self.maxBodySize = maxBodySize
@@ -62,7 +80,7 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         } onCancel: {
             transfer.cancel()
         }
-        return try result.get()
+        return try result.mapError { $0.redacted(by: secrets) }.get()
     }
 
     /// libcurl's `*_MS` options take a `long`; 0 would mean "no timeout", so at least 1 ms.
@@ -83,6 +101,17 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
     /// `Retry-After` of `headers` in seconds from `now` (seconds since 1970), both forms.
     static func retryAfter(_ headers: [String: String], now: Double) -> Double? {
         headers["retry-after"].flatMap { RetryAfter.seconds($0, now: now, httpDate: httpDate) }
+    }
+
+    /// The response with its headers' instants parsed (`Retry-After`, `Date`, `Expires`,
+    /// `Last-Modified`), `now` being when it arrived (seconds since 1970).
+    static func response(status: Int, headers: [String: String], body: [UInt8], now: Double) -> HTTPResponse {
+        func instant(_ name: String) -> Date? {
+            headers[name].flatMap(httpDate).map { Date(timeIntervalSince1970: $0) }
+        }
+        return HTTPResponse(
+            status: status, headers: headers, body: body, retryAfter: retryAfter(headers, now: now),
+            date: instant("date"), expires: instant("expires"), lastModified: instant("last-modified"))
     }
 
     /// `message` with the query string (and fragment) cut from every URL in it: everything
@@ -134,6 +163,8 @@ private final class CurlTransfer: @unchecked Sendable {
     private var body: [UInt8] = []
     private var responseHeaders: [String: String] = [:]
     private var bodyTooLarge = false
+    private var headerBytes = 0
+    private var headersTooLarge = false
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
     init(
@@ -203,6 +234,8 @@ private final class CurlTransfer: @unchecked Sendable {
             ccurl_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, ""),
             ccurl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, connectTimeoutMilliseconds),
             ccurl_setopt_long(easy, CURLOPT_TIMEOUT_MS, timeoutMilliseconds),
+            // A Content-Length over the cap fails at once with CURLE_FILESIZE_EXCEEDED.
+            ccurl_setopt_off_t(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(maxBodySize)),
             // Threads: no SIGALRM-based DNS timeouts.
             ccurl_setopt_long(easy, CURLOPT_NOSIGNAL, 1),
             ccurl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, UnsafeMutableRawPointer(errorBuffer)),
@@ -216,8 +249,7 @@ private final class CurlTransfer: @unchecked Sendable {
             ccurl_setopt_write_function(easy, CURLOPT_HEADERFUNCTION) { data, size, count, userdata in
                 guard let userdata else { return 0 }
                 let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
-                transfer.receiveHeader(UnsafeRawBufferPointer(start: data, count: size * count))
-                return size * count
+                return transfer.receiveHeader(UnsafeRawBufferPointer(start: data, count: size * count))
             },
             ccurl_setopt_pointer(easy, CURLOPT_HEADERDATA, userdata),
             ccurl_setopt_long(easy, CURLOPT_NOPROGRESS, 0),
@@ -268,11 +300,8 @@ private final class CurlTransfer: @unchecked Sendable {
         guard info == CURLE_OK, status > 0 else {
             return .failure(.transport(code: Int(info.rawValue), message: "no HTTP status received"))
         }
-        let now = Double(time(nil))
         return .success(
-            HTTPResponse(
-                status: status, headers: responseHeaders, body: body,
-                retryAfter: CurlHTTPClient.retryAfter(responseHeaders, now: now)))
+            CurlHTTPClient.response(status: status, headers: responseHeaders, body: body, now: Double(time(nil))))
     }
 
     private func receiveBody(_ chunk: UnsafeRawBufferPointer) -> Int {
@@ -284,24 +313,34 @@ private final class CurlTransfer: @unchecked Sendable {
         return chunk.count
     }
 
-    /// One header line, CRLF included. A status line starts a new response (a redirect, or
-    /// `100 Continue`), so only the final response's headers remain.
-    private func receiveHeader(_ line: UnsafeRawBufferPointer) {
+    /// One header line, CRLF included; returns what libcurl must see as handled (less aborts).
+    /// A status line starts a new response (a redirect, or `100 Continue`), so only the final
+    /// response's headers remain. All lines together (redirects included) are bounded.
+    private func receiveHeader(_ line: UnsafeRawBufferPointer) -> Int {
+        headerBytes += line.count
+        guard headerBytes <= CurlHTTPClient.maxHeaderBytes else {
+            headersTooLarge = true
+            return 0  // CURLE_WRITE_ERROR
+        }
         let text = String(decoding: line, as: UTF8.self)
         if text.hasPrefix("HTTP/") {
             responseHeaders = [:]
-            return
+            return line.count
         }
-        guard let colon = text.firstIndex(of: ":") else { return }
+        guard let colon = text.firstIndex(of: ":") else { return line.count }
         let name = text[..<colon].trimmingWhitespace().lowercased()
-        guard !name.isEmpty else { return }
+        guard !name.isEmpty else { return line.count }
         responseHeaders[name] = text[text.index(after: colon)...].trimmingWhitespace()
+        return line.count
     }
 
     private func transportError(_ code: CURLcode) -> WeatherError {
+        if (code == CURLE_WRITE_ERROR && bodyTooLarge) || code == CURLE_FILESIZE_EXCEEDED {
+            return .tooLarge(limit: maxBodySize)
+        }
         var message = String(cString: curl_easy_strerror(code))
-        if code == CURLE_WRITE_ERROR && bodyTooLarge {
-            message = "response body larger than \(maxBodySize) bytes"
+        if code == CURLE_WRITE_ERROR && headersTooLarge {
+            message = "response headers larger than \(CurlHTTPClient.maxHeaderBytes) bytes"
         } else {
             let detail = String(cString: errorBuffer).trimmingWhitespace()
             if !detail.isEmpty && detail != message { message += ": " + detail }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import WundercastCore
 import WundercastTestSupport
@@ -73,5 +74,18 @@ import WundercastTestSupport
     @Test func onlyNetworkKindsAreOffline() {
         let offline = FailureKind.allCases.filter(\.isNetwork)
         #expect(offline == [.dns, .connect, .timeout, .tls, .network, .truncated])
+    }
+
+    /// Every code a failure can have is in the table of docs/PROTOCOL.md, with its state.
+    @Test func everyCodeIsDocumented() throws {
+        let protocolText = try String(
+            contentsOf: Fixtures.directory.deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("docs/PROTOCOL.md"), encoding: .utf8)
+        for kind in FailureKind.allCases where kind != .cancelled {
+            let code = kind.code == "http" ? "http-NNN` (other)" : kind.code + "`"
+            let state = kind.isNetwork ? "`offline`" : "`error`"
+            let row = protocolText.split(separator: "\n").first { $0.hasPrefix("| `\(code) |") }
+            #expect(row?.contains(state) == true, "\(code): \(String(describing: row))")
+        }
     }
 }

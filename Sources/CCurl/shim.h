@@ -26,6 +26,9 @@ typedef int (*ccurl_xferinfo_callback)(void *userdata, curl_off_t dltotal, curl_
 static inline CURLcode ccurl_setopt_xferinfo_function(CURL *handle, ccurl_xferinfo_callback value) {
     return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, value);
 }
+static inline CURLcode ccurl_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value) {
+    return curl_easy_setopt(handle, option, value);
+}
 static inline CURLcode ccurl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }

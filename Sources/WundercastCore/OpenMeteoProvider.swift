@@ -20,6 +20,8 @@ import Foundation
 public struct OpenMeteoProvider: WeatherProvider {
     /// `"open-meteo"`.
     public var name: String { "open-meteo" }
+    /// None: the free API takes no key.
+    public var secrets: Secrets { .none }
     /// Base URL of the API without a trailing slash, e.g. `https://api.open-meteo.com`.
     public let baseURL: String
     /// The units asked for; also the fallback when the response does not label a value.
@@ -71,7 +73,9 @@ public struct OpenMeteoProvider: WeatherProvider {
         let retryAfter =
             response.retryAfter ?? response.headers["retry-after"].flatMap(Self.retryAfterSeconds)
         do {
-            return try Self.decode(status: response.status, body: response.body, requested: units)
+            return try Self.decode(
+                status: response.status, body: response.body, requested: units,
+                contentType: response.headers["content-type"])
         } catch .http(let status, let reason, _) {
             throw .http(status: status, reason: reason, retryAfter: retryAfter)
         } catch .limited(let status, let window, let reason, _) {
@@ -93,18 +97,21 @@ public struct OpenMeteoProvider: WeatherProvider {
     /// - A reason naming a request limit ("Daily API request limit exceeded. Please try again
     ///   tomorrow.", also Hourly and Minutely) throws
     ///   ``WeatherError/limited(status:window:reason:retryAfter:)`` instead, under any status.
-    /// - A body with `"error": true` throws `.http` even under status 200.
+    /// - A body with `"error": true` under a success status throws
+    ///   ``WeatherError/errorBody(status:providerCode:reason:)``.
     /// - `current.time` may be unix seconds (`timeformat=unixtime`) or local time without an
     ///   offset (`"2026-01-16T22:15"`), which is turned into UTC with `utc_offset_seconds`.
     /// - `null` values become `nil`; `-0` becomes `0`; `weather_code` may be `3.0`.
     /// - Units come from `current_units` (`"mp/h"` → `"mph"`); a missing or `"undefined"` unit
     ///   falls back to ``WeatherUnits/requested(_:)`` of `requested` (Open-Meteo's defaults are metric).
+    /// - A success status with a body that is not JSON throws
+    ///   ``WeatherError/notJSON(status:bytes:contentType:)`` (with `contentType`, the header).
     /// - Throws ``WeatherError/decoding(message:)`` naming the member when `current` is missing or a
-    ///   member has the wrong type, or saying that the body is not JSON.
+    ///   member has the wrong type.
     public static func decode(
-        status: Int, body: [UInt8], requested: UnitSystem = .metric
+        status: Int, body: [UInt8], requested: UnitSystem = .metric, contentType: String? = nil
     ) throws(WeatherError) -> Weather {
-        let parsed: Result<OpenMeteoBody, WeatherError> = parse(body)
+        let parsed: Result<OpenMeteoBody, WeatherError> = parse(body, status: status, contentType: contentType)
         let reason = (try? parsed.get())?.errorReason.map { UntrustedText.sanitized($0) }
         if let reason, let window = limitWindow(reason) {
             throw .limited(status: status, window: window, reason: reason, retryAfter: nil)
@@ -117,7 +124,7 @@ public struct OpenMeteoProvider: WeatherProvider {
         let document = try parsed.get()
         if document.isError {
             // Never trust the status line alone (PITFALLS): an error body under 200 is an error.
-            throw .http(status: status, reason: reason, retryAfter: nil)
+            throw .errorBody(status: status, providerCode: nil, reason: reason)
         }
         return try document.weather(requested: requested)
     }
@@ -133,7 +140,10 @@ public struct OpenMeteoProvider: WeatherProvider {
         return nil
     }
 
-    private static func parse(_ body: [UInt8]) -> Result<OpenMeteoBody, WeatherError> {
+    private static func parse(
+        _ body: [UInt8], status: Int, contentType: String?
+    ) -> Result<OpenMeteoBody, WeatherError> {
+        let notJSON = WeatherError.notJSON(status: status, bytes: body.count, contentType: contentType)
         do {
             return .success(try JSONDecoder().decode(OpenMeteoBody.self, from: Data(body)))
         } catch let error as WeatherError {
@@ -141,11 +151,11 @@ public struct OpenMeteoProvider: WeatherProvider {
         } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
             return .failure(.decoding(message: "body is not a JSON object"))
         } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
-            return .failure(.decoding(message: "body is not JSON (\(body.count) bytes)"))
+            return .failure(notJSON)
         } catch let error as DecodingError {
             return .failure(.decoding(message: Self.describe(error)))
         } catch {
-            return .failure(.decoding(message: "body is not JSON (\(body.count) bytes)"))
+            return .failure(notJSON)
         }
     }
 

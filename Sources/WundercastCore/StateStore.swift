@@ -26,7 +26,8 @@ public final class StateStore: Sendable {
         var locationProblem: WeatherState.ErrorInfo?
         var weather: Weather?
         var fetchedAt: Date?
-        /// The last fetch failed (cleared by a success); `transport`: no HTTP status arrived.
+        /// The last fetch failed (cleared by a success); `transport`: the provider could not be
+        /// reached or its answer did not get through (``FailureKind/isNetwork``).
         var failure: (info: WeatherState.ErrorInfo, transport: Bool)?
         /// A fetch for a new position is under way or scheduled.
         var fetching = false
@@ -160,7 +161,7 @@ public final class StateStore: Sendable {
     /// A fetch failed: the last good weather stays.
     public func publishFailure(_ error: WeatherError) {
         change { f in
-            f.failure = (.init(code: error.code, message: error.message), isTransport(error))
+            f.failure = (.init(code: error.code, message: error.message), error.kind.isNetwork)
             f.fetching = false
         }
     }
@@ -168,11 +169,6 @@ public final class StateStore: Sendable {
     /// The position is only the last known one (`problem`), or current again (`nil`).
     public func publishLocationProblem(_ problem: WeatherState.ErrorInfo?) {
         change { $0.locationProblem = problem }
-    }
-
-    private func isTransport(_ error: WeatherError) -> Bool {
-        if case .transport = error { return true }
-        return false
     }
 
     /// Applies `transform` and publishes the derived state when the facts changed.

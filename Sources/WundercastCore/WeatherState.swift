@@ -76,7 +76,7 @@ public struct WeatherState: Sendable, Equatable, Codable {
 
     /// The last error, without secrets.
     public struct ErrorInfo: Sendable, Equatable, Codable {
-        /// Machine-readable, e.g. `http-500`, `transport`, `decoding`, `no-fix`.
+        /// Machine-readable, e.g. `http-500`, `connect`, `timeout`, `not-json`, `no-fix` (docs/PROTOCOL.md lists them).
         public var code: String
         /// One human line.
         public var message: String

@@ -135,6 +135,14 @@ public enum Daemon {
 
         init(configuration: Configuration, options: Options, logger: Logger, places: PlaceFinder = .none) {
             self.configuration = configuration
+            let http = CurlHTTPClient(
+                userAgent: Wundercast.userAgent,
+                connectTimeout: min(Duration.seconds(5), configuration.weather.timeout),
+                timeout: configuration.weather.timeout)
+            let provider = OpenMeteoProvider(
+                baseURL: configuration.weather.url, units: configuration.weather.units, http: http)
+            // Every log line of the daemon passes the provider's secrets (an API key) through redaction.
+            let logger = logger.redacting(provider.secrets)
             self.lastLoaded = Mutex(configuration)
             self.options = options
             self.logger = logger
@@ -152,12 +160,6 @@ public enum Daemon {
             locationManager = LocationManager(
                 source: gpsd, authorization: authorization,
                 maxHorizontalError: configuration.location.maxHorizontalError)
-            let http = CurlHTTPClient(
-                userAgent: Wundercast.userAgent,
-                connectTimeout: min(Duration.seconds(5), configuration.weather.timeout),
-                timeout: configuration.weather.timeout)
-            let provider = OpenMeteoProvider(
-                baseURL: configuration.weather.url, units: configuration.weather.units, http: http)
             queue = ProviderQueue(provider)
             lookups = LookupService(
                 queue: queue, places: places,

@@ -25,6 +25,15 @@ are optional:
    "retryAfter": 3, "delaySeconds": 1.5, "headers": {"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"}}
 "headers" are extra response headers sent as given (after "retryAfter").
 "body" wins over "file"; "file" is relative to --root and must stay inside it.
+Failure shapes (also optional):
+  "bodyBytes": N       the body is the chosen one repeated and cut to exactly N bytes (oversized bodies)
+  "gzip": false        never compress (default: compress when the client accepts gzip; a
+                       repeated body then shrinks on the wire: a small Content-Length, a large body)
+  "chunked": true      Transfer-Encoding: chunked, no Content-Length
+  "truncateAt": N      announce the whole body (Content-Length, or chunks) but send only its first
+                       N bytes on the wire (after compression), then close the connection
+  "lastModified": D    send "Last-Modified: D"; a request whose If-Modified-Since is exactly D
+                       gets 304 with no body (as MET Norway does)
 Every request is appended to STATE/requests.jsonl as one JSON object per line:
   {"method", "path", "queryString", "query": {name: last value}, "headers": {lower-case name: value}, "time"}
 """
@@ -107,20 +116,35 @@ class FixtureHandler(BaseHTTPRequestHandler):
                 return not (quality.startswith("q=") and float(quality[2:] or 0) == 0)
         return False
 
-    def send(self, status, body, content_type="application/json", extra=()):
-        if body and self.accepts_gzip():
+    def send(self, status, body, content_type="application/json", extra=(), compress=True, chunked=False,
+             truncate_at=None):
+        if body and compress and self.accepts_gzip():
             body = gzip.compress(body)
             extra = list(extra) + [("Content-Encoding", "gzip")]
         try:
             self.send_response(status)
             self.send_header("Content-Type", content_type)
-            self.send_header("Content-Length", str(len(body)))
+            if chunked:
+                self.send_header("Transfer-Encoding", "chunked")
+            else:
+                self.send_header("Content-Length", str(len(body)))
             self.send_header("Vary", "Accept-Encoding")
             for name, value in extra:
                 self.send_header(name, value)
             self.end_headers()
-            if self.command != "HEAD":
-                self.wfile.write(body)
+            if self.command == "HEAD":
+                return
+            wire = body
+            if chunked:
+                step = 16384
+                wire = b"".join(b"%x\r\n%s\r\n" % (len(body[i:i + step]), body[i:i + step])
+                                for i in range(0, len(body), step)) + b"0\r\n\r\n"
+            if isinstance(truncate_at, int) and 0 <= truncate_at < len(wire):
+                self.wfile.write(wire[:truncate_at])
+                self.wfile.flush()
+                self.close_connection = True
+                return
+            self.wfile.write(wire)
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client gave up (timeout, cancellation)
 
@@ -167,6 +191,12 @@ class FixtureHandler(BaseHTTPRequestHandler):
         headers = control.get("headers")
         if isinstance(headers, dict):
             extra.extend((str(name), str(value)) for name, value in headers.items())
+        last_modified = control.get("lastModified")
+        if isinstance(last_modified, str):
+            extra.append(("Last-Modified", last_modified))
+            if self.headers.get("If-Modified-Since") == last_modified:
+                self.send(304, b"", extra=extra)
+                return
         if isinstance(control.get("body"), str):
             body = control["body"].encode("utf-8")
         else:
@@ -176,7 +206,11 @@ class FixtureHandler(BaseHTTPRequestHandler):
             except OSError:
                 self.not_found(relative)
                 return
-        self.send(status, body, extra=extra)
+        size = control.get("bodyBytes")
+        if isinstance(size, int) and size >= 0:
+            body = (body * (size // max(1, len(body)) + 1))[:size]
+        self.send(status, body, extra=extra, compress=control.get("gzip", True) is not False,
+                  chunked=control.get("chunked") is True, truncate_at=control.get("truncateAt"))
 
 
 def main():

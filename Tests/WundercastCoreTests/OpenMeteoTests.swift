@@ -75,10 +75,9 @@ import WundercastTestSupport
     @Test func errorBodyUnderStatus200() throws {
         let body = try Fixtures.bytes("weather/open-meteo/error_400.json")
         #expect(
-            throws: WeatherError.http(
-                status: 200,
-                reason: "Cannot initialize WeatherVariable from invalid String value tempeture_2m for key hourly",
-                retryAfter: nil)
+            throws: WeatherError.errorBody(
+                status: 200, providerCode: nil,
+                reason: "Cannot initialize WeatherVariable from invalid String value tempeture_2m for key hourly")
         ) {
             try OpenMeteoProvider.decode(status: 200, body: body)
         }
@@ -230,11 +229,9 @@ import WundercastTestSupport
 
     @Test(arguments: ["", "<html><body>502 Bad Gateway</body></html>", "{\"current\":", "\u{1F}\u{8B}\u{08}garbage"])
     func bodyThatIsNotJSON(text: String) {
-        #expect {
-            try OpenMeteoProvider.decode(status: 200, body: Array(text.utf8))
-        } throws: { error in
-            guard case .decoding(let message) = error as? WeatherError else { return false }
-            return message.hasPrefix("body is not JSON")
+        let body = Array(text.utf8)
+        #expect(throws: WeatherError.notJSON(status: 200, bytes: body.count, contentType: "text/html")) {
+            try OpenMeteoProvider.decode(status: 200, body: body, contentType: "text/html")
         }
     }
 

@@ -40,7 +40,7 @@ import WundercastCore
         #expect(!http.message.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
 
         let transport = WeatherError.transport(code: 7, message: "Failed to connect\r\nX-Injected: 1")
-        #expect(transport.message == "transfer failed (curl 7): Failed to connect X-Injected: 1")
+        #expect(transport.message == "cannot connect to the provider (curl 7): Failed to connect X-Injected: 1")
         #expect(
             WeatherError.decoding(message: "current.\u{1B}x is a string").message
                 == "bad response body: current. x is a string")

@@ -39,7 +39,7 @@ import WundercastTestSupport
 
     func start(
         _ initial: AuthorizationStatus, minInterval: Duration = .seconds(120), maxAge: Duration = .seconds(900),
-        maxFixAge: Duration = .seconds(120), fallback: FallbackPlace? = nil
+        maxFixAge: Duration = .seconds(120), fallback: FallbackPlace? = nil, logger: Logger = .discard
     ) -> Running {
         let status = ObservableValue(initial)
         let manager = LocationManager(source: source, authorization: status, maxHorizontalError: 50)
@@ -49,7 +49,7 @@ import WundercastTestSupport
             settings: .init(
                 throttle: ThrottlePolicy(minInterval: minInterval, minDistance: 1000, maxAge: maxAge),
                 maxFixAge: maxFixAge, precision: 2, fallback: fallback),
-            wallClock: { Date(timeIntervalSince1970: 1_764_583_200) })
+            wallClock: { Date(timeIntervalSince1970: 1_764_583_200) }, logger: logger)
         return Running(service: service, status: status, task: Task { await service.run() })
     }
 

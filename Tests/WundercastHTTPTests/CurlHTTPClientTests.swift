@@ -170,7 +170,7 @@ import WundercastTestSupport
             _ = try await client.get(server.baseURL + "/v1/forecast", headers: [:])
             Issue.record("expected a transport error")
         } catch {
-            #expect(error == .transport(code: 23, message: "response body larger than 1000 bytes"))
+            #expect(error == .tooLarge(limit: 1000))
         }
     }
 

@@ -150,10 +150,16 @@ public final class FixtureHTTPServer: @unchecked Sendable {
     /// (default 200), `body` text (wins over `file`), `file` relative to the fixtures root,
     /// a `Retry-After` header of `retryAfter` seconds, `delaySeconds` before the answer, and
     /// extra response `headers` sent as given (e.g. `["Retry-After": "<an HTTP-date>"]`).
+    /// Failure shapes: `bodyBytes` makes the body exactly that long (the chosen body repeated),
+    /// `gzip: false` never compresses, `chunked` sends it chunked without `Content-Length`,
+    /// `truncateAt` sends only that many bytes of the announced body (on the wire) and closes.
+    /// `lastModified` sends that `Last-Modified` and answers 304 without a body to a request
+    /// whose `If-Modified-Since` is exactly it.
     /// Written atomically (`control.json`), so a concurrent request sees the old or the new answer.
     public func respond(
         status: Int? = nil, body: String? = nil, retryAfter: Double? = nil, delaySeconds: Double? = nil,
-        file: String? = nil, headers: [String: String]? = nil
+        file: String? = nil, headers: [String: String]? = nil, bodyBytes: Int? = nil, gzip: Bool? = nil,
+        chunked: Bool? = nil, truncateAt: Int? = nil, lastModified: String? = nil
     ) throws {
         struct Control: Encodable {
             var status: Int?
@@ -162,11 +168,17 @@ public final class FixtureHTTPServer: @unchecked Sendable {
             var delaySeconds: Double?
             var file: String?
             var headers: [String: String]?
+            var bodyBytes: Int?
+            var gzip: Bool?
+            var chunked: Bool?
+            var truncateAt: Int?
+            var lastModified: String?
         }
         let data = try JSONEncoder().encode(
             Control(
                 status: status, body: body, retryAfter: retryAfter, delaySeconds: delaySeconds, file: file,
-                headers: headers))
+                headers: headers, bodyBytes: bodyBytes, gzip: gzip, chunked: chunked, truncateAt: truncateAt,
+                lastModified: lastModified))
         try data.write(to: stateDirectory.appendingPathComponent("control.json"), options: .atomic)
     }
 

@@ -10,6 +10,8 @@ public final class ScriptedWeatherProvider: WeatherProvider {
         case ended(Coordinate)
     }
     public let name = "scripted"
+    /// Redacted from its errors by ``ProviderQueue``.
+    public let secrets: Secrets
     private struct Pending {
         var coordinate: Coordinate
         var continuation: CheckedContinuation<Result<Weather, WeatherError>, Never>
@@ -27,7 +29,9 @@ public final class ScriptedWeatherProvider: WeatherProvider {
     }
     private let state = Mutex(State())
 
-    public init() {}
+    public init(secrets: Secrets = .none) {
+        self.secrets = secrets
+    }
 
     public func currentWeather(at coordinate: Coordinate) async throws(WeatherError) -> Weather {
         let id = state.withLock { s -> Int in

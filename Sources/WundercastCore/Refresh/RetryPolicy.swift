@@ -10,6 +10,9 @@ import Foundation
 ///
 /// The wait after failure number `n` (1-based) is the longest of:
 /// - the exponential back-off `backoff.delay(attempt: n)` (5 s, 10 s, 20 s … 10 min by default);
+/// - the least back-off of the failure's kind (``WeatherError/minimumBackoff``) after `k`
+///   failures of that kind in a row: 401/403 wait 1 h doubling to 24 h, 404 10 min doubling to
+///   6 h, 429 without `Retry-After` 1 min doubling to 1 h;
 /// - the provider's `Retry-After` (``WeatherError/retryAfter``, seconds; either form of the
 ///   header, converted by the HTTP client);
 /// - for a named request limit (``WeatherError/limitWindow``, e.g. Open-Meteo's "Daily API
@@ -23,6 +26,13 @@ public struct RetryPolicy: Sendable, Equatable {
     public let maximumWait: Duration
     /// Failed fetches since the last success.
     public private(set) var failures = 0
+    /// The kind of the last failure, and how many failures of that kind came in a row.
+    public private(set) var streak: (kind: FailureKind, count: Int)?
+
+    public static func == (a: RetryPolicy, b: RetryPolicy) -> Bool {
+        a.backoff == b.backoff && a.maximumWait == b.maximumWait && a.failures == b.failures
+            && a.streak?.kind == b.streak?.kind && a.streak?.count == b.streak?.count
+    }
 
     public init(
         backoff: Backoff = Backoff(initial: .seconds(5), maximum: .seconds(600)),
@@ -35,6 +45,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// A fetch succeeded: the next failure starts the back-off from the beginning.
     public mutating func succeeded() {
         failures = 0
+        streak = nil
     }
 
     /// Records a failed fetch that ended at wall-clock `now` (UTC) and returns how long to
@@ -42,6 +53,12 @@ public struct RetryPolicy: Sendable, Equatable {
     public mutating func failed(_ error: WeatherError, now: Date) -> Duration {
         failures += 1
         var wait = backoff.delay(attempt: failures)
+        let kind = error.kind
+        let inARow = streak?.kind == kind ? (streak?.count ?? 0) + 1 : 1
+        streak = (kind, inARow)
+        if let floor = error.minimumBackoff {
+            wait = max(wait, floor.delay(attempt: inARow))
+        }
         if let seconds = error.retryAfter, seconds > 0 {
             wait = max(wait, Self.duration(seconds: seconds, cap: maximumWait))
         }

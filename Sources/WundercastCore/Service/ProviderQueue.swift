@@ -11,6 +11,9 @@ import Synchronization
 /// the provider asked for (`Retry-After`, a named request limit) so that lookups are refused
 /// without a request until it is over (``blockedUntil``); the daemon's own fetches follow
 /// their ``RetryPolicy``.
+///
+/// Being the one door, it is where the provider's ``WeatherProvider/secrets`` are applied:
+/// every error it passes on is ``WeatherError/redacted(by:)`` them, whatever the provider did.
 public final class ProviderQueue: WeatherProvider, Sendable {
     private struct State {
         var busy = false
@@ -33,6 +36,7 @@ public final class ProviderQueue: WeatherProvider, Sendable {
     }
 
     public var name: String { provider.name }
+    public var secrets: Secrets { provider.secrets }
 
     /// Requests sent to the provider since start, and how many of them failed.
     public var counts: (requests: Int, failures: Int) { state.withLock { ($0.requests, $0.failures) } }
@@ -44,7 +48,7 @@ public final class ProviderQueue: WeatherProvider, Sendable {
     }
 
     /// Waits for its turn (FIFO; cancellation leaves the line with ``WeatherError/cancelled``),
-    /// then asks the provider. Throws what the provider throws.
+    /// then asks the provider. Throws what the provider throws, with its secrets redacted.
     public func currentWeather(at coordinate: Coordinate) async throws(WeatherError) -> Weather {
         try await acquire()
         defer { release() }
@@ -52,8 +56,9 @@ public final class ProviderQueue: WeatherProvider, Sendable {
         do {
             return try await provider.currentWeather(at: coordinate)
         } catch {
-            if error != .cancelled { noteFailure(error) }
-            throw error
+            let redacted = error.redacted(by: provider.secrets)
+            if redacted != .cancelled { noteFailure(redacted) }
+            throw redacted
         }
     }
 

@@ -171,7 +171,7 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
             store.publishFailure(error)
             let retry = deadline.map { "; retry in \(now.duration(to: $0))" } ?? ""
             service.logger.log(
-                .warning, "weather fetch failed: \(error.message)\(retry)",
+                error.kind.logPriority, "weather fetch failed: \(error.message)\(retry)",
                 fields: [("MESSAGE_ID", MessageID.fetchFailed), ("WUNDERCAST_ERROR", error.code)])
         }
         return action

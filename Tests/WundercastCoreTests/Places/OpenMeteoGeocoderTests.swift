@@ -108,7 +108,7 @@ import WundercastTestSupport
             http: FakeHTTPClient(error: .transport(code: 7, message: "Couldn't connect to server")))
         await #expect(
             throws: PlaceError.geocodingUnavailable(
-                name: "Tromsø", reason: "transfer failed (curl 7): Couldn't connect to server")
+                name: "Tromsø", reason: "cannot connect to the provider (curl 7): Couldn't connect to server")
         ) {
             try await geocoder.search("Tromsø")
         }

@@ -157,7 +157,8 @@ public enum Daemon {
                 connectTimeout: min(Duration.seconds(5), configuration.weather.timeout),
                 timeout: configuration.weather.timeout)
             let provider = OpenMeteoProvider(
-                baseURL: configuration.weather.url, units: configuration.weather.units, http: http)
+                baseURL: configuration.weather.url, units: configuration.weather.units,
+                cell: configuration.weather.cell, http: http)
             queue = ProviderQueue(provider)
             lookups = LookupService(
                 queue: queue, places: places,

@@ -90,7 +90,7 @@ extension OpenMeteoBody {
             let dates = try daily.times { value, path throws(WeatherError) -> Int? in
                 switch value {
                 case .null: return nil
-                case .number(let seconds):
+                case .number(let seconds) where abs(seconds) < 1e11:
                     return Forecast.localDay(
                         startingAt: Date(timeIntervalSince1970: seconds), utcOffsetSeconds: Int(offset))
                 case .string(let text):
@@ -98,6 +98,7 @@ extension OpenMeteoBody {
                         throw .decoding(message: "\(path) is \"\(text)\", expected unix seconds or yyyy-MM-dd")
                     }
                     return day
+                case .number(let seconds): throw .decoding(message: "\(path) is \(seconds), expected unix seconds")
                 default: throw .decoding(message: "\(path) is \(value.kind), expected a number or a string")
                 }
             }

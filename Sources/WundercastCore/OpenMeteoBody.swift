@@ -184,10 +184,15 @@ struct OpenMeteoBody: Decodable {
     }
 
     /// `utc_offset_seconds`; without the member the API's default zone applies, which is GMT.
+    /// Offsets on Earth lie within ±18 h; a whole number of seconds in that range is accepted.
     func offsetSeconds() throws(WeatherError) -> Double {
         switch utcOffsetSeconds {
         case nil, .null: return 0
-        case .number(let seconds): return seconds
+        case .number(let seconds):
+            guard seconds.rounded() == seconds, abs(seconds) <= 18 * 3600 else {
+                throw .decoding(message: "utc_offset_seconds is \(seconds), expected whole seconds within ±18 h")
+            }
+            return seconds
         case let other?: throw .decoding(message: "utc_offset_seconds is \(other.kind), expected a number")
         }
     }
@@ -196,7 +201,10 @@ struct OpenMeteoBody: Decodable {
     func instant(_ value: JSONValue?, _ path: String) throws(WeatherError) -> Date? {
         switch value {
         case nil, .null: return nil
-        case .number(let seconds): return Date(timeIntervalSince1970: seconds)
+        case .number(let seconds):
+            // ±10¹¹ s is about ±3,000 years: anything beyond is not a time of weather.
+            guard abs(seconds) < 1e11 else { throw .decoding(message: "\(path) is \(seconds), expected unix seconds") }
+            return Date(timeIntervalSince1970: seconds)
         case .string(let text):
             guard let local = Self.localTime(text) else {
                 throw .decoding(message: "\(path) is \"\(text)\", expected unix seconds or yyyy-MM-ddTHH:mm")

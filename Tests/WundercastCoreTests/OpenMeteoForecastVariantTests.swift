@@ -200,3 +200,56 @@ import WundercastTestSupport
         #expect(url.contains("&timezone=auto&"))
     }
 }
+
+/// Numbers no weather answer has (invented bodies): refused by name where they are times or
+/// offsets, and never a trap where they are values.
+@Suite struct OpenMeteoAbsurdNumberTests {
+    static let bucharest = OpenMeteoForecastRecordingTests.bucharest
+
+    @Test(arguments: [
+        ("utc_offset_seconds", "1e300", "utc_offset_seconds is 1e+300, expected whole seconds within ±18 h"),
+        ("utc_offset_seconds", "3600.5", "utc_offset_seconds is 3600.5, expected whole seconds within ±18 h"),
+        ("current.time", "1e300", "current.time is 1e+300, expected unix seconds"),
+        ("hourly.time", "[1e300]", "hourly.time[0] is 1e+300, expected unix seconds"),
+    ])
+    func absurdTimesAreRefused(path: String, literal: String, message: String) throws {
+        let value = try JSONSerialization.jsonObject(with: Data(literal.utf8), options: .fragmentsAllowed)
+        let body = try Fixtures.edited(Self.bucharest) { json in
+            let keys = path.split(separator: ".").map(String.init)
+            if keys.count == 1 {
+                json[keys[0]] = value
+            } else if keys[0] == "hourly" {
+                json["hourly"] = ["time": value]
+            } else {
+                OpenMeteoForecastVariantTests.setting(keys[0], keys[1], &json) { $0 = value }
+            }
+        }
+        #expect(throws: WeatherError.decoding(message: message)) {
+            try OpenMeteoProvider.decode(status: 200, body: body)
+        }
+    }
+
+    @Test func absurdValuesDecodeAndTheFacesLeaveThemOut() throws {
+        let body = try Fixtures.edited(Self.bucharest) { json in
+            OpenMeteoForecastVariantTests.setting("current", "pressure_msl", &json) { $0 = 1e300 }
+            OpenMeteoForecastVariantTests.setting("current", "wind_gusts_10m", &json) { $0 = -1e300 }
+            OpenMeteoForecastVariantTests.setting("hourly", "pressure_msl", &json) { values in
+                values = (values as! [Double]).enumerated().map { $0.offset % 2 == 0 ? 1e300 : -1e300 }
+            }
+            OpenMeteoForecastVariantTests.setting("hourly", "temperature_2m", &json) { values in
+                values = (values as! [Double]).map { _ in 1e300 }
+            }
+        }
+        var state = SampleStates.weather()
+        state.weather = try OpenMeteoProvider.decode(status: 200, body: body)
+        let forecast = try #require(state.weather?.forecast)
+        // Kept as given, but no tendency is computed from pressures no atmosphere has.
+        #expect(forecast.seaLevelPressure == 1e300 && forecast.pressureTendency == nil)
+        let values = Placeholder.values(state, now: SampleStates.now, icons: .emoji)
+        #expect(values[.pressure] == nil && values[.gusts] == nil)
+        #expect(SocketProtocol.line(state).count > 100)  // still encodes
+        let tooltip = BarItem(state: state, now: SampleStates.now).tooltip
+        #expect(!tooltip.contains { $0.contains("inf") || $0.contains("nan") || $0.contains("e+") })
+        #expect(tooltip.contains("23:00 Clear sky"))
+    }
+}

@@ -63,6 +63,11 @@ import WundercastTestSupport
             PressureTendency.compute([Self.sample(0, .nan), Self.sample(3, 1003)], at: observed, source: .hourly) == nil
         )
         #expect(PressureTendency.compute([], at: observed, source: .hourly) == nil)
+        for absurd in [1e300, 0, -1013] {
+            #expect(
+                PressureTendency.compute([Self.sample(0, absurd), Self.sample(3, 1003)], at: observed, source: .hourly)
+                    == nil)
+        }
     }
 
     @Test func historyOfFetchesGivesATendency() throws {
@@ -82,6 +87,8 @@ import WundercastTestSupport
     @Test func historyKeepsOnlyWhatATendencyCanUse() {
         var history = PressureHistory()
         history.record(.infinity, at: Self.start)
+        history.record(1e300, at: Self.start)
+        history.record(-1013, at: Self.start)
         #expect(history.samples.isEmpty)
         for step in 0..<400 { history.record(1000, at: Self.start.addingTimeInterval(Double(step) * 60)) }
         let newest = Self.start.addingTimeInterval(399 * 60)

@@ -20,7 +20,7 @@ extension Forecast {
     /// The local day of `instant` at a place `utcOffsetSeconds` east of UTC, as days since
     /// 1970-01-01 (negative before).
     public static func localDay(of instant: Date, utcOffsetSeconds: Int) -> Int {
-        Int(((instant.timeIntervalSince1970 + Double(utcOffsetSeconds)) / 86_400).rounded(.down))
+        whole((instant.timeIntervalSince1970 + Double(utcOffsetSeconds)) / 86_400, .down)
     }
 
     /// The local day that begins at `midnight`, an instant (as Open-Meteo's `daily.time` in
@@ -28,7 +28,14 @@ extension Forecast {
     /// `utcOffsetSeconds` (a daylight-saving change between today and that day), its midnight
     /// is an hour or two off a whole day and still names the right one.
     public static func localDay(startingAt midnight: Date, utcOffsetSeconds: Int) -> Int {
-        Int(((midnight.timeIntervalSince1970 + Double(utcOffsetSeconds)) / 86_400).rounded())
+        whole((midnight.timeIntervalSince1970 + Double(utcOffsetSeconds)) / 86_400, .toNearestOrAwayFromZero)
+    }
+
+    /// `value` rounded by `rule` as an `Int`, clamped to ±10¹⁴ (days or seconds far beyond any
+    /// calendar) so that no instant, however absurd, can trap; not finite gives 0.
+    static func whole(_ value: Double, _ rule: FloatingPointRoundingRule) -> Int {
+        guard value.isFinite else { return 0 }
+        return Int(min(max(value.rounded(rule), -1e14), 1e14))
     }
 
     /// `yyyy-MM-dd` of the day `day` days after 1970-01-01 (proleptic Gregorian calendar).
@@ -55,7 +62,7 @@ extension Forecast {
 
     /// `HH:mm` of `instant` on the clock of a place `utcOffsetSeconds` east of UTC.
     public static func clockText(_ instant: Date, utcOffsetSeconds: Int) -> String {
-        let seconds = Int((instant.timeIntervalSince1970 + Double(utcOffsetSeconds)).rounded(.down))
+        let seconds = whole(instant.timeIntervalSince1970 + Double(utcOffsetSeconds), .down)
         let ofDay = ((seconds % 86_400) + 86_400) % 86_400
         let hour = ofDay / 3600
         let minute = ofDay % 3600 / 60

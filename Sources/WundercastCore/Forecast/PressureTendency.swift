@@ -66,12 +66,16 @@ public struct PressureTendency: Sendable, Equatable, Codable {
         }
     }
 
-    /// The tendency at `observed` from `samples` (in any order; non-finite pressures ignored):
+    /// Sea-level pressures a sample may have (hPa): the records are about 870 and 1084 hPa.
+    public static let plausible: ClosedRange<Double> = 800...1200
+
+    /// The tendency at `observed` from `samples` (in any order; pressures outside ``plausible``
+    /// are ignored):
     /// the later sample is the newest at or before `observed`, at most ``maxLag`` before it; the
     /// earlier one the sample nearest to 3 h before that, within ``tolerance``. `nil` when
     /// either is missing.
     public static func compute(_ samples: [Sample], at observed: Date, source: Source) -> PressureTendency? {
-        let usable = samples.filter { $0.pressure.isFinite }
+        let usable = samples.filter { plausible.contains($0.pressure) }
         guard
             let later = usable.filter({ $0.time <= observed && observed.timeIntervalSince($0.time) <= maxLag })
                 .max(by: { $0.time < $1.time })
@@ -99,9 +103,10 @@ public struct PressureHistory: Sendable, Equatable {
 
     public init() {}
 
-    /// Adds `pressure` (hPa) observed at `time`; a second sample for the same time replaces the first.
+    /// Adds `pressure` (hPa) observed at `time`; a second sample for the same time replaces the
+    /// first; a pressure outside ``PressureTendency/plausible`` is not recorded.
     public mutating func record(_ pressure: Double, at time: Date) {
-        guard pressure.isFinite else { return }
+        guard PressureTendency.plausible.contains(pressure) else { return }
         samples.removeAll { $0.time == time }
         let index = samples.firstIndex { $0.time > time } ?? samples.endIndex
         samples.insert(.init(time: time, pressure: pressure), at: index)

@@ -23,11 +23,11 @@ extension BarItem {
             lines.append("Pressure \(tendency)")
         }
         for (name, day) in [("Today", forecast.today), ("Tomorrow", forecast.tomorrow)] {
-            let parts = [
-                day?.high.map { "high \(Placeholder.whole($0))\(unit)" },
-                day?.low.map { "low \(Placeholder.whole($0))\(unit)" },
-            ]
-            .compactMap { $0 }
+            let parts = [("high", day?.high), ("low", day?.low)].compactMap { name, value in
+                value.flatMap { Placeholder.withUnit(Placeholder.whole($0), unit, separator: "") }.map {
+                    "\(name) \($0)"
+                }
+            }
             if !parts.isEmpty { lines.append("\(name): " + parts.joined(separator: ", ")) }
         }
         let sun = [values[.sunrise].map { "Sunrise \($0)" }, values[.sunset].map { "sunset \($0)" }].compactMap { $0 }
@@ -38,12 +38,20 @@ extension BarItem {
         }
         for hour in (forecast.hours ?? []).prefix(tooltipHours) {
             var line = Placeholder.clockText(hour.time, forecast)
-            if let temperature = hour.temperature { line += " \(Placeholder.whole(temperature))\(unit)" }
+            if let temperature = hour.temperature.map(Placeholder.whole), !temperature.isEmpty {
+                line += " \(temperature)\(unit)"
+            }
             if let condition = hourCondition(hour) { line += " \(condition)" }
             var rain: [String] = []
-            if let chance = hour.precipitationProbability { rain.append("\(Placeholder.whole(chance))%") }
-            if let amount = hour.precipitation, amount > 0 {
-                rain.append(Placeholder.withUnit(Coordinate.text(amount, decimals: 1), forecast.units.precipitation))
+            if let chance = hour.precipitationProbability.flatMap({
+                Placeholder.withUnit(Placeholder.whole($0), "%", separator: "")
+            }) {
+                rain.append(chance)
+            }
+            if let amount = hour.precipitation, amount > 0,
+                let text = Placeholder.withUnit(Placeholder.decimal(amount, decimals: 1), forecast.units.precipitation)
+            {
+                rain.append(text)
             }
             if !rain.isEmpty { line += " (" + rain.joined(separator: ", ") + ")" }
             lines.append(line)

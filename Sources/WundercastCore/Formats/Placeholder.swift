@@ -127,10 +127,12 @@ public enum Placeholder: String, Sendable, CaseIterable {
     /// The values of the forecast's placeholders.
     static func forecastValues(_ forecast: Forecast, into values: inout [Placeholder: String]) {
         let units = forecast.units
-        values[.gusts] = forecast.windGusts.map { withUnit(whole($0), units.windGusts) }
-        values[.pressure] = forecast.seaLevelPressure.map { withUnit(whole($0), units.seaLevelPressure) }
+        values[.gusts] = forecast.windGusts.flatMap { withUnit(whole($0), units.windGusts) }
+        values[.pressure] = forecast.seaLevelPressure.flatMap { withUnit(whole($0), units.seaLevelPressure) }
         values[.pressureTendency] = forecast.pressureTendency.map(tendencyText)
-        values[.precipitationProbability] = forecast.hours?.first?.precipitationProbability.map { whole($0) + "%" }
+        values[.precipitationProbability] = forecast.hours?.first?.precipitationProbability.flatMap {
+            withUnit(whole($0), "%", separator: "")
+        }
         values[.high] = forecast.today?.high.map(whole)
         values[.low] = forecast.today?.low.map(whole)
         values[.sunrise] = forecast.today?.sunrise.map { clockText($0, forecast) }
@@ -139,7 +141,8 @@ public enum Placeholder: String, Sendable, CaseIterable {
 
     /// `rising +1.3 hPa/3h`, `steady 0 hPa/3h`, `falling -2 hPa/3h`.
     public static func tendencyText(_ tendency: PressureTendency) -> String {
-        let change = Coordinate.text(tendency.change, decimals: 1)
+        let change = decimal(tendency.change, decimals: 1)
+        guard !change.isEmpty else { return tendency.trend.rawValue }
         return "\(tendency.trend.rawValue) \(tendency.change > 0 ? "+" : "")\(change) hPa/3h"
     }
 
@@ -149,10 +152,12 @@ public enum Placeholder: String, Sendable, CaseIterable {
             + (forecast.utcOffsetSeconds == nil ? " UTC" : "")
     }
 
-    /// `value unit` with the daemon's unit label sanitized and bounded; the value alone without one.
-    static func withUnit(_ value: String, _ unit: String?) -> String {
+    /// `value unit` with the daemon's unit label sanitized and bounded; the value alone without
+    /// one; `nil` without a value.
+    static func withUnit(_ value: String, _ unit: String?, separator: String = " ") -> String? {
+        guard !value.isEmpty else { return nil }
         let unit = UntrustedText.sanitized(unit ?? "", limit: 8)
-        return unit.isEmpty ? value : value + " " + unit
+        return unit.isEmpty ? value : value + separator + unit
     }
 
     /// The daemon's condition text (sanitized), else the model's English name.
@@ -162,10 +167,17 @@ public enum Placeholder: String, Sendable, CaseIterable {
         return WeatherCondition(wmoCode: weather.weatherCode).kind.name
     }
 
-    /// Rounded to whole units, `-0` as `0`.
+    /// Rounded to whole units, `-0` as `0`; empty for a value no weather quantity has (not
+    /// finite, or a magnitude of 10¹² or more, which `Int` could not hold or would be nonsense).
     static func whole(_ value: Double) -> String {
-        guard value.isFinite else { return "" }
+        guard value.isFinite, abs(value) < 1e12 else { return "" }
         let rounded = Int(value.rounded())
         return "\(rounded)"
+    }
+
+    /// At most `decimals` decimals, trailing zeros dropped, never `-0`; empty as ``whole(_:)``.
+    static func decimal(_ value: Double, decimals: Int) -> String {
+        guard value.isFinite, abs(value) < 1e12 else { return "" }
+        return Coordinate.text(value, decimals: decimals)
     }
 }

@@ -201,33 +201,10 @@ import WundercastTestSupport
     }
 }
 
-/// Numbers no weather answer has (invented bodies): refused by name where they are times or
-/// offsets, and never a trap where they are values.
+/// Numbers no weather answer has (an invented body): never a trap where they are values (times
+/// and offsets out of range are refused by name: `OpenMeteoDecodeTests`).
 @Suite struct OpenMeteoAbsurdNumberTests {
     static let bucharest = OpenMeteoForecastRecordingTests.bucharest
-
-    @Test(arguments: [
-        ("utc_offset_seconds", "1e300", "utc_offset_seconds is 1e+300, expected whole seconds within ±18 h"),
-        ("utc_offset_seconds", "3600.5", "utc_offset_seconds is 3600.5, expected whole seconds within ±18 h"),
-        ("current.time", "1e300", "current.time is 1e+300, expected unix seconds"),
-        ("hourly.time", "[1e300]", "hourly.time[0] is 1e+300, expected unix seconds"),
-    ])
-    func absurdTimesAreRefused(path: String, literal: String, message: String) throws {
-        let value = try JSONSerialization.jsonObject(with: Data(literal.utf8), options: .fragmentsAllowed)
-        let body = try Fixtures.edited(Self.bucharest) { json in
-            let keys = path.split(separator: ".").map(String.init)
-            if keys.count == 1 {
-                json[keys[0]] = value
-            } else if keys[0] == "hourly" {
-                json["hourly"] = ["time": value]
-            } else {
-                OpenMeteoForecastVariantTests.setting(keys[0], keys[1], &json) { $0 = value }
-            }
-        }
-        #expect(throws: WeatherError.decoding(message: message)) {
-            try OpenMeteoProvider.decode(status: 200, body: body)
-        }
-    }
 
     @Test func absurdValuesDecodeAndTheFacesLeaveThemOut() throws {
         let body = try Fixtures.edited(Self.bucharest) { json in

@@ -210,6 +210,11 @@ import WundercastTestSupport
         ("current_units", #""metric""#, "current_units is a string, expected an object"),
         ("current_units.temperature_2m", "1", "current_units.temperature_2m is a number, expected a string"),
         ("utc_offset_seconds", #""+02:00""#, "utc_offset_seconds is a string, expected a number"),
+        // Numbers out of any range (invented): refused, never a trap converting them.
+        ("utc_offset_seconds", "1e300", "utc_offset_seconds is 1e+300, expected whole seconds within ±18 h"),
+        ("utc_offset_seconds", "3600.5", "utc_offset_seconds is 3600.5, expected whole seconds within ±18 h"),
+        ("current.time", "1e300", "current.time is 1e+300, expected unix seconds"),
+        ("hourly.time", "[1e300]", "hourly.time[0] is 1e+300, expected unix seconds"),
     ])
     func wrongTypeNamesTheMember(path: String, literal: String, message: String) throws {
         let value = try JSONSerialization.jsonObject(with: Data(literal.utf8), options: .fragmentsAllowed)

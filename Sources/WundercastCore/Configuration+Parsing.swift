@@ -15,7 +15,7 @@ extension Configuration {
     /// becomes a space; comment lines inside are skipped). Section and key names are
     /// case-sensitive: `[Location]` `Authorization` `GPSD` `MaxHorizontalError` `MaxFixAge` `Fallback`;
     /// `[Throttle]` `MinInterval` `MinDistance` `MaxAge`; `[Weather]` `Provider` `URL` `Units`
-    /// `Precision` `Timeout`; `[Socket]` `Path`. As in systemd, sections and keys whose names
+    /// `Precision` `Timeout` `Cell`; `[Socket]` `Path`. As in systemd, sections and keys whose names
     /// start with `X-` are ignored. CRLF line ends and a UTF-8 byte order mark are accepted.
     ///
     /// - Parameters:
@@ -137,6 +137,14 @@ extension Configuration {
                 },
                 Key(name: "Timeout") { (c, v) throws(InvalidValue) in
                     c.weather.timeout = try timeSpan(v, atLeast: .seconds(1))
+                },
+                Key(name: "Cell") { (c, v) throws(InvalidValue) in
+                    guard let cell = CellSelection(rawValue: v) else {
+                        throw InvalidValue(
+                            "is not one of: \(CellSelection.allCases.map(\.rawValue).joined(separator: ", ")) (the model grid cell that answers for the position)"
+                        )
+                    }
+                    c.weather.cell = cell
                 },
             ]),
         Section(

@@ -50,6 +50,9 @@ public struct Configuration: Sendable, Equatable {
         public var precision: Int = 2
         /// `Timeout=` total time span of one HTTP request. Default 10s.
         public var timeout: Duration = .seconds(10)
+        /// `Cell=` land | sea | nearest: which grid cell of Open-Meteo's model answers for the
+        /// position (`cell_selection`; `sea` for boats). Default `land`.
+        public var cell: CellSelection = .land
         public init() {}
     }
 

@@ -4,7 +4,8 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Current weather from Open-Meteo's forecast API (`GET /v1/forecast?current=…`), no key needed.
+/// Current weather and its forecast from Open-Meteo's forecast API, no key needed: current,
+/// hourly and daily values in **one** request (`GET /v1/forecast?current=…&hourly=…&daily=…`).
 ///
 /// ``Weather`` members and their source in the answer (units from `current_units`):
 /// - `temperature` ← `current.temperature_2m`, °C or °F
@@ -14,6 +15,10 @@ import Foundation
 /// - `windDirection` ← `current.wind_direction_10m`, ° (from which the wind blows)
 /// - `weatherCode` ← `current.weather_code`, WMO code; `isDay` ← `current.is_day` (0/1)
 /// - `time` ← `current.time` (unix seconds, or local time and `utc_offset_seconds`), UTC
+/// - `forecast` (``Forecast``): `windGusts` ← `current.wind_gusts_10m`; `seaLevelPressure` ←
+///   `current.pressure_msl` (hPa); `hours` ← `hourly.*` (the 12 after `current.time`);
+///   `today`/`tomorrow` ← `daily.*` (the place's local days, `timezone=auto`); `pressureTendency`
+///   computed from `hourly.pressure_msl`; `utcOffsetSeconds` ← `utc_offset_seconds`
 ///
 /// The free API serves one request at a time per IP (PITFALLS): the caller serialises fetches.
 /// Cancellation is the HTTP client's: a cancelled task ends with ``WeatherError/cancelled``.
@@ -26,28 +31,38 @@ public struct OpenMeteoProvider: WeatherProvider {
     public let baseURL: String
     /// The units asked for; also the fallback when the response does not label a value.
     public let units: UnitSystem
+    /// Which grid cell answers for a coordinate (`cell_selection`).
+    public let cell: CellSelection
     public let http: any HTTPClient
 
     /// The `current=` variables requested, in this order.
     public static let currentVariables = [
         "temperature_2m", "relative_humidity_2m", "apparent_temperature", "is_day",
-        "weather_code", "wind_speed_10m", "wind_direction_10m",
+        "weather_code", "wind_speed_10m", "wind_direction_10m", "wind_gusts_10m", "pressure_msl",
     ]
+    /// The `hourly=` and `daily=` variables requested, in this order.
+    public static var hourlyVariables: [String] { OpenMeteoBody.hourlyVariables }
+    public static var dailyVariables: [String] { OpenMeteoBody.dailyVariables }
+    /// The span of the answer: `daily` for today and tomorrow (`forecast_days=2`), `hourly` from
+    /// 4 hours before the current hour (for the 3-hour pressure tendency) to 13 after it (the
+    /// 12 hours after an observation within the current hour, and one to spare).
+    public static let spanParameters = "forecast_days=2&past_hours=4&forecast_hours=14"
 
     /// Decimal places printed for coordinates at most. The caller has already rounded them to
     /// the configured precision (0–4); this only guards against binary noise such as `44.440000001`.
     public static let maxCoordinateDecimals = 6
 
-    public init(baseURL: String, units: UnitSystem, http: any HTTPClient) {
+    public init(baseURL: String, units: UnitSystem, cell: CellSelection = .land, http: any HTTPClient) {
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
         self.baseURL = base
         self.units = units
+        self.cell = cell
         self.http = http
     }
 
     /// The request URL for `coordinate`, e.g.
-    /// `<base>/v1/forecast?latitude=44.44&longitude=26.1&current=temperature_2m,…&timeformat=unixtime&temperature_unit=celsius&wind_speed_unit=kmh`.
+    /// `<base>/v1/forecast?latitude=44.44&longitude=26.1&current=temperature_2m,…&hourly=…&daily=…&timezone=auto&forecast_days=2&past_hours=4&forecast_hours=14&cell_selection=land&timeformat=unixtime&temperature_unit=celsius&wind_speed_unit=kmh`.
     /// Coordinates are printed with no more decimals than they carry (never `44.440000`).
     public func requestURL(for coordinate: Coordinate) -> String {
         let latitude = Coordinate.text(coordinate.latitude, decimals: Self.maxCoordinateDecimals)
@@ -59,6 +74,9 @@ public struct OpenMeteoProvider: WeatherProvider {
             }
         return baseURL + "/v1/forecast?latitude=\(latitude)&longitude=\(longitude)"
             + "&current=" + Self.currentVariables.joined(separator: ",")
+            + "&hourly=" + Self.hourlyVariables.joined(separator: ",")
+            + "&daily=" + Self.dailyVariables.joined(separator: ",")
+            + "&timezone=auto&" + Self.spanParameters + "&cell_selection=" + cell.rawValue
             + "&timeformat=unixtime&" + unitParameters
     }
 
@@ -104,10 +122,14 @@ public struct OpenMeteoProvider: WeatherProvider {
     /// - `null` values become `nil`; `-0` becomes `0`; `weather_code` may be `3.0`.
     /// - Units come from `current_units` (`"mp/h"` → `"mph"`); a missing or `"undefined"` unit
     ///   falls back to ``WeatherUnits/requested(_:)`` of `requested` (Open-Meteo's defaults are metric).
+    /// - `hourly`/`daily` give ``Weather/forecast`` (see `OpenMeteoBody+Forecast.swift`): missing
+    ///   blocks and series are left out; the hours and days are counted from `current.time`.
     /// - A success status with a body that is not JSON throws
-    ///   ``WeatherError/notJSON(status:bytes:contentType:)`` (with `contentType`, the header).
+    ///   ``WeatherError/notJSON(status:bytes:contentType:)`` (with `contentType`, the header);
+    ///   `"error":true` under a success status throws ``WeatherError/errorBody(status:providerCode:reason:)``.
     /// - Throws ``WeatherError/decoding(message:)`` naming the member when `current` is missing or a
-    ///   member has the wrong type.
+    ///   member has the wrong type (also a series of `hourly`/`daily` whose length is not that of
+    ///   its `time`).
     public static func decode(
         status: Int, body: [UInt8], requested: UnitSystem = .metric, contentType: String? = nil
     ) throws(WeatherError) -> Weather {
@@ -171,218 +193,13 @@ public struct OpenMeteoProvider: WeatherProvider {
     }
 }
 
-// MARK: - Decoding
-
-/// A JSON value as decoded by Foundation's `JSONDecoder`; the walk below checks types so that
-/// errors can name the member path.
-private enum JSONValue: Decodable {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
-    }
-
-    /// `"a string"`, `"a number"`, … for error messages.
-    var kind: String {
-        switch self {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .number: "a number"
-        case .string: "a string"
-        case .array: "an array"
-        case .object: "an object"
-        }
-    }
-}
-
-/// The members of a `/v1/forecast` body that matter here. `hourly` and the rest are skipped
-/// by the decoder without being materialised.
-private struct OpenMeteoBody: Decodable {
-    var error: JSONValue?
-    var reason: JSONValue?
-    var utcOffsetSeconds: JSONValue?
-    var current: JSONValue?
-    var currentUnits: JSONValue?
-
-    private enum CodingKeys: String, CodingKey {
-        case error, reason, current
-        case utcOffsetSeconds = "utc_offset_seconds"
-        case currentUnits = "current_units"
-    }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        // `contains` + `decode` (not `decodeIfPresent`) keeps an explicit `null` apart from a missing member.
-        func member(_ key: CodingKeys) throws -> JSONValue? {
-            container.contains(key) ? try container.decode(JSONValue.self, forKey: key) : nil
-        }
-        error = try member(.error)
-        reason = try member(.reason)
-        utcOffsetSeconds = try member(.utcOffsetSeconds)
-        current = try member(.current)
-        currentUnits = try member(.currentUnits)
-    }
-
-    /// `{"error": true, …}` (Open-Meteo's documented error shape).
-    var isError: Bool {
-        if case .bool(true) = error { return true }
-        return false
-    }
-
-    /// `reason` of `{"error":true,"reason":…}`, or of `{"reason":…}` without `error` (seen in
-    /// a real limit answer); not when `error` is anything but `true`.
-    var errorReason: String? {
-        guard isError || error == nil, case .string(let text) = reason else { return nil }
-        return text
-    }
-
-    func weather(requested: UnitSystem) throws(WeatherError) -> Weather {
-        guard let current else { throw .decoding(message: "missing member 'current'") }
-        guard case .object(let values) = current else {
-            throw .decoding(message: "current is \(current.kind), expected an object")
-        }
-        let fallback = WeatherUnits.requested(requested)
-        var units = fallback
-        if let currentUnits {
-            guard case .object(let labels) = currentUnits else {
-                throw .decoding(message: "current_units is \(currentUnits.kind), expected an object")
-            }
-            func unit(_ key: String, _ fallback: String) throws(WeatherError) -> String {
-                switch labels[key] {
-                case nil, .null: return fallback
-                case .string(let text):
-                    let trimmed = text.trimmingASCIIWhitespace()
-                    return trimmed.isEmpty || trimmed == "undefined" ? fallback : Self.normalisedUnit(trimmed)
-                case let other?:
-                    throw .decoding(message: "current_units.\(key) is \(other.kind), expected a string")
-                }
-            }
-            units = WeatherUnits(
-                temperature: try unit("temperature_2m", fallback.temperature),
-                windSpeed: try unit("wind_speed_10m", fallback.windSpeed),
-                windDirection: try unit("wind_direction_10m", fallback.windDirection),
-                relativeHumidity: try unit("relative_humidity_2m", fallback.relativeHumidity))
-        }
-
-        func number(_ key: String) throws(WeatherError) -> Double? {
-            switch values[key] {
-            case nil, .null: return nil
-            case .number(let value): return value
-            case let other?: throw .decoding(message: "current.\(key) is \(other.kind), expected a number")
-            }
-        }
-
-        var weatherCode: Int?
-        if let code = try number("weather_code") {
-            // Open-Meteo has been seen to send `3.0`; a fraction is not a WMO code.
-            guard code.rounded() == code, abs(code) < 1_000_000 else {
-                throw .decoding(message: "current.weather_code is \(code), expected an integer")
-            }
-            weatherCode = Int(code)
-        }
-
-        var isDay: Bool?
-        switch values["is_day"] {
-        case nil, .null: isDay = nil
-        case .bool(let flag): isDay = flag
-        case .number(1): isDay = true
-        case .number(0): isDay = false
-        case .number(let other): throw .decoding(message: "current.is_day is \(other), expected 0 or 1")
-        case let other?: throw .decoding(message: "current.is_day is \(other.kind), expected 0 or 1")
-        }
-
-        return Weather(
-            temperature: try number("temperature_2m"),
-            apparentTemperature: try number("apparent_temperature"),
-            relativeHumidity: try number("relative_humidity_2m"),
-            windSpeed: try number("wind_speed_10m"),
-            windDirection: try number("wind_direction_10m"),
-            weatherCode: weatherCode,
-            isDay: isDay,
-            time: try time(values["time"]),
-            units: units)
-    }
-
-    /// `current.time`: unix seconds, or local `yyyy-MM-ddTHH:mm[:ss]` minus `utc_offset_seconds`.
-    private func time(_ value: JSONValue?) throws(WeatherError) -> Date? {
-        switch value {
-        case nil, .null: return nil
-        case .number(let seconds): return Date(timeIntervalSince1970: seconds)
-        case .string(let text):
-            guard let local = Self.localTime(text) else {
-                throw .decoding(message: "current.time is \"\(text)\", expected unix seconds or yyyy-MM-ddTHH:mm")
-            }
-            var offset = 0.0
-            switch utcOffsetSeconds {
-            // Without the member the API's default zone applies, which is GMT.
-            case nil, .null: offset = 0
-            case .number(let seconds): offset = seconds
-            case let other?: throw .decoding(message: "utc_offset_seconds is \(other.kind), expected a number")
-            }
-            return Date(timeIntervalSince1970: local - offset)
-        case let other?:
-            throw .decoding(message: "current.time is \(other.kind), expected a number or a string")
-        }
-    }
-
-    /// Seconds since 1970 of a wall-clock time read as if it were UTC, via a Gregorian
-    /// calendar in GMT; `nil` unless `text` is `yyyy-MM-ddTHH:mm` or `yyyy-MM-ddTHH:mm:ss`.
-    static func localTime(_ text: String) -> Double? {
-        let parts = text.split(separator: "T", omittingEmptySubsequences: false)
-        guard parts.count == 2 else { return nil }
-        let day = parts[0].split(separator: "-", omittingEmptySubsequences: false)
-        let clock = parts[1].split(separator: ":", omittingEmptySubsequences: false)
-        guard day.count == 3, clock.count == 2 || clock.count == 3,
-            day[0].count == 4,
-            (day + clock).allSatisfy({ $0.count >= 2 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-            let year = Int(day[0]), let month = Int(day[1]), let dayOfMonth = Int(day[2]),
-            let hour = Int(clock[0]), let minute = Int(clock[1]),
-            (1...12).contains(month), (1...31).contains(dayOfMonth), (0...23).contains(hour), (0...59).contains(minute)
-        else { return nil }
-        var second = 0
-        if clock.count == 3 {
-            guard let s = Int(clock[2]), (0...60).contains(s) else { return nil }
-            second = s
-        }
-        var calendar = Calendar(identifier: .gregorian)
-        guard let gmt = TimeZone(secondsFromGMT: 0) else { return nil }
-        calendar.timeZone = gmt
-        let components = DateComponents(
-            year: year, month: month, day: dayOfMonth, hour: hour, minute: minute, second: second)
-        guard let date = calendar.date(from: components),
-            calendar.component(.day, from: date) == dayOfMonth  // rejects 2026-02-30
-        else { return nil }
-        return date.timeIntervalSince1970
-    }
-
-    /// Open-Meteo spells miles per hour `"mp/h"`.
-    static func normalisedUnit(_ unit: String) -> String {
-        unit == "mp/h" ? "mph" : unit
-    }
-}
-
-extension String {
-    func trimmingASCIIWhitespace() -> String {
-        guard let start = firstIndex(where: { !$0.isWhitespace }), let end = lastIndex(where: { !$0.isWhitespace })
-        else { return "" }
-        return String(self[start...end])
-    }
+/// Open-Meteo's `cell_selection`: which cell of the model grid answers for a coordinate.
+/// Config `[Weather] Cell=`.
+public enum CellSelection: String, Sendable, Equatable, CaseIterable {
+    /// A cell on land with an elevation like the coordinate's (Open-Meteo's default).
+    case land
+    /// A cell on the sea, for boats.
+    case sea
+    /// The nearest cell, whatever it is.
+    case nearest
 }

@@ -77,12 +77,12 @@ public final class StateStore: Sendable {
             code: "no-fix", message: "waiting for a GPS fix; the weather shown is for an earlier place")
     }
 
-    private let facts: Mutex<(facts: Facts, lastFixAt: Date?)>
+    private let facts: Mutex<(facts: Facts, lastFixAt: Date?, pressures: PressureHistory)>
     private let subject: ObservableValue<WeatherState>
 
     public init(provider: String, authorization: AuthorizationStatus) {
         let initial = Facts(provider: provider, authorization: authorization)
-        facts = Mutex((initial, nil))
+        facts = Mutex((initial, nil, PressureHistory()))
         subject = ObservableValue(initial.state)
     }
 
@@ -148,8 +148,18 @@ public final class StateStore: Sendable {
         facts.withLock { $0.lastFixAt = at }
     }
 
-    /// A fetch succeeded.
+    /// A fetch succeeded. Its sea-level pressure is recorded at its observation time; when the
+    /// provider gave no tendency (no series), one computed from these records is filled in
+    /// (``PressureHistory``, source `history`).
     public func publishWeather(_ weather: Weather, fetchedAt: Date) {
+        var weather = weather
+        facts.withLock { held in
+            guard let pressure = weather.forecast?.seaLevelPressure, let time = weather.time else { return }
+            held.pressures.record(pressure, at: time)
+            if weather.forecast?.pressureTendency == nil {
+                weather.forecast?.pressureTendency = held.pressures.tendency(at: time)
+            }
+        }
         change { f in
             f.weather = weather
             f.fetchedAt = fetchedAt

@@ -65,11 +65,14 @@ public struct Weather: Sendable, Equatable, Codable {
     public var time: Date?
     /// Units of the values above.
     public var units: WeatherUnits
+    /// The hours and days after ``time``, as the same answer gave them; `nil` when it gave none
+    /// (see ``Forecast``).
+    public var forecast: Forecast?
 
     public init(
         temperature: Double? = nil, apparentTemperature: Double? = nil, relativeHumidity: Double? = nil,
         windSpeed: Double? = nil, windDirection: Double? = nil, weatherCode: Int? = nil,
-        isDay: Bool? = nil, time: Date? = nil, units: WeatherUnits
+        isDay: Bool? = nil, time: Date? = nil, units: WeatherUnits, forecast: Forecast? = nil
     ) {
         self.temperature = temperature.map(Weather.noNegativeZero)
         self.apparentTemperature = apparentTemperature.map(Weather.noNegativeZero)
@@ -80,6 +83,7 @@ public struct Weather: Sendable, Equatable, Codable {
         self.isDay = isDay
         self.time = time
         self.units = units
+        self.forecast = forecast
         self.condition = weatherCode.flatMap { WMOWeatherCode.description(of: $0) }
         self.icon = weatherCode.flatMap { WMOWeatherCode.icon(of: $0, isDay: isDay ?? true) }
     }

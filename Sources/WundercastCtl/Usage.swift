@@ -83,7 +83,10 @@ public enum Usage {
             """
     }
 
+    /// Blanks after `{name}` up to the summary column; a name too long for it gets its summary
+    /// on the next line, in that column.
     static func pad(_ name: String) -> String {
-        String(repeating: " ", count: max(1, 17 - name.count))
+        name.count <= 16
+            ? String(repeating: " ", count: 17 - name.count) : "\n" + String(repeating: " ", count: 21)
     }
 }

@@ -74,6 +74,7 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
             Units=imperial
             Precision=4
             Timeout=2.5s
+            Cell=sea
 
             [Socket]
             Path=/tmp/w.sock
@@ -91,6 +92,7 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
         expected.weather.units = .imperial
         expected.weather.precision = 4
         expected.weather.timeout = .milliseconds(2500)
+        expected.weather.cell = .sea
         expected.socket.path = "/tmp/w.sock"
         #expect(try Configuration.parse(text) == expected)
     }
@@ -135,6 +137,8 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
         .init("[Weather]\nUnits=metric") { $0.weather.units = .metric },
         .init("[Weather]\nPrecision=0") { $0.weather.precision = 0 },
         .init("[Weather]\nTimeout=1500ms") { $0.weather.timeout = .milliseconds(1500) },
+        .init("[Weather]\nCell=nearest") { $0.weather.cell = .nearest },
+        .init("[Weather]\nCell=sea\nCell=land") { $0.weather.cell = .land },
         .init("[Socket]\nPath=/run/user/1000/wundercast.sock") { $0.socket.path = "/run/user/1000/wundercast.sock" },
         // Syntax: whitespace, quotes, later assignment wins, comments, CRLF, BOM, continuation.
         .init("  [Throttle]  \n   MinInterval   =   5min   ") { $0.throttle.minInterval = .seconds(300) },
@@ -208,7 +212,7 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
             "unknown key mininterval= in [Throttle] (known keys: MinInterval, MinDistance, MaxAge)"),
         .init(
             "[Weather]\nPath=/x", line: 2,
-            "unknown key Path= in [Weather] (known keys: Provider, URL, Units, Precision, Timeout)"),
+            "unknown key Path= in [Weather] (known keys: Provider, URL, Units, Precision, Timeout, Cell)"),
         .init(
             "[Socket]\nPath=/x\n[Sokcet]\nPath=/y", line: 3,
             "unknown section [Sokcet] (known sections: [Location], [Throttle], [Weather], [Socket], [Places])"),
@@ -309,6 +313,12 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
             "URL=\"api.open-meteo.com\" does not start with http:// or https://"),
         .init("[Weather]\nURL=https://", line: 2, "URL=\"https://\" is not an http:// or https:// URL with a host"),
         .init("[Weather]\nUnits=kelvin", line: 2, "Units=\"kelvin\" is not one of: metric, imperial"),
+        .init(
+            "[Weather]\nCell=Sea", line: 2,
+            "Cell=\"Sea\" is not one of: land, sea, nearest (the model grid cell that answers for the position)"),
+        .init(
+            "[Weather]\n\nCell=", line: 3,
+            "Cell=\"\" is not one of: land, sea, nearest (the model grid cell that answers for the position)"),
         .init(
             "[Weather]\nPrecision=5", line: 2,
             "Precision=\"5\" is not an integer from 0 to 4 (decimals of latitude/longitude sent to the provider; 4 is about 11 m)"

@@ -84,12 +84,12 @@ import WundercastTestSupport
     }
 
     @Test func nullsBecomeNilAndUndefinedUnitsFallBack() throws {
-        let body = try edited(Self.metric) { json in
+        let body = try Fixtures.edited(Self.metric) { json in
             var current = json["current"] as! [String: Any]
             var units = json["current_units"] as! [String: Any]
             for key in [
                 "time", "temperature_2m", "apparent_temperature", "relative_humidity_2m", "wind_speed_10m",
-                "wind_direction_10m", "weather_code", "is_day",
+                "wind_direction_10m", "weather_code", "is_day", "wind_gusts_10m", "pressure_msl",
             ] {
                 current[key] = NSNull()
                 units[key] = "undefined"
@@ -105,7 +105,7 @@ import WundercastTestSupport
     }
 
     @Test func missingValuesAndUnitsAreNil() throws {
-        let body = try edited(Self.metric) { json in
+        let body = try Fixtures.edited(Self.metric) { json in
             json["current"] = ["interval": 900]
             json["current_units"] = nil
         }
@@ -114,7 +114,7 @@ import WundercastTestSupport
     }
 
     @Test func negativeZeroBecomesZero() throws {
-        let body = try edited(Self.metric, replacing: ["1234.25": "-0", "4321.25": "-0.0"]) { json in
+        let body = try Fixtures.edited(Self.metric, replacing: ["1234.25": "-0", "4321.25": "-0.0"]) { json in
             var current = json["current"] as! [String: Any]
             current["temperature_2m"] = 1234.25
             current["apparent_temperature"] = 4321.25
@@ -128,7 +128,7 @@ import WundercastTestSupport
     }
 
     @Test func weatherCodeAsADecimalNumberAndDayAsABoolean() throws {
-        let body = try edited(Self.metric, replacing: ["7777.25": "3.0"]) { json in
+        let body = try Fixtures.edited(Self.metric, replacing: ["7777.25": "3.0"]) { json in
             var current = json["current"] as! [String: Any]
             current["weather_code"] = 7777.25
             current["is_day"] = true
@@ -143,7 +143,7 @@ import WundercastTestSupport
     /// 0 and 1 are numbers, not booleans, wherever a number is expected.
     @Test(arguments: [0.0, 1.0])
     func zeroAndOneAreNumbers(value: Double) throws {
-        let body = try edited(Self.metric) { json in
+        let body = try Fixtures.edited(Self.metric) { json in
             var current = json["current"] as! [String: Any]
             for key in ["temperature_2m", "wind_speed_10m", "wind_direction_10m", "is_day"] {
                 current[key] = Int(value)
@@ -158,7 +158,7 @@ import WundercastTestSupport
     }
 
     @Test func unixTime() throws {
-        let body = try edited(Self.metric) { json in
+        let body = try Fixtures.edited(Self.metric) { json in
             var current = json["current"] as! [String: Any]
             current["time"] = 1_768_594_500
             json["current"] = current
@@ -174,7 +174,7 @@ import WundercastTestSupport
         ("2026-01-01T00:00", -18000, 1_767_243_600.0),  // New York, crosses the year back in UTC
     ])
     func localTimeWithOffset(time: String, offset: Int, expected: Double) throws {
-        let body = try edited(Self.metric) { json in
+        let body = try Fixtures.edited(Self.metric) { json in
             var current = json["current"] as! [String: Any]
             current["time"] = time
             json["current"] = current
@@ -184,7 +184,7 @@ import WundercastTestSupport
     }
 
     @Test func missingCurrent() throws {
-        let body = try edited(Self.metric) { json in json["current"] = nil }
+        let body = try Fixtures.edited(Self.metric) { json in json["current"] = nil }
         #expect(throws: WeatherError.decoding(message: "missing member 'current'")) {
             try OpenMeteoProvider.decode(status: 200, body: body)
         }
@@ -209,10 +209,15 @@ import WundercastTestSupport
         ("current_units", #""metric""#, "current_units is a string, expected an object"),
         ("current_units.temperature_2m", "1", "current_units.temperature_2m is a number, expected a string"),
         ("utc_offset_seconds", #""+02:00""#, "utc_offset_seconds is a string, expected a number"),
+        // Numbers out of any range (invented): refused, never a trap converting them.
+        ("utc_offset_seconds", "1e300", "utc_offset_seconds is 1e+300, expected whole seconds within ±18 h"),
+        ("utc_offset_seconds", "3600.5", "utc_offset_seconds is 3600.5, expected whole seconds within ±18 h"),
+        ("current.time", "1e300", "current.time is 1e+300, expected unix seconds"),
+        ("hourly.time", "[1e300]", "hourly.time[0] is 1e+300, expected unix seconds"),
     ])
     func wrongTypeNamesTheMember(path: String, literal: String, message: String) throws {
         let value = try JSONSerialization.jsonObject(with: Data(literal.utf8), options: .fragmentsAllowed)
-        let body = try edited(Self.metric) { json in
+        let body = try Fixtures.edited(Self.metric) { json in
             let keys = path.split(separator: ".").map(String.init)
             if keys.count == 1 {
                 json[keys[0]] = value
@@ -240,34 +245,21 @@ import WundercastTestSupport
             try OpenMeteoProvider.decode(status: 200, body: Array("[1,2,3]".utf8))
         }
     }
-
-    /// Parses the fixture at `path`, lets `edit` change it, serialises it again, then replaces
-    /// sentinel numbers by literal JSON text that JSONSerialization would not write (`-0`, `3.0`).
-    private func edited(
-        _ path: String, replacing literals: [String: String] = [:], _ edit: (inout [String: Any]) -> Void
-    ) throws -> [UInt8] {
-        var json = try JSONSerialization.jsonObject(with: Data(Fixtures.bytes(path))) as! [String: Any]
-        edit(&json)
-        var text = String(
-            decoding: try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]), as: UTF8.self)
-        for (sentinel, literal) in literals {
-            #expect(text.contains(sentinel))
-            text = text.replacingOccurrences(of: sentinel, with: literal)
-        }
-        return Array(text.utf8)
-    }
 }
 
 @Suite struct OpenMeteoRequestTests {
     let current =
-        "current=temperature_2m,relative_humidity_2m,apparent_temperature,is_day,weather_code,wind_speed_10m,wind_direction_10m"
+        "current=temperature_2m,relative_humidity_2m,apparent_temperature,is_day,weather_code,wind_speed_10m,wind_direction_10m,wind_gusts_10m,pressure_msl"
+        + "&hourly=temperature_2m,precipitation_probability,precipitation,weather_code,is_day,pressure_msl"
+        + "&daily=temperature_2m_max,temperature_2m_min,sunrise,sunset"
+        + "&timezone=auto&forecast_days=2&past_hours=4&forecast_hours=14"
 
     @Test func metricParameters() {
         let provider = OpenMeteoProvider(baseURL: "https://api.open-meteo.com", units: .metric, http: FakeHTTPClient())
         #expect(
             provider.requestURL(for: Coordinate(latitude: 44.44, longitude: 26.1))
                 == "https://api.open-meteo.com/v1/forecast?latitude=44.44&longitude=26.1&\(current)"
-                + "&timeformat=unixtime&temperature_unit=celsius&wind_speed_unit=kmh")
+                + "&cell_selection=land&timeformat=unixtime&temperature_unit=celsius&wind_speed_unit=kmh")
     }
 
     @Test func imperialParameters() {
@@ -275,7 +267,7 @@ import WundercastTestSupport
         #expect(
             provider.requestURL(for: Coordinate(latitude: 44.44, longitude: 26.1))
                 == "http://127.0.0.1:8080/v1/forecast?latitude=44.44&longitude=26.1&\(current)"
-                + "&timeformat=unixtime&temperature_unit=fahrenheit&wind_speed_unit=mph")
+                + "&cell_selection=land&timeformat=unixtime&temperature_unit=fahrenheit&wind_speed_unit=mph")
     }
 
     @Test(arguments: [

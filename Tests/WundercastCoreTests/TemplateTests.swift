@@ -6,10 +6,14 @@ import WundercastTestSupport
     let values = Placeholder.values(SampleStates.weather(), now: SampleStates.now, icons: .emoji)
 
     @Test func everyPlaceholderExpandsFromAFullState() throws {
+        var state = SampleStates.weather()
+        state.weather?.forecast = SampleStates.forecast()
+        let values = Placeholder.values(state, now: SampleStates.now, icons: .emoji)
         let template = try Template(Placeholder.allCases.map { "{\($0.rawValue)}" }.joined(separator: "|"))
         #expect(
             template.render(values)
-                == "☀\u{FE0F}|-5|-9|°C|Clear sky|72%|5 km/h|E|12 km NE of Regensburg|12 km|NE|49.12|12.2|2 min ago|fresh|open-meteo"
+                == "☀\u{FE0F}|-5|-9|°C|Clear sky|72%|5 km/h|E|12 km/h|1035 hPa|rising +1.3 hPa/3h|20%|0|-9|07:32|17:22"
+                + "|12 km NE of Regensburg|12 km|NE|49.12|12.2|2 min ago|fresh|open-meteo"
         )
     }
 

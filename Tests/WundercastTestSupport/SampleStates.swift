@@ -33,6 +33,30 @@ public enum SampleStates {
         return state
     }
 
+    /// An invented forecast with every member, for the observation time `observed`, in Central
+    /// European Time: gusts 12.2 km/h, 1034.7 hPa rising 1.3 hPa in 3 h, 20% chance of
+    /// precipitation in the next hour, today -0.2 / -9.2 °C, sunrise 07:32, sunset 17:22.
+    public static func forecast(observed: Date = SampleStates.now) -> Forecast {
+        let day = Forecast.localDay(of: observed, utcOffsetSeconds: 3600)
+        let midnight = Date(timeIntervalSince1970: Double(day * 86_400 - 3600))
+        let hours = (1...12).map {
+            Forecast.Hour(
+                time: observed.addingTimeInterval(Double($0) * 3600), temperature: -5.3 - Double($0) / 10,
+                precipitationProbability: 20, precipitation: 0.4, weatherCode: 61, isDay: false)
+        }
+        return Forecast(
+            hours: hours,
+            today: .init(
+                date: Forecast.dateText(day: day), high: -0.2, low: -9.2, sunrise: midnight.addingTimeInterval(27_120),
+                sunset: midnight.addingTimeInterval(62_520)),
+            tomorrow: .init(date: Forecast.dateText(day: day + 1), high: 2, low: -3.5),
+            windGusts: 12.2, seaLevelPressure: 1034.7, pressureTendency: PressureTendency(change: 1.3, source: .hourly),
+            utcOffsetSeconds: 3600,
+            units: .init(
+                temperature: "°C", precipitation: "mm", precipitationProbability: "%", windGusts: "km/h",
+                seaLevelPressure: "hPa"))
+    }
+
     /// A state without weather (`noLocation`, `offline`, `error`, `fetching`).
     public static func withoutWeather(
         _ status: WeatherState.Status, error: WeatherState.ErrorInfo? = nil

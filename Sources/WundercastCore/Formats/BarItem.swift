@@ -47,8 +47,9 @@ public struct BarItem: Sendable, Equatable {
     public var text: String
     /// Text for a narrow bar: icon and temperature (and the same marker).
     public var shortText: String
-    /// Lines of details: condition, temperature, apparent temperature, humidity, wind, place,
-    /// age, status and error.
+    /// Lines of details: condition, temperature, apparent temperature, humidity, wind, the
+    /// forecast (gusts, pressure and tendency, today's and tomorrow's high and low, sunrise and
+    /// sunset, the next hours), place, age, status and error.
     public var tooltip: [String]
     /// The condition kind (`partlyCloudy`, see ``WeatherCondition/Kind``) when there is weather,
     /// then `stale`, `offline`, `error`, `noLocation`, `fetching` as they apply, and `severe`.
@@ -157,6 +158,7 @@ public struct BarItem: Sendable, Equatable {
         if let wind = values[.wind] {
             lines.append("Wind \(wind)" + (values[.windDirection].map { " from \($0)" } ?? ""))
         }
+        if let forecast = state.weather?.forecast { lines += forecastLines(forecast, values: values) }
         if let location = state.location {
             let coordinates = PlaceText.coordinates(latitude: location.latitude, longitude: location.longitude)
             let place = values[.place] ?? coordinates

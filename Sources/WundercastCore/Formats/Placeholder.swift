@@ -23,6 +23,24 @@ public enum Placeholder: String, Sendable, CaseIterable {
     case wind
     /// 8-point compass direction the wind blows from (`E`). Source: `weather.windDirection`.
     case windDirection
+    /// Wind gusts, whole units, with the unit (`12 km/h`). Source: `weather.forecast.windGusts`.
+    case gusts
+    /// Sea-level pressure, whole hPa, with the unit (`1035 hPa`). Source: `weather.forecast.seaLevelPressure`.
+    case pressure
+    /// Computed 3-hour pressure tendency with the change (`rising +1.3 hPa/3h`). Source:
+    /// `weather.forecast.pressureTendency`.
+    case pressureTendency
+    /// Chance of precipitation in the next hour, whole percent (`20%`). Source:
+    /// `weather.forecast.hours[0].precipitationProbability`.
+    case precipitationProbability
+    /// Today's high and low at the place, whole degrees (`-0` never). Source:
+    /// `weather.forecast.today.high`, `.low`.
+    case high
+    case low
+    /// Today's sunrise and sunset on the place's clock (`07:32`; with ` UTC` when the offset is
+    /// unknown). Source: `weather.forecast.today.sunrise`, `.sunset`, `weather.forecast.utcOffsetSeconds`.
+    case sunrise
+    case sunset
     /// The place: the configured name, else `12 km NE of Regensburg` / `near Regensburg`.
     case place
     /// Distance from the nearest place in whole km (`12 km`). Source: `location.place.distance`.
@@ -50,6 +68,14 @@ public enum Placeholder: String, Sendable, CaseIterable {
         case .humidity: "relative humidity (72%)"
         case .wind: "wind speed with unit (5 km/h)"
         case .windDirection: "compass direction the wind comes from (E)"
+        case .gusts: "wind gusts with unit (12 km/h)"
+        case .pressure: "sea-level pressure (1035 hPa)"
+        case .pressureTendency: "3-hour pressure tendency (rising +1.3 hPa/3h)"
+        case .precipitationProbability: "chance of precipitation in the next hour (20%)"
+        case .high: "today's high, whole degrees"
+        case .low: "today's low, whole degrees"
+        case .sunrise: "today's sunrise, local time (07:32)"
+        case .sunset: "today's sunset, local time (17:22)"
         case .place: "place (12 km NE of Regensburg)"
         case .distance: "distance from the nearest place (12 km)"
         case .bearing: "direction from the nearest place (NE)"
@@ -83,6 +109,7 @@ public enum Placeholder: String, Sendable, CaseIterable {
             }
             values[.windDirection] = weather.windDirection.map(PlaceText.compass)
             if weather.windSpeed == 0 { values[.windDirection] = nil }
+            if let forecast = weather.forecast { forecastValues(forecast, into: &values) }
         }
         if let location = state.location {
             values[.place] = PlaceText.location(location)
@@ -97,6 +124,42 @@ public enum Placeholder: String, Sendable, CaseIterable {
         return values.filter { !$0.value.isEmpty }
     }
 
+    /// The values of the forecast's placeholders.
+    static func forecastValues(_ forecast: Forecast, into values: inout [Placeholder: String]) {
+        let units = forecast.units
+        values[.gusts] = forecast.windGusts.flatMap { withUnit(whole($0), units.windGusts) }
+        values[.pressure] = forecast.seaLevelPressure.flatMap { withUnit(whole($0), units.seaLevelPressure) }
+        values[.pressureTendency] = forecast.pressureTendency.map(tendencyText)
+        values[.precipitationProbability] = forecast.hours?.first?.precipitationProbability.flatMap {
+            withUnit(whole($0), "%", separator: "")
+        }
+        values[.high] = forecast.today?.high.map(whole)
+        values[.low] = forecast.today?.low.map(whole)
+        values[.sunrise] = forecast.today?.sunrise.map { clockText($0, forecast) }
+        values[.sunset] = forecast.today?.sunset.map { clockText($0, forecast) }
+    }
+
+    /// `rising +1.3 hPa/3h`, `steady 0 hPa/3h`, `falling -2 hPa/3h`.
+    public static func tendencyText(_ tendency: PressureTendency) -> String {
+        let change = decimal(tendency.change, decimals: 1)
+        guard !change.isEmpty else { return tendency.trend.rawValue }
+        return "\(tendency.trend.rawValue) \(tendency.change > 0 ? "+" : "")\(change) hPa/3h"
+    }
+
+    /// `HH:mm` on the place's clock, or in UTC (saying so) when the offset is unknown.
+    static func clockText(_ instant: Date, _ forecast: Forecast) -> String {
+        Forecast.clockText(instant, utcOffsetSeconds: forecast.utcOffsetSeconds ?? 0)
+            + (forecast.utcOffsetSeconds == nil ? " UTC" : "")
+    }
+
+    /// `value unit` with the daemon's unit label sanitized and bounded; the value alone without
+    /// one; `nil` without a value.
+    static func withUnit(_ value: String, _ unit: String?, separator: String = " ") -> String? {
+        guard !value.isEmpty else { return nil }
+        let unit = UntrustedText.sanitized(unit ?? "", limit: 8)
+        return unit.isEmpty ? value : value + separator + unit
+    }
+
     /// The daemon's condition text (sanitized), else the model's English name.
     static func conditionText(_ weather: Weather) -> String? {
         if let text = weather.condition.map({ UntrustedText.sanitized($0, limit: 60) }), !text.isEmpty { return text }
@@ -104,10 +167,17 @@ public enum Placeholder: String, Sendable, CaseIterable {
         return WeatherCondition(wmoCode: weather.weatherCode).kind.name
     }
 
-    /// Rounded to whole units, `-0` as `0`.
+    /// Rounded to whole units, `-0` as `0`; empty for a value no weather quantity has (not
+    /// finite, or a magnitude of 10¹² or more, which `Int` could not hold or would be nonsense).
     static func whole(_ value: Double) -> String {
-        guard value.isFinite else { return "" }
+        guard value.isFinite, abs(value) < 1e12 else { return "" }
         let rounded = Int(value.rounded())
         return "\(rounded)"
+    }
+
+    /// At most `decimals` decimals, trailing zeros dropped, never `-0`; empty as ``whole(_:)``.
+    static func decimal(_ value: Double, decimals: Int) -> String {
+        guard value.isFinite, abs(value) < 1e12 else { return "" }
+        return Coordinate.text(value, decimals: decimals)
     }
 }

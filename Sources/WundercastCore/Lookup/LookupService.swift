@@ -127,7 +127,10 @@ public final class LookupService: Sendable {
                         latitude: position.latitude, longitude: position.longitude,
                         place: self.places.nearest(position, false))
                     switch await self.weather(at: position, user: user) {
-                    case .success(let (weather, _)): cell.weather = weather
+                    case .success(let (weather, _)):
+                        // A cell is the current weather there; nine forecasts would bloat the line.
+                        cell.weather = weather
+                        cell.weather?.forecast = nil
                     case .failure(let failure): cell.error = .init(code: failure.code, message: failure.message)
                     }
                     return (index, cell)

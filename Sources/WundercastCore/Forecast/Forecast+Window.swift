@@ -1,0 +1,96 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Choosing what a forecast publishes, the same for every provider: the hours after the
+/// provider's observation time (never the wall clock, so that a recorded answer gives the
+/// same forecast whenever it is read) and the place's local days.
+extension Forecast {
+    /// The hours whose time is after `observed` and at most ``hoursAhead`` hours after it,
+    /// oldest first, at most ``hoursAhead`` of them (an hourly series gives 12; a 3-hourly
+    /// one 4). An hour at exactly `observed` has begun and is not in it.
+    public static func nextHours(_ hours: [Hour], after observed: Date) -> [Hour] {
+        let end = observed.addingTimeInterval(TimeInterval(hoursAhead) * 3600)
+        let ahead = hours.filter { $0.time > observed && $0.time <= end }.sorted { $0.time < $1.time }
+        return Array(ahead.prefix(hoursAhead))
+    }
+
+    /// The local day of `instant` at a place `utcOffsetSeconds` east of UTC, as days since
+    /// 1970-01-01 (negative before).
+    public static func localDay(of instant: Date, utcOffsetSeconds: Int) -> Int {
+        whole((instant.timeIntervalSince1970 + Double(utcOffsetSeconds)) / 86_400, .down)
+    }
+
+    /// The local day that begins at `midnight`, an instant (as Open-Meteo's `daily.time` in
+    /// `timeformat=unixtime`). Rounded, not cut: when the offset of that day differs from
+    /// `utcOffsetSeconds` (a daylight-saving change between today and that day), its midnight
+    /// is an hour or two off a whole day and still names the right one.
+    public static func localDay(startingAt midnight: Date, utcOffsetSeconds: Int) -> Int {
+        whole((midnight.timeIntervalSince1970 + Double(utcOffsetSeconds)) / 86_400, .toNearestOrAwayFromZero)
+    }
+
+    /// `value` rounded by `rule` as an `Int`, clamped to ±10¹⁴ (days or seconds far beyond any
+    /// calendar) so that no instant, however absurd, can trap; not finite gives 0.
+    static func whole(_ value: Double, _ rule: FloatingPointRoundingRule) -> Int {
+        guard value.isFinite else { return 0 }
+        return Int(min(max(value.rounded(rule), -1e14), 1e14))
+    }
+
+    /// `yyyy-MM-dd` of the day `day` days after 1970-01-01 (proleptic Gregorian calendar).
+    public static func dateText(day: Int) -> String {
+        let (year, month, dayOfMonth) = civil(fromDays: day)
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        var y = String(abs(year))
+        while y.count < 4 { y = "0" + y }
+        return (year < 0 ? "-" : "") + y + "-" + two(month) + "-" + two(dayOfMonth)
+    }
+
+    /// Days since 1970-01-01 of a `yyyy-MM-dd` date; `nil` for anything else (or a 30 February).
+    public static func day(ofDateText text: String) -> Int? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+            let year = Int(parts[0]), let month = Int(parts[1]), let dayOfMonth = Int(parts[2]),
+            (1...12).contains(month), (1...31).contains(dayOfMonth)
+        else { return nil }
+        let days = Self.days(fromCivil: year, month, dayOfMonth)
+        guard civil(fromDays: days) == (year, month, dayOfMonth) else { return nil }
+        return days
+    }
+
+    /// `HH:mm` of `instant` on the clock of a place `utcOffsetSeconds` east of UTC.
+    public static func clockText(_ instant: Date, utcOffsetSeconds: Int) -> String {
+        let seconds = whole(instant.timeIntervalSince1970 + Double(utcOffsetSeconds), .down)
+        let ofDay = ((seconds % 86_400) + 86_400) % 86_400
+        let hour = ofDay / 3600
+        let minute = ofDay % 3600 / 60
+        return (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
+    }
+
+    // Howard Hinnant's `days_from_civil` and `civil_from_days`
+    // (https://howardhinnant.github.io/date_algorithms.html): FoundationEssentials has a
+    // Gregorian calendar, but plain arithmetic needs no time zone and cannot fail.
+
+    static func days(fromCivil year: Int, _ month: Int, _ day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    static func civil(fromDays days: Int) -> (Int, Int, Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

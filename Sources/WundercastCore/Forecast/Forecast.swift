@@ -1,0 +1,141 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What a provider forecasts after its observation time, published as `weather.forecast`
+/// (docs/PROTOCOL.md). Every member is what the provider gave, left out when it gave nothing
+/// (never `null`, never invented; `-0` is stored as `0`), except ``pressureTendency``, which
+/// the daemon computes.
+///
+/// Times are instants (ISO 8601 UTC in JSON, like `weather.time`); ``utcOffsetSeconds`` is the
+/// place's offset from UTC at the observation time, so that a reader can show local clock times.
+public struct Forecast: Sendable, Equatable, Codable {
+    /// One hour of the forecast. Source: Open-Meteo `hourly.*` at `hourly.time`.
+    public struct Hour: Sendable, Equatable, Codable {
+        /// Start of the hour (UTC). Source: Open-Meteo `hourly.time`.
+        public var time: Date
+        /// Air temperature at 2 m, in ``Units/temperature``. Source: Open-Meteo `hourly.temperature_2m`.
+        public var temperature: Double?
+        /// Chance of precipitation, percent (0–100). Source: Open-Meteo `hourly.precipitation_probability`.
+        public var precipitationProbability: Double?
+        /// Precipitation (rain, showers, snow) of the preceding hour, in ``Units/precipitation``.
+        /// Source: Open-Meteo `hourly.precipitation`.
+        public var precipitation: Double?
+        /// WMO weather interpretation code. Source: Open-Meteo `hourly.weather_code`.
+        public var weatherCode: Int?
+        /// Text for ``weatherCode`` in English (see ``WMOWeatherCode``), as `weather.condition`.
+        public var condition: String?
+        /// `true` by day. Source: Open-Meteo `hourly.is_day`.
+        public var isDay: Bool?
+        /// freedesktop icon name for ``weatherCode``, as `weather.icon`.
+        public var icon: String?
+
+        public init(
+            time: Date, temperature: Double? = nil, precipitationProbability: Double? = nil,
+            precipitation: Double? = nil, weatherCode: Int? = nil, isDay: Bool? = nil
+        ) {
+            self.time = time
+            self.temperature = temperature.map(Weather.noNegativeZero)
+            self.precipitationProbability = precipitationProbability.map(Weather.noNegativeZero)
+            self.precipitation = precipitation.map(Weather.noNegativeZero)
+            self.weatherCode = weatherCode
+            self.isDay = isDay
+            self.condition = weatherCode.flatMap { WMOWeatherCode.description(of: $0) }
+            self.icon = weatherCode.flatMap { WMOWeatherCode.icon(of: $0, isDay: isDay ?? true) }
+        }
+    }
+
+    /// One local calendar day of the place. Source: Open-Meteo `daily.*`.
+    public struct Day: Sendable, Equatable, Codable {
+        /// The place's local date, `yyyy-MM-dd` (`daily.time`).
+        public var date: String
+        /// Highest air temperature at 2 m, in ``Units/temperature``. Source: `daily.temperature_2m_max`.
+        public var high: Double?
+        /// Lowest air temperature at 2 m, in ``Units/temperature``. Source: `daily.temperature_2m_min`.
+        public var low: Double?
+        /// Sunrise and sunset as instants (UTC). Source: `daily.sunrise`, `daily.sunset`.
+        public var sunrise: Date?
+        public var sunset: Date?
+
+        public init(date: String, high: Double? = nil, low: Double? = nil, sunrise: Date? = nil, sunset: Date? = nil) {
+            self.date = date
+            self.high = high.map(Weather.noNegativeZero)
+            self.low = low.map(Weather.noNegativeZero)
+            self.sunrise = sunrise
+            self.sunset = sunset
+        }
+
+        /// Whether the provider gave anything for the day besides its date.
+        public var isEmpty: Bool { high == nil && low == nil && sunrise == nil && sunset == nil }
+    }
+
+    /// Unit strings as the provider labelled them, each present only when a value of its
+    /// quantity is. `"mp/h"` is normalised to `"mph"`.
+    public struct Units: Sendable, Equatable, Codable {
+        /// e.g. `"°C"`; for ``Hour/temperature``, ``Day/high`` and ``Day/low``.
+        public var temperature: String?
+        /// e.g. `"mm"`, `"inch"`; for ``Hour/precipitation``.
+        public var precipitation: String?
+        /// `"%"`; for ``Hour/precipitationProbability``.
+        public var precipitationProbability: String?
+        /// e.g. `"km/h"`; for ``Forecast/windGusts``.
+        public var windGusts: String?
+        /// `"hPa"`; for ``Forecast/seaLevelPressure``.
+        public var seaLevelPressure: String?
+
+        public init(
+            temperature: String? = nil, precipitation: String? = nil, precipitationProbability: String? = nil,
+            windGusts: String? = nil, seaLevelPressure: String? = nil
+        ) {
+            self.temperature = temperature
+            self.precipitation = precipitation
+            self.precipitationProbability = precipitationProbability
+            self.windGusts = windGusts
+            self.seaLevelPressure = seaLevelPressure
+        }
+    }
+
+    /// At most ``hoursAhead`` hours after the observation time, oldest first; absent when the
+    /// provider gave no hourly series (or no observation time to count from).
+    public var hours: [Hour]?
+    /// The place's local day of the observation time, and the day after.
+    public var today: Day?
+    public var tomorrow: Day?
+    /// Wind gusts at 10 m at the observation time, in ``Units/windGusts``. Source: Open-Meteo `current.wind_gusts_10m`.
+    public var windGusts: Double?
+    /// Air pressure reduced to mean sea level at the observation time, in ``Units/seaLevelPressure``
+    /// (hPa). Source: Open-Meteo `current.pressure_msl`.
+    public var seaLevelPressure: Double?
+    /// Computed: the 3-hour change of sea-level pressure (see ``PressureTendency``).
+    public var pressureTendency: PressureTendency?
+    /// The place's offset from UTC in seconds at the observation time. Source: Open-Meteo
+    /// `utc_offset_seconds` (with `timezone=auto`).
+    public var utcOffsetSeconds: Int?
+    public var units: Units
+
+    /// Hours published after the observation time.
+    public static let hoursAhead = 12
+
+    public init(
+        hours: [Hour]? = nil, today: Day? = nil, tomorrow: Day? = nil, windGusts: Double? = nil,
+        seaLevelPressure: Double? = nil, pressureTendency: PressureTendency? = nil, utcOffsetSeconds: Int? = nil,
+        units: Units = Units()
+    ) {
+        self.hours = hours?.isEmpty == true ? nil : hours
+        self.today = today
+        self.tomorrow = tomorrow
+        self.windGusts = windGusts.map(Weather.noNegativeZero)
+        self.seaLevelPressure = seaLevelPressure.map(Weather.noNegativeZero)
+        self.pressureTendency = pressureTendency
+        self.utcOffsetSeconds = utcOffsetSeconds
+        self.units = units
+    }
+
+    /// Whether the forecast holds no value at all (then it is left out of the state).
+    public var isEmpty: Bool {
+        hours == nil && today == nil && tomorrow == nil && windGusts == nil && seaLevelPressure == nil
+            && pressureTendency == nil
+    }
+}

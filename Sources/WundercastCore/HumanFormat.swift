@@ -32,7 +32,9 @@ public enum HumanFormat {
             }, Placeholder.conditionText(weather),
         ].compactMap { $0 }.joined(separator: " ")
         if !head.isEmpty { parts.append(head) }
-        if let humidity = weather.relativeHumidity { parts.append("humidity \(Int(humidity.rounded()))%") }
+        if let humidity = weather.relativeHumidity.map(Placeholder.whole), !humidity.isEmpty {
+            parts.append("humidity \(humidity)%")
+        }
         if parts.isEmpty { parts.append("weather without values") }
         // While fetching, the published place is the new one and the weather still the old:
         // the place goes with "updating", not with the old weather.

@@ -147,17 +147,23 @@ struct OpenMeteoBody: Decodable {
         case nil, .null: return nil
         case .string(let text):
             let trimmed = text.trimmingASCIIWhitespace()
-            return trimmed.isEmpty || trimmed == "undefined" ? nil : normalisedUnit(trimmed)
+            let label = UntrustedText.sanitized(trimmed, limit: 16)
+            return label.isEmpty || label == "undefined" ? nil : normalisedUnit(label)
         case let other?:
             throw .decoding(message: "\(block).\(key) is \(other.kind), expected a string")
         }
     }
 
-    /// A number or `null` at `path`.
+    /// A number or `null` at `path`. No weather quantity in any unit reaches a million: a
+    /// larger magnitude (`1e300`) is a broken answer, not a value.
     static func number(_ value: JSONValue?, _ path: String) throws(WeatherError) -> Double? {
         switch value {
         case nil, .null: return nil
-        case .number(let value): return value
+        case .number(let value):
+            guard value.isFinite, abs(value) < 1_000_000 else {
+                throw .decoding(message: "\(path) is \(value), beyond any plausible value")
+            }
+            return value
         case let other?: throw .decoding(message: "\(path) is \(other.kind), expected a number")
         }
     }

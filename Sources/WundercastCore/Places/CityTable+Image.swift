@@ -70,7 +70,8 @@ extension CityTable {
     ///
     /// - Parameter trusted: the same image was checked before (the same file, unchanged): only
     ///   the directory, the section sizes and the string lists' ends are checked (a few pages
-    ///   are read); a damaged image then traps on a bad index, never reads outside it.
+    ///   are read); a damaged image then gives wrong or no cities, never a trap or a read
+    ///   outside it (``Column``, ``PackedStringsView``).
     /// - Throws: ``CityTableError`` without a line, naming the section that is wrong.
     public init(
         image: UnsafeRawBufferPointer, owner: some AnyObject & Sendable, trusted: Bool = false

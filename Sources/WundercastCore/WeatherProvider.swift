@@ -62,7 +62,12 @@ public enum RetryAfter {
         let trimmed = value.trimmingASCIIWhitespace()
         guard !trimmed.isEmpty else { return nil }
         if trimmed.first.map({ $0.isASCII && ($0.isNumber || $0 == ".") }) == true {
-            guard let seconds = Double(trimmed), seconds.isFinite, seconds >= 0 else { return nil }
+            // Digits with at most one decimal point: not Swift's hex (`0x1p30`) or exponent forms.
+            let digits = trimmed.utf8.filter { $0 != UInt8(ascii: ".") }
+            guard trimmed.utf8.count - digits.count <= 1, !digits.isEmpty,
+                digits.allSatisfy({ (48...57).contains($0) }),
+                let seconds = Double(trimmed), seconds.isFinite
+            else { return nil }
             return seconds
         }
         guard let date = httpDate(trimmed), date.isFinite else { return nil }

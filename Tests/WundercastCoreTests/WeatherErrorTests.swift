@@ -76,6 +76,9 @@ import WundercastCore
         ("", nil),
         ("soon", nil),
         ("inf", nil),
+        ("0x1p30", nil),
+        ("1e9", nil),
+        ("1.2.3", nil),
         ("Wed, 21 Oct 2015 07:28:00 GMT", 90),  // 90 s after "now" below
     ])
     func bothForms(_ value: String, _ expected: Double?) {

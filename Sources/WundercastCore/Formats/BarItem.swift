@@ -77,7 +77,7 @@ public struct BarItem: Sendable, Equatable {
         let condition = WeatherCondition(wmoCode: state.weather?.weatherCode)
         hasWeather = state.weather != nil
         isSevere = hasWeather && condition.isSevere
-        percentage = state.weather?.relativeHumidity.flatMap { $0.isFinite ? Int($0.rounded()) : nil }
+        percentage = state.weather?.relativeHumidity.flatMap(DisplayRounding.integer)
         i3statusIcon = hasWeather ? Self.i3statusIcon(condition.kind) : "weather_default"
 
         let marker: String

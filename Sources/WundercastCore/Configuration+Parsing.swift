@@ -15,7 +15,7 @@ extension Configuration {
     /// becomes a space; comment lines inside are skipped). Section and key names are
     /// case-sensitive: `[Location]` `Authorization` `GPSD` `MaxHorizontalError` `MaxFixAge` `Fallback`;
     /// `[Throttle]` `MinInterval` `MinDistance` `MaxAge`; `[Weather]` `Provider` `URL` `Units`
-    /// `Precision` `Timeout` `Cell`; `[Socket]` `Path`. As in systemd, sections and keys whose names
+    /// `TemperatureUnit` `WindSpeedUnit` `PressureUnit` `PrecipitationUnit` `Precision` `Timeout` `Cell`; `[Socket]` `Path`. As in systemd, sections and keys whose names
     /// start with `X-` are ignored. CRLF line ends and a UTF-8 byte order mark are accepted.
     ///
     /// - Parameters:
@@ -127,6 +127,7 @@ extension Configuration {
                     }
                     c.weather.units = units
                 },
+            ] + unitKeys + [
                 Key(name: "Precision") { (c, v) throws(InvalidValue) in
                     guard v.utf8.count == 1, let digits = Int(v), (0...4).contains(digits) else {
                         throw InvalidValue(

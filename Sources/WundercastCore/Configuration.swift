@@ -44,8 +44,15 @@ public struct Configuration: Sendable, Equatable {
         public var provider: String = "open-meteo"
         /// `URL=` base URL of the provider's API. Default `https://api.open-meteo.com`.
         public var url: String = "https://api.open-meteo.com"
-        /// `Units=` metric | imperial. Default `metric`.
+        /// `Units=` metric (°C, km/h, hPa, mm) | imperial (°F, mph, inHg, in). Default `metric`.
         public var units: UnitSystem = .metric
+        /// `TemperatureUnit=` celsius | fahrenheit; `WindSpeedUnit=` kmh | ms | mph | kn;
+        /// `PressureUnit=` hPa | inHg | mmHg; `PrecipitationUnit=` mm | inch: each overrides
+        /// `Units=` for its quantity. Default none (empty): follow `Units=`. See ``unitPreferences``.
+        public var temperatureUnit: TemperatureUnit? = nil
+        public var windSpeedUnit: WindSpeedUnit? = nil
+        public var pressureUnit: PressureUnit? = nil
+        public var precipitationUnit: PrecipitationUnit? = nil
         /// `Precision=` decimals of latitude/longitude sent to the provider, 0–4. Default 2 (≈1.1 km).
         public var precision: Int = 2
         /// `Timeout=` total time span of one HTTP request. Default 10s.

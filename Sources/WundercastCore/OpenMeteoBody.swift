@@ -97,12 +97,14 @@ struct OpenMeteoBody: Decodable {
     }
 
     /// The current weather, with its forecast (``forecast(observed:requested:)``) when the body has one.
-    func weather(requested: UnitSystem) throws(WeatherError) -> Weather {
+    /// Values stay in the units the body labels them with (`requested`: what was asked, for values
+    /// it does not label); the caller converts.
+    func weather(requested: UnitPreferences) throws(WeatherError) -> Weather {
         guard let current else { throw .decoding(message: "missing member 'current'") }
         guard case .object(let values) = current else {
             throw .decoding(message: "current is \(current.kind), expected an object")
         }
-        let fallback = WeatherUnits.requested(requested)
+        let fallback = WeatherUnits.wanted(requested)
         let labels = try Self.object(currentUnits, name: "current_units") ?? [:]
         func unit(_ key: String, _ fallback: String) throws(WeatherError) -> String {
             try Self.unit(labels, "current_units", key) ?? fallback

@@ -4,20 +4,22 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The unit system asked of providers. Config `[Weather] Units=`.
+/// The base of the units published. Config `[Weather] Units=`; each quantity can be overridden
+/// (``UnitPreferences``).
 public enum UnitSystem: String, Sendable, Codable, CaseIterable {
-    /// °C, km/h, %, °.
+    /// °C, km/h, hPa, mm (and %, °).
     case metric
-    /// °F, mph, %, °.
+    /// °F, mph, inHg, in (and %, °).
     case imperial
 }
 
-/// Unit strings of each ``Weather`` value, as the provider labelled them (Open-Meteo
-/// `current_units`), normalised: Open-Meteo's `"mp/h"` becomes `"mph"`.
+/// Unit strings of each ``Weather`` value. After ``Weather/converted(to:)`` (which every
+/// provider applies) they are the wanted units' labels (``PhysicalUnit/label``); a unit string
+/// the daemon does not know stays as the provider labelled it (Open-Meteo `current_units`).
 public struct WeatherUnits: Sendable, Equatable, Codable {
-    /// e.g. `"°C"`, `"°F"`.
+    /// `"°C"` or `"°F"` (`"K"` only when asked for in code).
     public var temperature: String
-    /// e.g. `"km/h"`, `"mph"`, `"m/s"`, `"kn"`.
+    /// `"km/h"`, `"m/s"`, `"mph"` or `"kn"`.
     public var windSpeed: String
     /// `"°"` (degrees from which the wind blows, clockwise from north).
     public var windDirection: String

@@ -14,7 +14,9 @@ public protocol WeatherProvider: Sendable {
     /// Required, with no default, so that a provider with a key cannot forget it.
     var secrets: Secrets { get }
     /// Fetches the current weather at `coordinate`, which the caller has already rounded to
-    /// the configured precision. Throws ``WeatherError``; honours task cancellation.
+    /// the configured precision, in the configured ``UnitPreferences``: labelled with the unit
+    /// strings of the answer, then ``Weather/converted(to:)``. Throws ``WeatherError``; honours
+    /// task cancellation.
     func currentWeather(at coordinate: Coordinate) async throws(WeatherError) -> Weather
 }
 

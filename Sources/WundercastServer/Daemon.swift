@@ -140,7 +140,7 @@ public enum Daemon {
                 connectTimeout: min(Duration.seconds(5), configuration.weather.timeout),
                 timeout: configuration.weather.timeout)
             let provider = OpenMeteoProvider(
-                baseURL: configuration.weather.url, units: configuration.weather.units,
+                baseURL: configuration.weather.url, units: configuration.weather.unitPreferences,
                 cell: configuration.weather.cell, http: http)
             // Every log line of the daemon passes the provider's secrets (an API key) through redaction.
             let logger = logger.redacting(provider.secrets)

@@ -212,7 +212,8 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
             "unknown key mininterval= in [Throttle] (known keys: MinInterval, MinDistance, MaxAge)"),
         .init(
             "[Weather]\nPath=/x", line: 2,
-            "unknown key Path= in [Weather] (known keys: Provider, URL, Units, Precision, Timeout, Cell)"),
+            "unknown key Path= in [Weather] (known keys: Provider, URL, Units, TemperatureUnit, WindSpeedUnit, PressureUnit, PrecipitationUnit, Precision, Timeout, Cell)"
+        ),
         .init(
             "[Socket]\nPath=/x\n[Sokcet]\nPath=/y", line: 3,
             "unknown section [Sokcet] (known sections: [Location], [Throttle], [Weather], [Socket], [Places])"),

@@ -9,7 +9,7 @@ import WundercastTestSupport
     @Test func theHumanLineNamesTheNearestPlaceWithDistanceAndBearing() {
         #expect(
             HumanFormat.line(SampleStates.weather(code: 3), now: now)
-                == "-5°C Overcast, humidity 72%, 12 km NE of Regensburg, 2 min ago")
+                == "-5°C Overcast, humidity 72%, wind 5 km/h from E, 12 km NE of Regensburg, 2 min ago")
     }
 
     @Test(
@@ -29,10 +29,12 @@ import WundercastTestSupport
     @Test func aFallbackNameIsStillShownAndCoordinatesWithoutAPlace() {
         var state = SampleStates.weather(code: 3)
         state.location?.name = "Home"
-        #expect(HumanFormat.line(state, now: now) == "-5°C Overcast, humidity 72%, Home, 2 min ago")
+        #expect(HumanFormat.line(state, now: now) == "-5°C Overcast, humidity 72%, wind 5 km/h from E, Home, 2 min ago")
         state.location?.name = nil
         state.location?.place = nil
-        #expect(HumanFormat.line(state, now: now) == "-5°C Overcast, humidity 72%, 49.12,12.2, 2 min ago")
+        #expect(
+            HumanFormat.line(state, now: now)
+                == "-5°C Overcast, humidity 72%, wind 5 km/h from E, 49.12,12.2, 2 min ago")
     }
 
     @Test func stalenessStaysVisibleWithAPlace() {
@@ -40,7 +42,8 @@ import WundercastTestSupport
             code: 3, status: .stale, error: WeatherState.ErrorInfo(code: "http-500", message: "HTTP 500"))
         #expect(
             HumanFormat.line(state, now: now)
-                == "-5°C Overcast, humidity 72%, 12 km NE of Regensburg, 2 min ago (stale: HTTP 500)")
+                == "-5°C Overcast, humidity 72%, wind 5 km/h from E, 12 km NE of Regensburg, 2 min ago (stale: HTTP 500)"
+        )
     }
 
     @Test func compassPoints() {

@@ -53,7 +53,8 @@ public enum AroundFormat {
         let condition = WeatherCondition(wmoCode: weather.weatherCode)
         let icon = icons.icon(condition.kind, isDay: weather.isDay ?? true)
         guard let temperature = weather.temperature else { return icon }
-        return Placeholder.whole(temperature) + UntrustedText.sanitized(weather.units.temperature, limit: 8) + " "
+        return DisplayRounding.temperature(temperature) + UntrustedText.sanitized(weather.units.temperature, limit: 8)
+            + " "
             + icon
     }
 }

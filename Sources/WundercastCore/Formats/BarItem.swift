@@ -77,7 +77,9 @@ public struct BarItem: Sendable, Equatable {
         let condition = WeatherCondition(wmoCode: state.weather?.weatherCode)
         hasWeather = state.weather != nil
         isSevere = hasWeather && condition.isSevere
-        percentage = state.weather?.relativeHumidity.flatMap { (0...100).contains($0) ? Int($0.rounded()) : nil }
+        percentage = state.weather?.relativeHumidity.flatMap {
+            (0...100).contains($0) ? DisplayRounding.integer($0) : nil
+        }
         i3statusIcon = hasWeather ? Self.i3statusIcon(condition.kind) : "weather_default"
 
         let marker: String

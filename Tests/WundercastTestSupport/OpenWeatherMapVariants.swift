@@ -16,9 +16,10 @@ public enum OpenWeatherMapVariants {
     /// step is the first step boundary (a multiple of 3 h since 1970) after `observed`; with
     /// `timezone`, `sunrise`, `sunset` added to `city` when given, and `pops[i]` as step i's
     /// `pop` (steps beyond `pops` get none). Everything else is as recorded.
+    /// With `celsius`, the temperatures as an answer to `units=metric` would give them.
     public static func forecast(
         after observed: Double, timezone: Int? = nil, sunrise: Double? = nil, sunset: Double? = nil,
-        pops: [Double] = []
+        pops: [Double] = [], celsius: Bool = false
     ) throws -> [UInt8] {
         try Fixtures.edited(forecastPath) { json in
             var list = json["list"] as? [[String: Any]] ?? []
@@ -29,6 +30,7 @@ public enum OpenWeatherMapVariants {
                 let dt = (list[index]["dt"] as? NSNumber)?.intValue ?? 0
                 list[index]["dt"] = dt + shift
                 if index < pops.count { list[index]["pop"] = pops[index] }
+                if celsius { list[index]["main"] = inCelsius(list[index]["main"]) }
             }
             json["list"] = list
             var city = json["city"] as? [String: Any] ?? [:]
@@ -39,15 +41,30 @@ public enum OpenWeatherMapVariants {
         }
     }
 
-    /// A fresh directory holding the recorded Zocca weather and `forecast` under the recorded
-    /// names, for ``FixtureHTTPServer/init(root:startTimeout:)``: its OpenWeatherMap routes then
-    /// serve a current weather and a forecast of the same time.
-    public static func servedDirectory(forecast: [UInt8]) throws -> URL {
+    /// The recorded Zocca weather as an answer to `units=metric` would give it: its Kelvin
+    /// temperatures minus 273.15, everything else as recorded.
+    public static func weatherInCelsius() throws -> [UInt8] {
+        try Fixtures.edited(weatherPath) { $0["main"] = inCelsius($0["main"]) }
+    }
+
+    /// A `main` block with `temp`, `feels_like`, `temp_min`, `temp_max` turned from K into °C.
+    static func inCelsius(_ main: Any?) -> [String: Any] {
+        var main = main as? [String: Any] ?? [:]
+        for key in ["temp", "feels_like", "temp_min", "temp_max"] {
+            if let kelvin = main[key] as? NSNumber { main[key] = kelvin.doubleValue - 273.15 }
+        }
+        return main
+    }
+
+    /// A fresh directory holding `weather` (default: the recorded Zocca weather) and `forecast`
+    /// under the recorded names, for ``FixtureHTTPServer/init(root:startTimeout:)``: its
+    /// OpenWeatherMap routes then serve a current weather and a forecast of the same time.
+    public static func servedDirectory(weather: [UInt8]? = nil, forecast: [UInt8]) throws -> URL {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent(
             "wundercast-owm-\(UUID().uuidString)")
         let folder = root.appendingPathComponent("weather/openweathermap")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try Data(try Fixtures.bytes(weatherPath)).write(to: root.appendingPathComponent(weatherPath))
+        try Data(try weather ?? Fixtures.bytes(weatherPath)).write(to: root.appendingPathComponent(weatherPath))
         try Data(forecast).write(to: root.appendingPathComponent(forecastPath))
         return root
     }

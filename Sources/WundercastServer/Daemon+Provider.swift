@@ -65,7 +65,10 @@ extension Daemon {
                     + "and set [Weather] APIKeyFile=PATH, or run the service with LoadCredential=\(credentialName):PATH"
             )
         }
-        let source = weather.apiKeyFile == nil ? "the credential \(path) (LoadCredential=)" : "APIKeyFile=\(path)"
+        let source =
+            weather.apiKeyFile == nil
+            ? "the credential \(path) (LoadCredential=; wundercast.service loads /etc/credstore/\(credentialName))"
+            : "APIKeyFile=\(path)"
         let bytes: [UInt8]
         do {
             bytes = try read(path, APIKey.maxFileSize)

@@ -113,7 +113,10 @@ import WundercastPOSIX
             #expect(!message.contains(Self.key))
         }
         let credential = try #require(Self.message(Self.setUp(try Self.configuration(""), credentials: folder.path)))
-        #expect(credential.contains("the credential \(folder.path)/openweathermap (LoadCredential=)"), "\(credential)")
+        #expect(
+            credential.contains(
+                "the credential \(folder.path)/openweathermap (LoadCredential=; wundercast.service loads /etc/credstore/openweathermap)"
+            ), "\(credential)")
     }
 
     @Test func openMeteoNeedsNoKeyAndMetNorwayIsNotBuiltYet() throws {

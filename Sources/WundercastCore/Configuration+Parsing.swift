@@ -15,7 +15,7 @@ extension Configuration {
     /// becomes a space; comment lines inside are skipped). Section and key names are
     /// case-sensitive: `[Location]` `Authorization` `GPSD` `MaxHorizontalError` `MaxFixAge` `Fallback`;
     /// `[Throttle]` `MinInterval` `MinDistance` `MaxAge`; `[Weather]` `Provider` `URL` `Units`
-    /// `TemperatureUnit` `WindSpeedUnit` `PressureUnit` `PrecipitationUnit` `Precision` `Timeout` `Cell`; `[Socket]` `Path`. As in systemd, sections and keys whose names
+    /// `TemperatureUnit` `WindSpeedUnit` `PressureUnit` `PrecipitationUnit` `Precision` `Timeout` `Cell` `APIKeyFile` `Language`; `[Socket]` `Path`. As in systemd, sections and keys whose names
     /// start with `X-` are ignored. CRLF line ends and a UTF-8 byte order mark are accepted.
     ///
     /// - Parameters:
@@ -68,7 +68,13 @@ extension Configuration {
     /// Why a value was refused, worded to follow `Key="value" `, e.g. `is not a time span`.
     struct InvalidValue: Error {
         var reason: String
-        init(_ reason: String) { self.reason = reason }
+        /// Whether the message may quote the value (`Key="value" reason`); `false` for a value
+        /// that may be a secret (`Key= reason`).
+        var quotesValue = true
+        init(_ reason: String, quotesValue: Bool = true) {
+            self.reason = reason
+            self.quotesValue = quotesValue
+        }
     }
 
     /// Every section and key the parser knows.
@@ -113,13 +119,13 @@ extension Configuration {
             name: "Weather",
             keys: [
                 Key(name: "Provider") { (c, v) throws(InvalidValue) in
-                    guard supportedProviders.contains(v) else {
-                        throw InvalidValue(
-                            "is not a supported provider (supported: \(supportedProviders.joined(separator: ", ")))")
+                    guard let provider = WeatherProviderID(rawValue: v) else {
+                        let names = WeatherProviderID.allCases.map(\.rawValue).joined(separator: ", ")
+                        throw InvalidValue("is not a supported provider (supported: \(names))")
                     }
-                    c.weather.provider = v
+                    c.weather.provider = provider
                 },
-                Key(name: "URL") { (c, v) throws(InvalidValue) in c.weather.url = try parseURL(v) },
+                Key(name: "URL") { (c, v) throws(InvalidValue) in c.weather.url = v.isEmpty ? nil : try parseURL(v) },
                 Key(name: "Units") { (c, v) throws(InvalidValue) in
                     guard let units = UnitSystem(rawValue: v) else {
                         throw InvalidValue(
@@ -146,6 +152,15 @@ extension Configuration {
                         )
                     }
                     c.weather.cell = cell
+                },
+                Key(name: "APIKeyFile") { (c, v) throws(InvalidValue) in c.weather.apiKeyFile = try parseKeyFile(v) },
+                Key(name: "Language") { (c, v) throws(InvalidValue) in
+                    guard let code = OpenWeatherMapLanguage(v) else {
+                        throw InvalidValue(
+                            "is not a language code of OpenWeatherMap (examples: en, de, fr, pt_br, zh_cn; see wundercast.conf(5))"
+                        )
+                    }
+                    c.weather.language = code.code
                 },
             ]),
         Section(
@@ -202,8 +217,9 @@ extension Configuration {
             ]),
     ]
 
-    /// Values of `Provider=` this build can use.
-    static let supportedProviders = ["open-meteo"]
+    /// Key names in `[Weather]` that would hold an API key itself: refused whatever their value,
+    /// which no message repeats (see ``refusedSecretKey(_:)``).
+    static let secretKeyNames: Set<String> = ["apikey", "api_key", "appid", "key", "token"]
 }
 
 extension AuthorizationStatus {
@@ -387,6 +403,11 @@ extension Configuration {
                 return
             }
             guard let equals = content.firstIndex(of: "=") else {
+                if Configuration.looksLikeSecret(content) {
+                    throw fail(
+                        "a line that looks like an API key: keys do not belong in this file (use APIKeyFile= in [Weather])"
+                    )
+                }
                 throw fail("\"\(visible(content))\" is not a Key=Value assignment or a [Section] header")
             }
             let key = String(content[..<equals].trimmingWhitespace())
@@ -399,6 +420,9 @@ extension Configuration {
             case .known(let s): section = s
             }
             if key.hasPrefix("X-") { return }
+            if section.name == "Weather", Configuration.secretKeyNames.contains(key.lowercased()) {
+                throw fail(Configuration.refusedSecretKey(key))
+            }
             guard let entry = section.keys.first(where: { $0.name == key }) else {
                 let known = section.keys.map(\.name).joined(separator: ", ")
                 throw fail("unknown key \(visible(key))= in [\(section.name)] (known keys: \(known))")
@@ -406,7 +430,8 @@ extension Configuration {
             do {
                 try entry.apply(&configuration, value)
             } catch {
-                throw fail("\(key)=\"\(visible(value))\" \(error.reason)")
+                throw fail(
+                    error.quotesValue ? "\(key)=\"\(visible(value))\" \(error.reason)" : "\(key)= \(error.reason)")
             }
             lines["\(section.name).\(key)"] = line
         }

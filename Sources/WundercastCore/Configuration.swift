@@ -40,10 +40,11 @@ public struct Configuration: Sendable, Equatable {
 
     /// `[Weather]`
     public struct WeatherSettings: Sendable, Equatable {
-        /// `Provider=` open-meteo. Default `open-meteo`.
-        public var provider: String = "open-meteo"
-        /// `URL=` base URL of the provider's API. Default `https://api.open-meteo.com`.
-        public var url: String = "https://api.open-meteo.com"
+        /// `Provider=` open-meteo | openweathermap | metno. Default `open-meteo`.
+        public var provider: WeatherProviderID = .openMeteo
+        /// `URL=` base URL of the provider's API; `nil` (unset or empty): the provider's own
+        /// (``WeatherProviderID/defaultURL``, `https://api.open-meteo.com` for the default provider).
+        public var url: String? = nil
         /// `Units=` metric (°C, km/h, hPa, mm) | imperial (°F, mph, inHg, in). Default `metric`.
         public var units: UnitSystem = .metric
         /// `TemperatureUnit=` celsius | fahrenheit; `WindSpeedUnit=` kmh | ms | mph | kn;
@@ -60,7 +61,17 @@ public struct Configuration: Sendable, Equatable {
         /// `Cell=` land | sea | nearest: which grid cell of Open-Meteo's model answers for the
         /// position (`cell_selection`; `sea` for boats). Default `land`.
         public var cell: CellSelection = .land
+        /// `APIKeyFile=` absolute path of a file holding the provider's API key (OpenWeatherMap),
+        /// read at start-up. Default none: systemd's `$CREDENTIALS_DIRECTORY/openweathermap`
+        /// (`LoadCredential=`). A key is never written in this file itself.
+        public var apiKeyFile: String? = nil
+        /// `Language=` language of the provider's condition texts (OpenWeatherMap `lang`), one of
+        /// ``OpenWeatherMapLanguage/codes``, lower case. Default `en`.
+        public var language: String = "en"
         public init() {}
+
+        /// The base URL requests go to: `URL=`, else the provider's own.
+        public var baseURL: String { url ?? provider.defaultURL }
     }
 
     /// `[Socket]`

@@ -156,13 +156,14 @@ struct OpenMeteoBody: Decodable {
         }
     }
 
-    /// A number or `null` at `path`. No weather quantity in any unit reaches a million: a
-    /// larger magnitude (`1e300`) is a broken answer, not a value.
+    /// A number or `null` at `path`. No value of a weather answer (a quantity in any unit, a time
+    /// in seconds since 1970) reaches 10¹²: a larger magnitude (`1e300`) is a broken answer, and
+    /// refusing it keeps every later conversion to an integer safe.
     static func number(_ value: JSONValue?, _ path: String) throws(WeatherError) -> Double? {
         switch value {
         case nil, .null: return nil
         case .number(let value):
-            guard value.isFinite, abs(value) < 1_000_000 else {
+            guard value.isFinite, abs(value) < 1e12 else {
                 throw .decoding(message: "\(path) is \(value), beyond any plausible value")
             }
             return value

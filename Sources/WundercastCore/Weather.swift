@@ -57,7 +57,12 @@ public struct Weather: Sendable, Equatable, Codable {
     public var windDirection: Double?
     /// WMO weather interpretation code (WMO 4677 subset, 0–99). Source: Open-Meteo `current.weather_code`.
     public var weatherCode: Int?
-    /// Text for ``weatherCode`` in English, e.g. `"Overcast"` (see ``WMOWeatherCode``).
+    /// OpenWeatherMap condition id, e.g. `803`, when the provider is OpenWeatherMap
+    /// (`weather[0].id`); ``weatherCode`` is then absent: an id is never turned into a WMO code.
+    /// The condition model of either: ``conditionModel``.
+    public var openWeatherMapID: Int?
+    /// Text for ``weatherCode`` in English, e.g. `"Overcast"` (see ``WMOWeatherCode``); with
+    /// OpenWeatherMap its own text in `[Weather] Language=` (`weather[0].description`).
     public var condition: String?
     /// `true` by day, `false` by night. Source: Open-Meteo `current.is_day`.
     public var isDay: Bool?

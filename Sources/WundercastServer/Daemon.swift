@@ -83,10 +83,20 @@ public enum Daemon {
             print("wundercastd: configuration OK")
             return 0
         }
+        let provider: any WeatherProvider
+        do {
+            provider = try makeProvider(configuration)
+        } catch {
+            writeError("wundercastd: \(error)\n")
+            return 1
+        }
+        // Every log line of the daemon passes the provider's secrets (an API key) through redaction.
         let logger = LogDestination.automatic(identifier: "wundercastd", threshold: logThreshold())
+            .redacting(provider.secrets)
         let places = placeFinder(configuration, logger: logger)
         let ready = await resolvingFallback(configuration, places: places, logger: logger)
-        let daemon = Instance(configuration: ready, options: options, logger: logger, places: places)
+        let daemon = Instance(
+            configuration: ready, options: options, logger: logger, provider: provider, places: places)
         return await daemon.run()
     }
 
@@ -133,17 +143,13 @@ public enum Daemon {
         /// The configuration file as last read (start-up or SIGHUP).
         let lastLoaded: Mutex<Configuration>
 
-        init(configuration: Configuration, options: Options, logger: Logger, places: PlaceFinder = .none) {
+        /// - Parameter provider: from ``Daemon/makeProvider(_:environment:read:)``; `logger`
+        ///   already redacts its secrets.
+        init(
+            configuration: Configuration, options: Options, logger: Logger, provider: any WeatherProvider,
+            places: PlaceFinder = .none
+        ) {
             self.configuration = configuration
-            let http = CurlHTTPClient(
-                userAgent: Wundercast.userAgent,
-                connectTimeout: min(Duration.seconds(5), configuration.weather.timeout),
-                timeout: configuration.weather.timeout)
-            let provider = OpenMeteoProvider(
-                baseURL: configuration.weather.url, units: configuration.weather.unitPreferences,
-                cell: configuration.weather.cell, http: http)
-            // Every log line of the daemon passes the provider's secrets (an API key) through redaction.
-            let logger = logger.redacting(provider.secrets)
             self.lastLoaded = Mutex(configuration)
             self.options = options
             self.logger = logger

@@ -25,6 +25,8 @@ public struct Forecast: Sendable, Equatable, Codable {
         public var precipitation: Double?
         /// WMO weather interpretation code. Source: Open-Meteo `hourly.weather_code`.
         public var weatherCode: Int?
+        /// OpenWeatherMap condition id (`list[].weather[0].id`), as `weather.openWeatherMapID`.
+        public var openWeatherMapID: Int?
         /// Text for ``weatherCode`` in English (see ``WMOWeatherCode``), as `weather.condition`.
         public var condition: String?
         /// `true` by day. Source: Open-Meteo `hourly.is_day`.

@@ -97,7 +97,7 @@ public enum Placeholder: String, Sendable, CaseIterable {
         let provider = UntrustedText.sanitized(state.provider, limit: 40)
         if !provider.isEmpty { values[.provider] = provider }
         if let weather = state.weather {
-            let condition = WeatherCondition(wmoCode: weather.weatherCode)
+            let condition = weather.conditionModel
             values[.icon] = icons.icon(condition.kind, isDay: weather.isDay ?? true)
             values[.temperature] = weather.temperature.map(DisplayRounding.temperature)
             values[.apparent] = weather.apparentTemperature.map(DisplayRounding.temperature)
@@ -172,7 +172,7 @@ public enum Placeholder: String, Sendable, CaseIterable {
     /// The daemon's condition text (sanitized), else the model's English name.
     static func conditionText(_ weather: Weather) -> String? {
         if let text = weather.condition.map({ UntrustedText.sanitized($0, limit: 60) }), !text.isEmpty { return text }
-        guard weather.weatherCode != nil else { return nil }
-        return WeatherCondition(wmoCode: weather.weatherCode).kind.name
+        guard weather.hasConditionCode else { return nil }
+        return weather.conditionModel.kind.name
     }
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The mutation check (issues 5 and 6): applies each mutant below to the sources, one at a time,
+# The mutation check (issues 5, 6 and 7): applies each mutant below to the sources, one at a time,
 # rebuilds, runs the unit tests, and fails if any mutant survives (the tests still pass).
 # Each mutant breaks one promise of the core; a test must notice. Prints "N mutants, N killed".
 #
@@ -26,6 +26,11 @@ mutants=(
   "lookups per user unlimited|Sources/WundercastCore/Lookup/LookupCache.swift|guard times.count < perMinute else {|guard true else {"
   "lookup cache ignored|Sources/WundercastCore/Lookup/LookupCache.swift|guard let entry = entries[position], now.timeIntervalSince(entry.fetchedAt) < maxAge else { return nil }|guard let entry = Optional<(weather: Weather, fetchedAt: Date)>.none else { return nil }"
   "public readers get the precise position|Sources/WundercastCore/Protocol/StateViews.swift|let rounded = exact.rounded(toDecimals: publicPrecision)|let rounded = exact"
+  "displays show -0|Sources/WundercastCore/Units/DisplayRounding.swift|let sign = value < 0 && scaled != 0 ? \"-\" : \"\"|let sign = value < 0 ? \"-\" : \"\""
+  "a key in small-letter percent-encoding not redacted|Sources/WundercastCore/Secrets.swift|forms.insert(Array(Self.lowercasingEscapes(encoded).utf8))|_ = encoded"
+  "bidirectional overrides pass as text|Sources/WundercastCore/UntrustedText.swift|case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true|case 0x061C: true"
+  "a city table image with a bad region index accepted|Sources/WundercastCore/Places/CityTable+Image.swift|guard Int(regionOf[i]) < regions.count else {|guard true else {"
+  "online geocoding unlimited|Sources/WundercastCore/Places/PlaceResolver.swift|guard onlineTimes.count < onlinePerMinute else {|guard true else {"
 )
 
 bundle="$($SWIFT build --show-bin-path)/wundercastPackageTests.xctest"

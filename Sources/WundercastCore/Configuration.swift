@@ -40,10 +40,14 @@ public struct Configuration: Sendable, Equatable {
 
     /// `[Weather]`
     public struct WeatherSettings: Sendable, Equatable {
-        /// `Provider=` open-meteo. Default `open-meteo`.
-        public var provider: String = "open-meteo"
-        /// `URL=` base URL of the provider's API. Default `https://api.open-meteo.com`.
-        public var url: String = "https://api.open-meteo.com"
+        /// `Provider=` open-meteo | metno. Default `open-meteo`.
+        public var provider: WeatherProviderKind = .openMeteo
+        /// `URL=` base URL of the provider's API. Default none: the provider's own
+        /// (``WeatherProviderKind/defaultURL``, ``baseURL``).
+        public var url: String? = nil
+        /// `Contact=` an e-mail address or URL sent in the User-Agent to providers that ask for one
+        /// (MET Norway: required with `Provider=metno`). Default none.
+        public var contact: String? = nil
         /// `Units=` metric | imperial. Default `metric`.
         public var units: UnitSystem = .metric
         /// `Precision=` decimals of latitude/longitude sent to the provider, 0–4. Default 2 (≈1.1 km).
@@ -54,6 +58,9 @@ public struct Configuration: Sendable, Equatable {
         /// position (`cell_selection`; `sea` for boats). Default `land`.
         public var cell: CellSelection = .land
         public init() {}
+
+        /// `URL=`, else the provider's own base URL.
+        public var baseURL: String { url ?? provider.defaultURL }
     }
 
     /// `[Socket]`

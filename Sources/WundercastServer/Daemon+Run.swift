@@ -93,7 +93,7 @@ extension Daemon.Instance {
             _ = try? notifier.ready(status: "serving on \(where_)")
             logger.log(
                 .notice,
-                "wundercastd \(Wundercast.version) serving on \(where_); GPS authorization \(authorization.value.configName), gpsd \(configuration.location.gpsdHost):\(configuration.location.gpsdPort), provider \(configuration.weather.provider)",
+                "wundercastd \(Wundercast.version) serving on \(where_); GPS authorization \(authorization.value.configName), gpsd \(configuration.location.gpsdHost):\(configuration.location.gpsdPort), provider \(configuration.weather.provider.rawValue)",
                 fields: [("MESSAGE_ID", MessageID.started)])
             for await number in signals {
                 guard number == SIGHUP else { break }

@@ -139,9 +139,7 @@ public enum Daemon {
                 userAgent: Wundercast.userAgent,
                 connectTimeout: min(Duration.seconds(5), configuration.weather.timeout),
                 timeout: configuration.weather.timeout)
-            let provider = OpenMeteoProvider(
-                baseURL: configuration.weather.url, units: configuration.weather.units,
-                cell: configuration.weather.cell, http: http)
+            let provider = Daemon.weatherProvider(configuration, http: http, places: places, logger: logger)
             // Every log line of the daemon passes the provider's secrets (an API key) through redaction.
             let logger = logger.redacting(provider.secrets)
             self.lastLoaded = Mutex(configuration)

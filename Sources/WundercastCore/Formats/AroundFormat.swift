@@ -38,7 +38,7 @@ public enum AroundFormat {
     /// `-3°C ☁️`, or `n/a` without weather.
     static func cellText(_ cell: SocketProtocol.AroundResponse.Cell, icons: IconSet) -> String {
         guard let weather = cell.weather else { return "n/a" }
-        let condition = WeatherCondition(wmoCode: weather.weatherCode)
+        let condition = weather.weatherCondition
         let icon = icons.icon(condition.kind, isDay: weather.isDay ?? true)
         guard let temperature = weather.temperature else { return icon }
         return Placeholder.whole(temperature) + UntrustedText.sanitized(weather.units.temperature, limit: 8) + " "

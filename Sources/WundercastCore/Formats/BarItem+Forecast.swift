@@ -62,6 +62,7 @@ extension BarItem {
     /// The hour's condition text (sanitized), else the condition model's name for its code.
     static func hourCondition(_ hour: Forecast.Hour) -> String? {
         if let text = hour.condition.map({ UntrustedText.sanitized($0, limit: 60) }), !text.isEmpty { return text }
-        return hour.weatherCode.map { WeatherCondition(wmoCode: $0).kind.name }
+        guard hour.weatherCode != nil || hour.symbolCode != nil else { return nil }
+        return hour.weatherCondition.kind.name
     }
 }

@@ -74,7 +74,7 @@ public struct BarItem: Sendable, Equatable {
     /// The item for the daemon's `state` as seen at wall-clock `now`.
     public init(state: WeatherState, now: Date, icons: IconSet = .emoji, template: Template? = nil) {
         let values = Placeholder.values(state, now: now, icons: icons)
-        let condition = WeatherCondition(wmoCode: state.weather?.weatherCode)
+        let condition = state.weather?.weatherCondition ?? WeatherCondition(wmoCode: nil)
         hasWeather = state.weather != nil
         isSevere = hasWeather && condition.isSevere
         percentage = state.weather?.relativeHumidity.flatMap { $0.isFinite ? Int($0.rounded()) : nil }

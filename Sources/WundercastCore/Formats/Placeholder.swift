@@ -96,7 +96,7 @@ public enum Placeholder: String, Sendable, CaseIterable {
         let provider = UntrustedText.sanitized(state.provider, limit: 40)
         if !provider.isEmpty { values[.provider] = provider }
         if let weather = state.weather {
-            let condition = WeatherCondition(wmoCode: weather.weatherCode)
+            let condition = weather.weatherCondition
             values[.icon] = icons.icon(condition.kind, isDay: weather.isDay ?? true)
             values[.temperature] = weather.temperature.map(whole)
             values[.apparent] = weather.apparentTemperature.map(whole)
@@ -163,8 +163,8 @@ public enum Placeholder: String, Sendable, CaseIterable {
     /// The daemon's condition text (sanitized), else the model's English name.
     static func conditionText(_ weather: Weather) -> String? {
         if let text = weather.condition.map({ UntrustedText.sanitized($0, limit: 60) }), !text.isEmpty { return text }
-        guard weather.weatherCode != nil else { return nil }
-        return WeatherCondition(wmoCode: weather.weatherCode).kind.name
+        guard weather.weatherCode != nil || weather.symbolCode != nil else { return nil }
+        return weather.weatherCondition.kind.name
     }
 
     /// Rounded to whole units, `-0` as `0`; empty for a value no weather quantity has (not

@@ -60,13 +60,17 @@ extension MetNorwayBody {
         to forecast: inout Forecast, after observed: Date, at coordinate: Coordinate, _ converter: Converter
     ) throws(WeatherError) {
         let byTime = Dictionary(steps.map { ($0.time, $0) }, uniquingKeysWith: { first, _ in first })
+        let end = observed.addingTimeInterval(TimeInterval(Forecast.hoursAhead) * 3600)
         var hours: [Forecast.Hour] = []
         var samples: [PressureTendency.Sample] = []
         for step in steps {
-            if let pressure = try step.instant("air_pressure_at_sea_level") {
-                samples.append(.init(time: step.time, pressure: pressure))
+            guard step.time > observed else {
+                if let pressure = try step.instant("air_pressure_at_sea_level") {
+                    samples.append(.init(time: step.time, pressure: pressure))
+                }
+                continue
             }
-            guard step.time > observed else { continue }
+            guard step.time <= end else { break }
             // Amounts of the hour before `time`, as Open-Meteo's: `next_1_hours` of the step an hour earlier.
             let before = byTime[step.time.addingTimeInterval(-3600)]
             let symbol = step.symbolCode

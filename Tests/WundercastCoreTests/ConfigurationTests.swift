@@ -212,7 +212,7 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
             "unknown key mininterval= in [Throttle] (known keys: MinInterval, MinDistance, MaxAge)"),
         .init(
             "[Weather]\nPath=/x", line: 2,
-            "unknown key Path= in [Weather] (known keys: Provider, URL, Units, Precision, Timeout, Cell)"),
+            "unknown key Path= in [Weather] (known keys: Provider, URL, Contact, Units, Precision, Timeout, Cell)"),
         .init(
             "[Socket]\nPath=/x\n[Sokcet]\nPath=/y", line: 3,
             "unknown section [Sokcet] (known sections: [Location], [Throttle], [Weather], [Socket], [Places])"),
@@ -304,7 +304,7 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
             "MaxAge=\"0s 0ms\" is shorter than 1s (examples: 30s, 5min, 1h 30min)"),
         .init(
             "[Weather]\nProvider=openweathermap", line: 2,
-            "Provider=\"openweathermap\" is not a supported provider (supported: open-meteo)"),
+            "Provider=\"openweathermap\" is not a supported provider (supported: open-meteo, metno)"),
         .init(
             "[Weather]\nURL=ftp://example.org", line: 2,
             "URL=\"ftp://example.org\" does not start with http:// or https://"),

@@ -30,11 +30,11 @@ extension Daemon {
     /// a provider that sends no offset publishes no today and tomorrow).
     static func utcOffsetLookup(_ places: PlaceFinder) -> MetNorwayProvider.UTCOffsetLookup {
         let zones = ZoneInfoDatabase { path, limit in try WholeFile.read(path: path, limit: limit) }
-        return { coordinate, instant in
-            guard let place = places.nearest(coordinate, false), let zone = place.timeZone,
-                let distance = place.distance, distance <= timeZoneRadius
+        return { coordinate in
+            guard let place = places.nearest(coordinate, false), let name = place.timeZone,
+                let distance = place.distance, distance <= timeZoneRadius, let zone = try? zones.zone(named: name)
             else { return nil }
-            return zones.offset(zone: zone, at: instant)?.utcOffset
+            return { zone.offset(at: $0).utcOffset }
         }
     }
 

@@ -29,9 +29,10 @@ import Foundation
 ///   `today`/`tomorrow`: high and low of the series in the place's local day and **computed**
 ///   sunrise and sunset, only when the place's time zone is known (``UTCOffsetLookup``).
 public struct MetNorwayProvider: WeatherProvider {
-    /// The place's offset from UTC in seconds at an instant (the nearest city's time zone read
-    /// from `/usr/share/zoneinfo`), or `nil` when unknown.
-    public typealias UTCOffsetLookup = @Sendable (Coordinate, Date) -> Int?
+    /// The clock of a place: its offset from UTC in seconds at an instant (the nearest city's
+    /// time zone read from `/usr/share/zoneinfo`), or `nil` when the place's time zone is
+    /// unknown. Asked once per request.
+    public typealias UTCOffsetLookup = @Sendable (Coordinate) -> (@Sendable (Date) -> Int?)?
 
     /// `"metno"`, as `[Weather] Provider=`.
     public var name: String { "metno" }
@@ -61,7 +62,7 @@ public struct MetNorwayProvider: WeatherProvider {
     public init<C: Clock>(
         baseURL: String = MetNorwayProvider.defaultBaseURL, contact: String, units: UnitSystem, http: any HTTPClient,
         clock: C, wallClock: @escaping @Sendable () -> Date = { Date() }, logger: Logger = .discard,
-        utcOffset: @escaping UTCOffsetLookup = { _, _ in nil }
+        utcOffset: @escaping UTCOffsetLookup = { _ in nil }
     ) where C.Duration == Swift.Duration {
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
@@ -101,10 +102,10 @@ public struct MetNorwayProvider: WeatherProvider {
         guard (200..<300).contains(response.status) else {
             throw .http(status: response.status, reason: nil, retryAfter: retryAfter)
         }
-        let utcOffset = self.utcOffset
+        let clock = utcOffset(place)
         return try Self.decode(
             status: response.status, body: response.body, at: place, requested: units,
-            contentType: response.headers["content-type"], utcOffset: { utcOffset(place, $0) })
+            contentType: response.headers["content-type"], utcOffset: { clock?($0) })
     }
 
     /// Decodes a locationforecast 2.0 answer (compact or complete) for the place `coordinate`.

@@ -14,8 +14,9 @@ extension Configuration {
     /// `#` or `;` are ignored; a line ending in `\` continues on the next line (the backslash
     /// becomes a space; comment lines inside are skipped). Section and key names are
     /// case-sensitive: `[Location]` `Authorization` `GPSD` `MaxHorizontalError` `MaxFixAge` `Fallback`;
-    /// `[Throttle]` `MinInterval` `MinDistance` `MaxAge`; `[Weather]` `Provider` `URL` `Contact`
-    /// `Units` `Precision` `Timeout` `Cell`; `[Socket]` `Path`. As in systemd, sections and keys whose names
+    /// `[Throttle]` `MinInterval` `MinDistance` `MaxAge`; `[Weather]` `Provider` `URL` `Contact` `Units`
+    /// `TemperatureUnit` `WindSpeedUnit` `PressureUnit` `PrecipitationUnit` `Precision` `Timeout` `Cell`
+    /// `APIKeyFile` `Language`; `[Socket]` `Path`. As in systemd, sections and keys whose names
     /// start with `X-` are ignored. CRLF line ends and a UTF-8 byte order mark are accepted.
     ///
     /// - Parameters:
@@ -68,7 +69,13 @@ extension Configuration {
     /// Why a value was refused, worded to follow `Key="value" `, e.g. `is not a time span`.
     struct InvalidValue: Error {
         var reason: String
-        init(_ reason: String) { self.reason = reason }
+        /// Whether the message may quote the value (`Key="value" reason`); `false` for a value
+        /// that may be a secret (`Key= reason`).
+        var quotesValue = true
+        init(_ reason: String, quotesValue: Bool = true) {
+            self.reason = reason
+            self.quotesValue = quotesValue
+        }
     }
 
     /// Every section and key the parser knows.
@@ -113,11 +120,11 @@ extension Configuration {
             name: "Weather",
             keys: [
                 Key(name: "Provider") { (c, v) throws(InvalidValue) in
-                    guard let kind = WeatherProviderKind(rawValue: v), supportedProviders.contains(kind) else {
-                        let names = supportedProviders.map(\.rawValue).joined(separator: ", ")
+                    guard let provider = WeatherProviderID(rawValue: v) else {
+                        let names = WeatherProviderID.allCases.map(\.rawValue).joined(separator: ", ")
                         throw InvalidValue("is not a supported provider (supported: \(names))")
                     }
-                    c.weather.provider = kind
+                    c.weather.provider = provider
                 },
                 Key(name: "URL") { (c, v) throws(InvalidValue) in c.weather.url = v.isEmpty ? nil : try parseURL(v) },
                 Key(name: "Contact") { (c, v) throws(InvalidValue) in c.weather.contact = try parseContact(v) },
@@ -128,6 +135,7 @@ extension Configuration {
                     }
                     c.weather.units = units
                 },
+            ] + unitKeys + [
                 Key(name: "Precision") { (c, v) throws(InvalidValue) in
                     guard v.utf8.count == 1, let digits = Int(v), (0...4).contains(digits) else {
                         throw InvalidValue(
@@ -146,6 +154,15 @@ extension Configuration {
                         )
                     }
                     c.weather.cell = cell
+                },
+                Key(name: "APIKeyFile") { (c, v) throws(InvalidValue) in c.weather.apiKeyFile = try parseKeyFile(v) },
+                Key(name: "Language") { (c, v) throws(InvalidValue) in
+                    guard let code = OpenWeatherMapLanguage(v) else {
+                        throw InvalidValue(
+                            "is not a language code of OpenWeatherMap (examples: en, de, fr, pt_br, zh_cn; see wundercast.conf(5))"
+                        )
+                    }
+                    c.weather.language = code.code
                 },
             ]),
         Section(
@@ -202,8 +219,9 @@ extension Configuration {
             ]),
     ]
 
-    /// Values of `Provider=` this build can use.
-    static let supportedProviders: [WeatherProviderKind] = [.openMeteo, .metNorway]
+    /// Key names in `[Weather]` that would hold an API key itself: refused whatever their value,
+    /// which no message repeats (see ``refusedSecretKey(_:)``).
+    static let secretKeyNames: Set<String> = ["apikey", "api_key", "appid", "key", "token"]
 }
 
 extension AuthorizationStatus {
@@ -406,6 +424,11 @@ extension Configuration {
                 return
             }
             guard let equals = content.firstIndex(of: "=") else {
+                if Configuration.looksLikeSecret(content) {
+                    throw fail(
+                        "a line that looks like an API key: keys do not belong in this file (use APIKeyFile= in [Weather])"
+                    )
+                }
                 throw fail("\"\(visible(content))\" is not a Key=Value assignment or a [Section] header")
             }
             let key = String(content[..<equals].trimmingWhitespace())
@@ -418,6 +441,9 @@ extension Configuration {
             case .known(let s): section = s
             }
             if key.hasPrefix("X-") { return }
+            if section.name == "Weather", Configuration.secretKeyNames.contains(key.lowercased()) {
+                throw fail(Configuration.refusedSecretKey(key))
+            }
             guard let entry = section.keys.first(where: { $0.name == key }) else {
                 let known = section.keys.map(\.name).joined(separator: ", ")
                 throw fail("unknown key \(visible(key))= in [\(section.name)] (known keys: \(known))")
@@ -425,7 +451,8 @@ extension Configuration {
             do {
                 try entry.apply(&configuration, value)
             } catch {
-                throw fail("\(key)=\"\(visible(value))\" \(error.reason)")
+                throw fail(
+                    error.quotesValue ? "\(key)=\"\(visible(value))\" \(error.reason)" : "\(key)= \(error.reason)")
             }
             lines["\(section.name).\(key)"] = line
         }

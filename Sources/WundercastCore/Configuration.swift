@@ -40,16 +40,23 @@ public struct Configuration: Sendable, Equatable {
 
     /// `[Weather]`
     public struct WeatherSettings: Sendable, Equatable {
-        /// `Provider=` open-meteo | metno. Default `open-meteo`.
-        public var provider: WeatherProviderKind = .openMeteo
-        /// `URL=` base URL of the provider's API. Default none: the provider's own
-        /// (``WeatherProviderKind/defaultURL``, ``baseURL``).
+        /// `Provider=` open-meteo | openweathermap | metno. Default `open-meteo`.
+        public var provider: WeatherProviderID = .openMeteo
+        /// `URL=` base URL of the provider's API; `nil` (unset or empty): the provider's own
+        /// (``WeatherProviderID/defaultURL``, `https://api.open-meteo.com` for the default provider).
         public var url: String? = nil
         /// `Contact=` an e-mail address or URL sent in the User-Agent to providers that ask for one
         /// (MET Norway: required with `Provider=metno`). Default none.
         public var contact: String? = nil
-        /// `Units=` metric | imperial. Default `metric`.
+        /// `Units=` metric (°C, km/h, hPa, mm) | imperial (°F, mph, inHg, in). Default `metric`.
         public var units: UnitSystem = .metric
+        /// `TemperatureUnit=` celsius | fahrenheit; `WindSpeedUnit=` kmh | ms | mph | kn;
+        /// `PressureUnit=` hPa | inHg | mmHg; `PrecipitationUnit=` mm | inch: each overrides
+        /// `Units=` for its quantity. Default none (empty): follow `Units=`. See ``unitPreferences``.
+        public var temperatureUnit: TemperatureUnit? = nil
+        public var windSpeedUnit: WindSpeedUnit? = nil
+        public var pressureUnit: PressureUnit? = nil
+        public var precipitationUnit: PrecipitationUnit? = nil
         /// `Precision=` decimals of latitude/longitude sent to the provider, 0–4. Default 2 (≈1.1 km).
         public var precision: Int = 2
         /// `Timeout=` total time span of one HTTP request. Default 10s.
@@ -57,9 +64,16 @@ public struct Configuration: Sendable, Equatable {
         /// `Cell=` land | sea | nearest: which grid cell of Open-Meteo's model answers for the
         /// position (`cell_selection`; `sea` for boats). Default `land`.
         public var cell: CellSelection = .land
+        /// `APIKeyFile=` absolute path of a file holding the provider's API key (OpenWeatherMap),
+        /// read at start-up. Default none: systemd's `$CREDENTIALS_DIRECTORY/openweathermap`
+        /// (`LoadCredential=`). A key is never written in this file itself.
+        public var apiKeyFile: String? = nil
+        /// `Language=` language of the provider's condition texts (OpenWeatherMap `lang`), one of
+        /// ``OpenWeatherMapLanguage/codes``, lower case. Default `en`.
+        public var language: String = "en"
         public init() {}
 
-        /// `URL=`, else the provider's own base URL.
+        /// The base URL requests go to: `URL=`, else the provider's own.
         public var baseURL: String { url ?? provider.defaultURL }
     }
 

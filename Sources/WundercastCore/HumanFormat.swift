@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 /// The one human line of `wundercastctl now` and `watch`, e.g.
-/// `3°C Overcast, humidity 72%, 12 km NE of Regensburg, 2 min ago`. Staleness is always shown: a
+/// `3°C Overcast, humidity 72%, wind 9 km/h from E, 12 km NE of Regensburg, 2 min ago`. Numbers
+/// are rounded by ``DisplayRounding`` (never `-0`). Staleness is always shown: a
 /// reader never takes old weather for fresh, nor a last known position for the current one
 /// (`…, 48.12,11.57 (no GPS fix for 3 min), …`). A value the provider did not give is left
 /// out, never shown as `?`. Texts from the daemon are sanitized (no control characters, bounded).
@@ -28,11 +29,14 @@ public enum HumanFormat {
         var parts: [String] = []
         let head = [
             weather.temperature.map {
-                Placeholder.whole($0) + UntrustedText.sanitized(weather.units.temperature, limit: 8)
+                DisplayRounding.temperature($0) + UntrustedText.sanitized(weather.units.temperature, limit: 8)
             }, Placeholder.conditionText(weather),
         ].compactMap { $0 }.joined(separator: " ")
         if !head.isEmpty { parts.append(head) }
-        if let humidity = weather.relativeHumidity { parts.append("humidity \(Int(humidity.rounded()))%") }
+        if let humidity = weather.relativeHumidity.map(DisplayRounding.percent), !humidity.isEmpty {
+            parts.append("humidity \(humidity)%")
+        }
+        if let wind = windText(weather) { parts.append(wind) }
         if parts.isEmpty { parts.append("weather without values") }
         // While fetching, the published place is the new one and the weather still the old:
         // the place goes with "updating", not with the old weather.
@@ -50,6 +54,16 @@ public enum HumanFormat {
         default: break
         }
         return line
+    }
+
+    /// `wind 9 km/h from E` (`wind 0 km/h` when calm: no direction), in the published unit.
+    static func windText(_ weather: Weather) -> String? {
+        guard let speed = weather.windSpeed,
+            let text = Placeholder.withUnit(DisplayRounding.windSpeed(speed), weather.units.windSpeed)
+        else { return nil }
+        let calm = DisplayRounding.windSpeed(speed) == "0"
+        let direction = calm ? "" : weather.windDirection.map(PlaceText.compass) ?? ""
+        return "wind \(text)" + (direction.isEmpty ? "" : " from \(direction)")
     }
 
     /// The place (``PlaceText/location(_:)``: the configured name, else `12 km NE of

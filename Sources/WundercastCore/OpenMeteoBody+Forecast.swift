@@ -26,10 +26,10 @@ extension OpenMeteoBody {
     /// Without an observation time there are no hours, days or tendency (the wall clock is never used).
     func forecast(
         current: [String: JSONValue], labels currentLabels: [String: JSONValue], observed: Date?,
-        requested: UnitSystem
+        requested: UnitPreferences
     ) throws(WeatherError) -> Forecast? {
         let offset = try offsetSeconds()
-        let fallback = WeatherUnits.requested(requested)
+        let fallback = WeatherUnits.wanted(requested)
         var forecast = Forecast(utcOffsetSeconds: utcOffsetSeconds == nil ? nil : Int(offset))
 
         forecast.windGusts = try Self.number(current["wind_gusts_10m"], "current.wind_gusts_10m")
@@ -71,14 +71,18 @@ extension OpenMeteoBody {
                     forecast.units.temperature = try hourly.unit("temperature_2m") ?? fallback.temperature
                 }
                 if next.contains(where: { $0.precipitation != nil }) {
-                    forecast.units.precipitation = try hourly.unit("precipitation") ?? "mm"
+                    forecast.units.precipitation = try hourly.unit("precipitation") ?? requested.precipitation.label
                 }
                 if next.contains(where: { $0.precipitationProbability != nil }) {
                     forecast.units.precipitationProbability = try hourly.unit("precipitation_probability") ?? "%"
                 }
-                // The threshold is in hPa, Open-Meteo's only pressure unit.
-                if (try hourly.unit("pressure_msl") ?? "hPa") == "hPa" {
-                    forecast.pressureTendency = PressureTendency.compute(samples, at: observed, source: .hourly)
+                // The threshold is in hPa (Open-Meteo's only pressure unit): other units are
+                // converted to it, unknown ones give no tendency.
+                if let unit = PressureUnit(label: try hourly.unit("pressure_msl") ?? PressureUnit.hPa.label) {
+                    let inHectopascals = samples.map {
+                        PressureTendency.Sample(time: $0.time, pressure: unit.toBase($0.pressure))
+                    }
+                    forecast.pressureTendency = PressureTendency.compute(inHectopascals, at: observed, source: .hourly)
                 }
             }
         }

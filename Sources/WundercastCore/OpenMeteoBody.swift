@@ -97,12 +97,14 @@ struct OpenMeteoBody: Decodable {
     }
 
     /// The current weather, with its forecast (``forecast(observed:requested:)``) when the body has one.
-    func weather(requested: UnitSystem) throws(WeatherError) -> Weather {
+    /// Values stay in the units the body labels them with (`requested`: what was asked, for values
+    /// it does not label); the caller converts.
+    func weather(requested: UnitPreferences) throws(WeatherError) -> Weather {
         guard let current else { throw .decoding(message: "missing member 'current'") }
         guard case .object(let values) = current else {
             throw .decoding(message: "current is \(current.kind), expected an object")
         }
-        let fallback = WeatherUnits.requested(requested)
+        let fallback = WeatherUnits.wanted(requested)
         let labels = try Self.object(currentUnits, name: "current_units") ?? [:]
         func unit(_ key: String, _ fallback: String) throws(WeatherError) -> String {
             try Self.unit(labels, "current_units", key) ?? fallback
@@ -147,17 +149,24 @@ struct OpenMeteoBody: Decodable {
         case nil, .null: return nil
         case .string(let text):
             let trimmed = text.trimmingASCIIWhitespace()
-            return trimmed.isEmpty || trimmed == "undefined" ? nil : normalisedUnit(trimmed)
+            let label = UntrustedText.sanitized(trimmed, limit: 16)
+            return label.isEmpty || label == "undefined" ? nil : normalisedUnit(label)
         case let other?:
             throw .decoding(message: "\(block).\(key) is \(other.kind), expected a string")
         }
     }
 
-    /// A number or `null` at `path`.
+    /// A number or `null` at `path`. No value of a weather answer (a quantity in any unit, a time
+    /// in seconds since 1970) reaches 10¹²: a larger magnitude (`1e300`) is a broken answer, and
+    /// refusing it keeps every later conversion to an integer safe.
     static func number(_ value: JSONValue?, _ path: String) throws(WeatherError) -> Double? {
         switch value {
         case nil, .null: return nil
-        case .number(let value): return value
+        case .number(let value):
+            guard value.isFinite, abs(value) < 1e12 else {
+                throw .decoding(message: "\(path) is \(value), beyond any plausible value")
+            }
+            return value
         case let other?: throw .decoding(message: "\(path) is \(other.kind), expected a number")
         }
     }

@@ -7,11 +7,16 @@ import Foundation
 /// Current weather and its forecast from Open-Meteo's forecast API, no key needed: current,
 /// hourly and daily values in **one** request (`GET /v1/forecast?current=…&hourly=…&daily=…`).
 ///
+/// Units: the request asks for the wanted temperature, wind speed and precipitation units
+/// (``requestedUnits(_:)``); pressure always comes in hPa. The answer is then converted to the
+/// wanted units by its own unit strings (``Weather/converted(to:)``), so an answer in other
+/// units than asked is still published right.
+///
 /// ``Weather`` members and their source in the answer (units from `current_units`):
 /// - `temperature` ← `current.temperature_2m`, °C or °F
 /// - `apparentTemperature` ← `current.apparent_temperature`, °C or °F
 /// - `relativeHumidity` ← `current.relative_humidity_2m`, %
-/// - `windSpeed` ← `current.wind_speed_10m`, km/h or mph (`"mp/h"` in the answer)
+/// - `windSpeed` ← `current.wind_speed_10m`, km/h, m/s, mph (`"mp/h"` in the answer) or kn
 /// - `windDirection` ← `current.wind_direction_10m`, ° (from which the wind blows)
 /// - `weatherCode` ← `current.weather_code`, WMO code; `isDay` ← `current.is_day` (0/1)
 /// - `time` ← `current.time` (unix seconds, or local time and `utc_offset_seconds`), UTC
@@ -29,8 +34,9 @@ public struct OpenMeteoProvider: WeatherProvider {
     public var secrets: Secrets { .none }
     /// Base URL of the API without a trailing slash, e.g. `https://api.open-meteo.com`.
     public let baseURL: String
-    /// The units asked for; also the fallback when the response does not label a value.
-    public let units: UnitSystem
+    /// The units wanted in the state (``requestedUnits(_:)`` of them are asked for; those are
+    /// also the labels of values the response does not label).
+    public let units: UnitPreferences
     /// Which grid cell answers for a coordinate (`cell_selection`).
     public let cell: CellSelection
     public let http: any HTTPClient
@@ -52,7 +58,7 @@ public struct OpenMeteoProvider: WeatherProvider {
     /// the configured precision (0–4); this only guards against binary noise such as `44.440000001`.
     public static let maxCoordinateDecimals = 6
 
-    public init(baseURL: String, units: UnitSystem, cell: CellSelection = .land, http: any HTTPClient) {
+    public init(baseURL: String, units: UnitPreferences, cell: CellSelection = .land, http: any HTTPClient) {
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
         self.baseURL = base
@@ -62,16 +68,16 @@ public struct OpenMeteoProvider: WeatherProvider {
     }
 
     /// The request URL for `coordinate`, e.g.
-    /// `<base>/v1/forecast?latitude=44.44&longitude=26.1&current=temperature_2m,…&hourly=…&daily=…&timezone=auto&forecast_days=2&past_hours=4&forecast_hours=14&cell_selection=land&timeformat=unixtime&temperature_unit=celsius&wind_speed_unit=kmh`.
+    /// `<base>/v1/forecast?latitude=44.44&longitude=26.1&current=temperature_2m,…&hourly=…&daily=…&timezone=auto&forecast_days=2&past_hours=4&forecast_hours=14&cell_selection=land&timeformat=unixtime&temperature_unit=celsius&wind_speed_unit=kmh&precipitation_unit=mm`
+    /// (the units of ``requestedUnits(_:)``).
     /// Coordinates are printed with no more decimals than they carry (never `44.440000`).
     public func requestURL(for coordinate: Coordinate) -> String {
         let latitude = Coordinate.text(coordinate.latitude, decimals: Self.maxCoordinateDecimals)
         let longitude = Coordinate.text(coordinate.longitude, decimals: Self.maxCoordinateDecimals)
+        let asked = Self.requestedUnits(units)
         let unitParameters =
-            switch units {
-            case .metric: "temperature_unit=celsius&wind_speed_unit=kmh"
-            case .imperial: "temperature_unit=fahrenheit&wind_speed_unit=mph"
-            }
+            "temperature_unit=\(asked.temperature.rawValue)&wind_speed_unit=\(asked.windSpeed.rawValue)"
+            + "&precipitation_unit=\(asked.precipitation.rawValue)"
         return baseURL + "/v1/forecast?latitude=\(latitude)&longitude=\(longitude)"
             + "&current=" + Self.currentVariables.joined(separator: ",")
             + "&hourly=" + Self.hourlyVariables.joined(separator: ",")
@@ -101,6 +107,16 @@ public struct OpenMeteoProvider: WeatherProvider {
         }
     }
 
+    /// The units Open-Meteo is asked for when `wanted` are wanted: the same, except what it has
+    /// not (`temperature_unit` celsius or fahrenheit, `wind_speed_unit` kmh, ms, mph or kn,
+    /// `precipitation_unit` mm or inch; no pressure unit): kelvin is asked as celsius, cm as mm,
+    /// and pressure comes in hPa. The answer is converted from these.
+    public static func requestedUnits(_ wanted: UnitPreferences) -> UnitPreferences {
+        UnitPreferences(
+            temperature: wanted.temperature == .kelvin ? .celsius : wanted.temperature, windSpeed: wanted.windSpeed,
+            pressure: .hPa, precipitation: wanted.precipitation == .cm ? .mm : wanted.precipitation)
+    }
+
     /// Seconds from a `Retry-After` value in delta-seconds form (`"3"`, `"1.5"`); `nil` otherwise
     /// (the HTTP-date form needs a date parser: ``RetryAfter/seconds(_:now:httpDate:)``).
     static func retryAfterSeconds(_ value: String) -> Double? {
@@ -120,8 +136,10 @@ public struct OpenMeteoProvider: WeatherProvider {
     /// - `current.time` may be unix seconds (`timeformat=unixtime`) or local time without an
     ///   offset (`"2026-01-16T22:15"`), which is turned into UTC with `utc_offset_seconds`.
     /// - `null` values become `nil`; `-0` becomes `0`; `weather_code` may be `3.0`.
-    /// - Units come from `current_units` (`"mp/h"` → `"mph"`); a missing or `"undefined"` unit
-    ///   falls back to ``WeatherUnits/requested(_:)`` of `requested` (Open-Meteo's defaults are metric).
+    /// - Units come from `current_units`, `hourly_units`, `daily_units`; a missing or `"undefined"`
+    ///   unit is taken to be what ``requestedUnits(_:)`` of `requested` asked for (hPa for
+    ///   pressure). Every value is then converted to `requested` by its unit
+    ///   (``Weather/converted(to:)``; a unit string it does not know is left as it is).
     /// - `hourly`/`daily` give ``Weather/forecast`` (see `OpenMeteoBody+Forecast.swift`): missing
     ///   blocks and series are left out; the hours and days are counted from `current.time`.
     /// - A success status with a body that is not JSON throws
@@ -131,7 +149,7 @@ public struct OpenMeteoProvider: WeatherProvider {
     ///   member has the wrong type (also a series of `hourly`/`daily` whose length is not that of
     ///   its `time`).
     public static func decode(
-        status: Int, body: [UInt8], requested: UnitSystem = .metric, contentType: String? = nil
+        status: Int, body: [UInt8], requested: UnitPreferences = .metric, contentType: String? = nil
     ) throws(WeatherError) -> Weather {
         let parsed: Result<OpenMeteoBody, WeatherError> = parse(body, status: status, contentType: contentType)
         let reason = (try? parsed.get())?.errorReason.map { UntrustedText.sanitized($0) }
@@ -148,7 +166,7 @@ public struct OpenMeteoProvider: WeatherProvider {
             // Never trust the status line alone (PITFALLS): an error body under 200 is an error.
             throw .errorBody(status: status, providerCode: nil, reason: reason)
         }
-        return try document.weather(requested: requested)
+        return try document.weather(requested: requestedUnits(requested)).converted(to: requested)
     }
 
     /// The window of an Open-Meteo limit reason: "Daily API request limit exceeded. Please try

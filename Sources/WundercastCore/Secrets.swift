@@ -12,29 +12,70 @@ public struct Secrets: Sendable, Equatable {
     /// No secrets (a provider without a key).
     public static let none = Secrets([])
 
-    /// The forms searched for, longest first (a key that contains another is replaced whole).
-    private let forms: [String]
+    /// The forms searched for as UTF-8 bytes, longest first (a key that contains another is
+    /// replaced whole).
+    private let forms: [[UInt8]]
 
     /// `values` that are empty or only blanks are ignored.
     public init(_ values: [String]) {
-        var forms = Set<String>()
+        var forms = Set<[UInt8]>()
         for value in values where value.contains(where: { !$0.isWhitespace }) {
-            forms.insert(value)
-            forms.insert(Self.percentEncoded(value))
+            let encoded = Self.percentEncoded(value)
+            forms.insert(Array(value.utf8))
+            forms.insert(Array(encoded.utf8))
+            forms.insert(Array(Self.lowercasingEscapes(encoded).utf8))
+            forms.insert(Array(encoded.replacing("%20", with: "+").utf8))  // form encoding
         }
-        self.forms = forms.sorted { ($0.count, $0) > ($1.count, $1) }
+        self.forms = forms.sorted { $0.count != $1.count ? $0.count > $1.count : $0.lexicographicallyPrecedes($1) }
     }
 
     public var isEmpty: Bool { forms.isEmpty }
 
-    /// `text` with every occurrence of a secret (as is, or percent-encoded as in a URL query)
-    /// replaced by ``placeholder``.
+    /// `text` with every occurrence of a secret (as is, or percent-encoded as in a URL query,
+    /// with capital or small hex digits, or with `+` for a space) replaced by ``placeholder``.
+    /// Compared byte by byte: a secret followed by a combining mark is still found.
     public func redact(_ text: String) -> String {
-        var out = text
-        for form in forms where out.contains(form) {
-            out = out.replacing(form, with: Self.placeholder)
+        guard !forms.isEmpty else { return text }
+        var bytes = Array(text.utf8)
+        var changed = false
+        for form in forms {
+            var out: [UInt8] = []
+            var i = 0
+            var found = false
+            while i < bytes.count {
+                if bytes.count - i >= form.count, bytes[i] == form[0], bytes[i..<i + form.count].elementsEqual(form) {
+                    out.append(contentsOf: Self.placeholder.utf8)
+                    i += form.count
+                    found = true
+                } else {
+                    out.append(bytes[i])
+                    i += 1
+                }
+            }
+            if found {
+                bytes = out
+                changed = true
+            }
         }
-        return out
+        return changed ? String(decoding: bytes, as: UTF8.self) : text
+    }
+
+    /// `%2B` → `%2b`: the hex digits of escapes in small letters.
+    static func lowercasingEscapes(_ encoded: String) -> String {
+        var out = String.UnicodeScalarView()
+        var afterPercent = 0
+        for scalar in encoded.unicodeScalars {
+            if scalar == "%" {
+                afterPercent = 2
+                out.append(scalar)
+            } else if afterPercent > 0 {
+                afterPercent -= 1
+                out.append(contentsOf: String(scalar).lowercased().unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
     }
 
     /// The value as it appears in a URL query: every byte but the unreserved ones

@@ -148,16 +148,19 @@ public final class StateStore: Sendable {
         facts.withLock { $0.lastFixAt = at }
     }
 
-    /// A fetch succeeded. Its sea-level pressure is recorded at its observation time; when the
-    /// provider gave no tendency (no series), one computed from these records is filled in
+    /// A fetch succeeded. Its sea-level pressure is recorded (in hPa, by its unit string; one in a
+    /// unit the daemon does not know is not) at its observation time; when the provider gave no
+    /// tendency (no series), one computed from these records is filled in, in the pressure's unit
     /// (``PressureHistory``, source `history`).
     public func publishWeather(_ weather: Weather, fetchedAt: Date) {
         var weather = weather
         facts.withLock { held in
-            guard let pressure = weather.forecast?.seaLevelPressure, let time = weather.time else { return }
-            held.pressures.record(pressure, at: time)
+            guard let pressure = weather.forecast?.seaLevelPressure, let time = weather.time,
+                let unit = weather.forecast?.units.seaLevelPressure.flatMap(PressureUnit.init(label:))
+            else { return }
+            held.pressures.record(unit.toBase(pressure), at: time)
             if weather.forecast?.pressureTendency == nil {
-                weather.forecast?.pressureTendency = held.pressures.tendency(at: time)
+                weather.forecast?.pressureTendency = held.pressures.tendency(at: time)?.converted(to: unit)
             }
         }
         change { f in

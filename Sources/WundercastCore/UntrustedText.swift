@@ -11,7 +11,9 @@ public enum UntrustedText {
 
     /// `text` with every control character (C0 `U+0000`–`U+001F` incl. tab, CR and LF, DEL
     /// `U+007F`, C1 `U+0080`–`U+009F` incl. the 8-bit CSI, and the line and paragraph
-    /// separators `U+2028`/`U+2029`) turned into a space, runs of spaces collapsed and ends
+    /// separators `U+2028`/`U+2029`, and the bidirectional marks, embeddings, overrides and
+    /// isolates `U+061C`, `U+200E`/`U+200F`, `U+202A`–`U+202E`, `U+2066`–`U+2069`, which
+    /// would make a terminal or bar show text in another order than it is) turned into a space, runs of spaces collapsed and ends
     /// trimmed, then cut to at most `limit` Unicode scalars, the last being `…` when cut.
     ///
     /// Reads only as much of `text` as it needs: a megabyte costs no more than `limit` scalars.
@@ -49,10 +51,11 @@ public enum UntrustedText {
         return String(out)
     }
 
-    /// C0, DEL, C1 and the Unicode line/paragraph separators.
+    /// C0, DEL, C1, the Unicode line/paragraph separators and the bidirectional controls.
     public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: true
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
         default: false
         }
     }

@@ -4,20 +4,22 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The unit system asked of providers. Config `[Weather] Units=`.
+/// The base of the units published. Config `[Weather] Units=`; each quantity can be overridden
+/// (``UnitPreferences``).
 public enum UnitSystem: String, Sendable, Codable, CaseIterable {
-    /// °C, km/h, %, °.
+    /// °C, km/h, hPa, mm (and %, °).
     case metric
-    /// °F, mph, %, °.
+    /// °F, mph, inHg, in (and %, °).
     case imperial
 }
 
-/// Unit strings of each ``Weather`` value, as the provider labelled them (Open-Meteo
-/// `current_units`), normalised: Open-Meteo's `"mp/h"` becomes `"mph"`.
+/// Unit strings of each ``Weather`` value. After ``Weather/converted(to:)`` (which every
+/// provider applies) they are the wanted units' labels (``PhysicalUnit/label``); a unit string
+/// the daemon does not know stays as the provider labelled it (Open-Meteo `current_units`).
 public struct WeatherUnits: Sendable, Equatable, Codable {
-    /// e.g. `"°C"`, `"°F"`.
+    /// `"°C"` or `"°F"` (`"K"` only when asked for in code).
     public var temperature: String
-    /// e.g. `"km/h"`, `"mph"`, `"m/s"`, `"kn"`.
+    /// `"km/h"`, `"m/s"`, `"mph"` or `"kn"`.
     public var windSpeed: String
     /// `"°"` (degrees from which the wind blows, clockwise from north).
     public var windDirection: String
@@ -55,11 +57,16 @@ public struct Weather: Sendable, Equatable, Codable {
     public var windDirection: Double?
     /// WMO weather interpretation code (WMO 4677 subset, 0–99). Source: Open-Meteo `current.weather_code`.
     public var weatherCode: Int?
+    /// OpenWeatherMap condition id, e.g. `803`, when the provider is OpenWeatherMap
+    /// (`weather[0].id`); ``weatherCode`` is then absent: an id is never turned into a WMO code.
+    /// The condition model of any of the three: ``conditionModel``.
+    public var openWeatherMapID: Int?
     /// MET Norway symbol code, e.g. `"partlycloudy_night"` (at most 64 characters, no control
     /// characters). Source: met.no `next_1_hours.summary.symbol_code` (else `next_6_hours`,
-    /// `next_12_hours`). Absent for the other providers.
+    /// `next_12_hours`). Absent for the other providers; never turned into a WMO code.
     public var symbolCode: String?
-    /// Text for ``weatherCode`` in English, e.g. `"Overcast"` (see ``WMOWeatherCode``), or for
+    /// Text for ``weatherCode`` in English, e.g. `"Overcast"` (see ``WMOWeatherCode``); with
+    /// OpenWeatherMap its own text in `[Weather] Language=` (`weather[0].description`); for
     /// ``symbolCode`` the condition model's name (``WeatherCondition/Kind/name``).
     public var condition: String?
     /// `true` by day, `false` by night. Source: Open-Meteo `current.is_day`.

@@ -14,7 +14,9 @@ public protocol WeatherProvider: Sendable {
     /// Required, with no default, so that a provider with a key cannot forget it.
     var secrets: Secrets { get }
     /// Fetches the current weather at `coordinate`, which the caller has already rounded to
-    /// the configured precision. Throws ``WeatherError``; honours task cancellation.
+    /// the configured precision, in the configured ``UnitPreferences``: labelled with the unit
+    /// strings of the answer, then ``Weather/converted(to:)``. Throws ``WeatherError``; honours
+    /// task cancellation.
     func currentWeather(at coordinate: Coordinate) async throws(WeatherError) -> Weather
 }
 
@@ -62,7 +64,12 @@ public enum RetryAfter {
         let trimmed = value.trimmingASCIIWhitespace()
         guard !trimmed.isEmpty else { return nil }
         if trimmed.first.map({ $0.isASCII && ($0.isNumber || $0 == ".") }) == true {
-            guard let seconds = Double(trimmed), seconds.isFinite, seconds >= 0 else { return nil }
+            // Digits with at most one decimal point: not Swift's hex (`0x1p30`) or exponent forms.
+            let digits = trimmed.utf8.filter { $0 != UInt8(ascii: ".") }
+            guard trimmed.utf8.count - digits.count <= 1, !digits.isEmpty,
+                digits.allSatisfy({ (48...57).contains($0) }),
+                let seconds = Double(trimmed), seconds.isFinite
+            else { return nil }
             return seconds
         }
         guard let date = httpDate(trimmed), date.isFinite else { return nil }

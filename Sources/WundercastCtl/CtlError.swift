@@ -17,14 +17,17 @@ public enum CtlError: Error, Sendable, Equatable {
     public var message: String {
         switch self {
         case .unreachable(let text), .noAnswer(let text), .unreadable(let text): text
+        case .refused(let code, let message) where code == SocketProtocol.ErrorCode.shuttingDown.rawValue:
+            UntrustedText.sanitized(message)
         case .refused(let code, let message):
             "the daemon refused the request: \(UntrustedText.sanitized(message)) (\(UntrustedText.sanitized(code, limit: 40)))"
         }
     }
 
-    /// The bar line that stands for this failure: `error` for a refusal, else `offline`.
+    /// The bar line that stands for this failure: `error` for a refusal, else `offline` (also
+    /// for `shutting-down`: the daemon is going away, not refusing).
     public var barKind: BarItem.Unavailable {
-        if case .refused = self { return .error }
+        if case .refused(let code, _) = self, code != SocketProtocol.ErrorCode.shuttingDown.rawValue { return .error }
         return .offline
     }
 }

@@ -217,10 +217,13 @@ final class CurlTransfer: @unchecked Sendable {
             let detail = String(cString: errorBuffer).trimmingWhitespace()
             if !detail.isEmpty && detail != message { message += ": " + detail }
         }
-        // Redacted first (a cut could otherwise hide the `?` that starts a query), then bounded
-        // and stripped of control characters: libcurl quotes server text in some errors.
+        // Redacted first (a cut could otherwise hide the `?` that starts a query), then stripped
+        // of control characters (libcurl quotes server text in some errors) and bounded loosely:
+        // the client's secrets are redacted after this (a cut at 200 could leave a key's first
+        // part), the 200-character bound comes with ``WeatherError/message``.
         return .transport(
-            code: Int(code.rawValue), message: UntrustedText.sanitized(CurlHTTPClient.redactingQueries(message)))
+            code: Int(code.rawValue),
+            message: UntrustedText.sanitized(CurlHTTPClient.redactingQueries(message), limit: 2 * Int(CURL_ERROR_SIZE)))
     }
 
     private func multiError(_ code: CURLMcode) -> String {

@@ -12,6 +12,8 @@ public enum WholeFile {
         case notRegularFile
         /// The file holds more than `limit` bytes.
         case tooLarge(limit: Int)
+        /// The file grew or shrank while it was being read (someone writes it in place).
+        case changedWhileReading
 
         /// The reason alone, to follow "cannot read:", e.g. `No such file or directory`,
         /// `Is a directory`, `not a regular file`, `larger than 1048576 bytes`.
@@ -20,6 +22,7 @@ public enum WholeFile {
             case .system(let errno): errno.reason
             case .notRegularFile: "not a regular file"
             case .tooLarge(let limit): "larger than \(limit) bytes"
+            case .changedWhileReading: "changed while it was being read"
             }
         }
 

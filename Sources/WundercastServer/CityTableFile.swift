@@ -7,13 +7,16 @@ import WundercastPOSIX
 
 /// The city table of `[Places] Cities=`, as the daemon reads it.
 ///
-/// A binary image (`cities.bin`, ``CityTableImage``) is checked once when loaded, then mapped
-/// read-only for each lookup and unmapped after it: between lookups none of it is resident
-/// (the kernel keeps the file in its page cache, shared and reclaimable). A lookup costs an
-/// `fstat`, an `mmap` and a `munmap`; when the file changed in place (its device, inode, size
-/// or modification time differ) it is checked again, and while it is not a valid table the
-/// lookups find nothing. A file renamed over the path (`make install`) is not seen until
-/// restart: the descriptor keeps the old one.
+/// A binary image (`cities.bin`, ``CityTableImage``) is checked once when loaded, then read
+/// for each lookup into memory of its own (``MappedFile/init(copying:subject:limit:)``: `pread`
+/// into an anonymous mapping, about 0.1 ms) that is unmapped after it: between lookups none of
+/// it is resident (the kernel keeps the file in its page cache). A copy, not a mapping of the
+/// file: a file rewritten in place (`cp` over it) would raise `SIGBUS` in a reader of a
+/// mapping. When the file changed (its device, inode, size or modification time differ) it is
+/// checked again, logged when it turns invalid or valid; while it is not a valid table, name
+/// lookups answer that the table cannot be read and places are left out. A damaged file that
+/// keeps its identity gives wrong or no cities, never a trap. A file renamed over the path
+/// (`make install`) is not seen until restart: the descriptor keeps the old one.
 ///
 /// A text table (``CityTableFormat``, for tables people make themselves) is parsed onto the
 /// heap and stays resident: about as much memory as its image.
@@ -25,6 +28,8 @@ final class CityTableFile: CitySource, Sendable {
     /// was last checked (nil: not valid when last read).
     private let descriptor: Int32
     private let checked: Mutex<MappedFile.Identity?>
+    /// Called with one line when the file turns invalid or valid again.
+    private let report: @Sendable (_ valid: Bool, _ line: String) -> Void
 
     /// Largest file accepted (the real image is about 0.9 MB, its text 1.8 MB).
     static let limit = 8 << 20
@@ -33,8 +38,9 @@ final class CityTableFile: CitySource, Sendable {
     ///
     /// - Throws: ``WholeFile/ReadError`` (cannot read, too large) or ``CityTableError`` (not a
     ///   table, or a bad line or section).
-    init(path: String) throws {
+    init(path: String, report: @escaping @Sendable (_ valid: Bool, _ line: String) -> Void = { _, _ in }) throws {
         self.path = path
+        self.report = report
         let fd = try WholeFile.openForReading(path)
         do {
             let file = try MappedFile(descriptor: fd, subject: path, limit: Self.limit)
@@ -62,13 +68,28 @@ final class CityTableFile: CitySource, Sendable {
 
     func withTable<Result>(_ body: (CityTable) -> Result) -> Result? {
         if let parsed { return body(parsed) }
-        guard let file = try? MappedFile(descriptor: descriptor, subject: path, limit: Self.limit) else { return nil }
-        let trusted = checked.withLock { $0 == file.identity }
-        guard let table = try? CityTable(image: file.bytes, owner: file, trusted: trusted) else {
-            checked.withLock { $0 = nil }
+        let table: CityTable
+        do {
+            let file = try MappedFile(copying: descriptor, subject: path, limit: Self.limit)
+            let trusted = checked.withLock { $0 == file.identity }
+            table = try CityTable(image: file.bytes, owner: file, trusted: trusted)
+            if !trusted {
+                checked.withLock { $0 = file.identity }
+                report(true, "the city table \(path) changed and was checked again: \(table.count) cities")
+            }
+        } catch {
+            let wasValid = checked.withLock { valid in
+                defer { valid = nil }
+                return valid != nil
+            }
+            if wasValid {
+                report(
+                    false,
+                    "the city table \(path) changed and cannot be used: \(error); no place names until it is valid again"
+                )
+            }
             return nil
         }
-        if !trusted { checked.withLock { $0 = file.identity } }
         return body(table)
     }
 }

@@ -32,7 +32,9 @@ extension Daemon {
         var file: CityTableFile?
         if !path.isEmpty {
             do {
-                file = try CityTableFile(path: path)
+                file = try CityTableFile(path: path) { valid, line in
+                    if valid { logger.notice(line) } else { logger.error(line) }
+                }
             } catch {
                 logger.warning(
                     "no place names: the city table \(path) cannot be used: \(error) (make install installs it; [Places] Cities=)"

@@ -83,10 +83,22 @@ public enum Daemon {
             print("wundercastd: configuration OK")
             return 0
         }
-        let logger = LogDestination.automatic(identifier: "wundercastd", threshold: logThreshold())
-        let places = placeFinder(configuration, logger: logger)
+        // The city table comes first: MET Norway takes its place's time zone from it. Neither it
+        // nor MET Norway knows the provider's secrets (only OpenWeatherMap has a key).
+        let unredacted = LogDestination.automatic(identifier: "wundercastd", threshold: logThreshold())
+        let places = placeFinder(configuration, logger: unredacted)
+        let provider: any WeatherProvider
+        do {
+            provider = try makeProvider(configuration, places: places, logger: unredacted)
+        } catch {
+            writeError("wundercastd: \(error)\n")
+            return 1
+        }
+        // Every other log line of the daemon passes the provider's secrets (an API key) through redaction.
+        let logger = unredacted.redacting(provider.secrets)
         let ready = await resolvingFallback(configuration, places: places, logger: logger)
-        let daemon = Instance(configuration: ready, options: options, logger: logger, places: places)
+        let daemon = Instance(
+            configuration: ready, options: options, logger: logger, provider: provider, places: places)
         return await daemon.run()
     }
 
@@ -133,15 +145,13 @@ public enum Daemon {
         /// The configuration file as last read (start-up or SIGHUP).
         let lastLoaded: Mutex<Configuration>
 
-        init(configuration: Configuration, options: Options, logger: Logger, places: PlaceFinder = .none) {
+        /// - Parameter provider: from ``Daemon/makeProvider(_:places:logger:environment:read:)``; `logger`
+        ///   already redacts its secrets.
+        init(
+            configuration: Configuration, options: Options, logger: Logger, provider: any WeatherProvider,
+            places: PlaceFinder = .none
+        ) {
             self.configuration = configuration
-            let http = CurlHTTPClient(
-                userAgent: Wundercast.userAgent,
-                connectTimeout: min(Duration.seconds(5), configuration.weather.timeout),
-                timeout: configuration.weather.timeout)
-            let provider = Daemon.weatherProvider(configuration, http: http, places: places, logger: logger)
-            // Every log line of the daemon passes the provider's secrets (an API key) through redaction.
-            let logger = logger.redacting(provider.secrets)
             self.lastLoaded = Mutex(configuration)
             self.options = options
             self.logger = logger

@@ -16,6 +16,10 @@ Routes:
   GET /weatherapi/locationforecast/2.0/compact
                      MET Norway: 200 with weather/metno/compact_newyork.wrapped.json; control.json
                      changes it as for /v1/forecast.
+  GET /data/2.5/weather, GET /data/2.5/forecast
+                     OpenWeatherMap 2.5: 200 with weather/openweathermap/weather_zocca_standard.json and
+                     weather/openweathermap/forecast_moravska-trebova_2015.json (under --root: a test may
+                     serve its own variants from a directory of its own); control.json changes both.
   GET /redirect?to=TARGET
                      302 to TARGET with "X-Fixture-Hop: redirect"; TARGET is a path ("/v1/forecast")
                      or a URL on 127.0.0.1 of any scheme (to test which redirects a client refuses).
@@ -61,6 +65,10 @@ NO_RESULTS = "weather/open-meteo/geocoding_no_results.json"
 METNO = "weather/metno/compact_newyork.wrapped.json"
 METNO_PATH = "/weatherapi/locationforecast/2.0/compact"
 RECORDED_HEADERS = ("Date", "Expires", "Last-Modified")
+OWM_ROUTES = {
+    "/data/2.5/weather": "weather/openweathermap/weather_zocca_standard.json",
+    "/data/2.5/forecast": "weather/openweathermap/forecast_moravska-trebova_2015.json",
+}
 
 
 class FixtureServer(ThreadingHTTPServer):
@@ -179,6 +187,8 @@ class FixtureHandler(BaseHTTPRequestHandler):
             self.answer(IMPERIAL if query.get("temperature_unit") == "fahrenheit" else METRIC)
         elif url.path == "/v1/search":
             self.answer(NO_RESULTS)
+        elif url.path in OWM_ROUTES:
+            self.answer(OWM_ROUTES[url.path])
         elif url.path == METNO_PATH:
             self.answer(METNO)
         elif url.path == "/redirect" and self.loopback_target(query.get("to", "")):

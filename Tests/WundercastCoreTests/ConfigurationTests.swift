@@ -212,7 +212,8 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
             "unknown key mininterval= in [Throttle] (known keys: MinInterval, MinDistance, MaxAge)"),
         .init(
             "[Weather]\nPath=/x", line: 2,
-            "unknown key Path= in [Weather] (known keys: Provider, URL, Contact, Units, Precision, Timeout, Cell)"),
+            "unknown key Path= in [Weather] (known keys: Provider, URL, Contact, Units, TemperatureUnit, WindSpeedUnit, PressureUnit, PrecipitationUnit, Precision, Timeout, Cell, APIKeyFile, Language)"
+        ),
         .init(
             "[Socket]\nPath=/x\n[Sokcet]\nPath=/y", line: 3,
             "unknown section [Sokcet] (known sections: [Location], [Throttle], [Weather], [Socket], [Places])"),
@@ -303,8 +304,8 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
             "[Throttle]\nMaxAge=0s 0ms", line: 2,
             "MaxAge=\"0s 0ms\" is shorter than 1s (examples: 30s, 5min, 1h 30min)"),
         .init(
-            "[Weather]\nProvider=openweathermap", line: 2,
-            "Provider=\"openweathermap\" is not a supported provider (supported: open-meteo, metno)"),
+            "[Weather]\nProvider=darksky", line: 2,
+            "Provider=\"darksky\" is not a supported provider (supported: open-meteo, openweathermap, metno)"),
         .init(
             "[Weather]\nURL=ftp://example.org", line: 2,
             "URL=\"ftp://example.org\" does not start with http:// or https://"),

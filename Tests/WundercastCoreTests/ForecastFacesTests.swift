@@ -39,8 +39,8 @@ import WundercastTestSupport
     }
 
     @Test(arguments: [
-        (-2.04, "falling -2 hPa/3h"), (0.0, "steady 0 hPa/3h"), (-0.3, "steady -0.3 hPa/3h"),
-        (6.25, "rising +6.3 hPa/3h"),
+        (-2.04, "falling -2.0 hPa/3h"), (0.0, "steady 0.0 hPa/3h"), (-0.3, "steady -0.3 hPa/3h"),
+        (6.25, "rising +6.3 hPa/3h"), (-0.04, "steady 0.0 hPa/3h"),
     ])
     func tendencyText(change: Double, text: String) {
         #expect(Placeholder.tendencyText(PressureTendency(change: change, source: .history)) == text)

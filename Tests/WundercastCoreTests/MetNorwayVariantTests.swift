@@ -80,7 +80,7 @@ import WundercastTestSupport
         }
         let weather = try Self.decode(body)
         #expect(weather.symbolCode == nil && weather.condition == nil && weather.icon == nil)
-        #expect(weather.weatherCondition.kind == .unknown)
+        #expect(weather.conditionModel.kind == .unknown)
         let time = try #require(weather.time)
         #expect(weather.isDay == Sun.isDay(at: Self.place, time: time))
         #expect(weather.isDay == true)  // 07:00 in New York in July
@@ -127,7 +127,7 @@ import WundercastTestSupport
     func misspelledCodesAreThunderstorms(_ code: String) throws {
         let weather = try Self.decode(try Self.firstStep(["data", "next_1_hours", "summary", "symbol_code"], code))
         #expect(weather.symbolCode == code)
-        #expect(weather.weatherCondition == WeatherCondition(kind: .thunderstorm, isSevere: true))
+        #expect(weather.conditionModel == WeatherCondition(kind: .thunderstorm, isSevere: true))
         #expect(weather.condition == "Thunderstorm" && weather.icon == "weather-storm")
         #expect(weather.isDay == (MetNorwaySymbol(code: code).isDay ?? true))
     }
@@ -135,7 +135,7 @@ import WundercastTestSupport
     @Test(arguments: ["meteorshower_day", "rain_dusk", "x" + String(repeating: "y", count: 100)])
     func unknownSymbolsGiveAnUnknownConditionNotAnError(_ code: String) throws {
         let weather = try Self.decode(try Self.firstStep(["data", "next_1_hours", "summary", "symbol_code"], code))
-        #expect(weather.weatherCondition.kind == .unknown)
+        #expect(weather.conditionModel.kind == .unknown)
         #expect(weather.condition == nil && weather.icon == nil)
         #expect(weather.symbolCode == (code.count > 64 ? String(code.prefix(63)) + "…" : code))
         var state = WeatherState(status: .fresh, provider: "metno")

@@ -201,32 +201,36 @@ import WundercastTestSupport
     }
 }
 
-/// Numbers no weather answer has (an invented body): never a trap where they are values (times
-/// and offsets out of range are refused by name: `OpenMeteoDecodeTests`).
+/// Numbers no weather answer has (an invented body): refused by name, the decoder's guard;
+/// and the faces never trap on them where a state holds them anyway.
 @Suite struct OpenMeteoAbsurdNumberTests {
     static let bucharest = OpenMeteoForecastRecordingTests.bucharest
 
-    @Test func absurdValuesDecodeAndTheFacesLeaveThemOut() throws {
+    @Test(arguments: [("current", "wind_gusts_10m", -1e300), ("current", "relative_humidity_2m", 1e300)])
+    func absurdValuesAreRefusedByName(_ block: String, _ member: String, _ value: Double) throws {
         let body = try Fixtures.edited(Self.bucharest) { json in
-            OpenMeteoForecastVariantTests.setting("current", "pressure_msl", &json) { $0 = 1e300 }
-            OpenMeteoForecastVariantTests.setting("current", "wind_gusts_10m", &json) { $0 = -1e300 }
-            OpenMeteoForecastVariantTests.setting("hourly", "pressure_msl", &json) { values in
-                values = (values as! [Double]).enumerated().map { $0.offset % 2 == 0 ? 1e300 : -1e300 }
-            }
-            OpenMeteoForecastVariantTests.setting("hourly", "temperature_2m", &json) { values in
-                values = (values as! [Double]).map { _ in 1e300 }
-            }
+            OpenMeteoForecastVariantTests.setting(block, member, &json) { $0 = value }
         }
+        #expect {
+            try OpenMeteoProvider.decode(status: 200, body: body)
+        } throws: {
+            "\($0)".contains("\(block).\(member) is") && "\($0)".contains("beyond any plausible value")
+        }
+    }
+
+    @Test func absurdValuesInAStateAreLeftOutOfTheFaces() throws {
         var state = SampleStates.weather()
-        state.weather = try OpenMeteoProvider.decode(status: 200, body: body)
-        let forecast = try #require(state.weather?.forecast)
-        // Kept as given, but no tendency is computed from pressures no atmosphere has.
-        #expect(forecast.seaLevelPressure == 1e300 && forecast.pressureTendency == nil)
+        var weather = try OpenMeteoProvider.decode(status: 200, body: Fixtures.bytes(Self.bucharest))
+        weather.relativeHumidity = 1e300
+        weather.forecast?.seaLevelPressure = 1e300
+        weather.forecast?.windGusts = -1e300
+        state.weather = weather
         let values = Placeholder.values(state, now: SampleStates.now, icons: .emoji)
         #expect(values[.pressure] == nil && values[.gusts] == nil)
         #expect(SocketProtocol.line(state).count > 100)  // still encodes
-        let tooltip = BarItem(state: state, now: SampleStates.now).tooltip
-        #expect(!tooltip.contains { $0.contains("inf") || $0.contains("nan") || $0.contains("e+") })
-        #expect(tooltip.contains("23:00 Clear sky"))
+        #expect(!HumanFormat.line(state, now: SampleStates.now).contains("humidity"))
+        let item = BarItem(state: state, now: SampleStates.now)
+        #expect(item.percentage == nil)
+        #expect(!item.tooltip.contains { $0.contains("inf") || $0.contains("nan") || $0.contains("e+") })
     }
 }

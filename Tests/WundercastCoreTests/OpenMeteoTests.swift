@@ -45,10 +45,24 @@ import WundercastTestSupport
     }
 
     @Test func unitsComeFromTheBodyNotTheRequest() throws {
-        // Asked for imperial, got metric: the labels in `current_units` win.
+        // Asked for imperial, got metric: the labels in `current_units` say what the values are,
+        // and they are converted from there.
         let weather = try OpenMeteoProvider.decode(status: 200, body: Fixtures.bytes(Self.metric), requested: .imperial)
-        #expect(weather.units.temperature == "°C")
-        #expect(weather.units.windSpeed == "km/h")
+        #expect(weather.units.temperature == "°F")
+        #expect(weather.units.windSpeed == "mph")
+        #expect(weather.temperature == 22.46)  // -5.3 °C
+        #expect(weather.windSpeed == 2.9204)  // 4.7 km/h
+        // The same request recorded in imperial agrees within the two recordings' precision
+        // (each value rounded to 0.1 in its own unit: ±0.05 °C is ±0.09 °F, ±0.05 km/h ±0.03 mph).
+        let recorded = try OpenMeteoProvider.decode(
+            status: 200, body: Fixtures.bytes(Self.imperial), requested: .imperial)
+        for (converted, real, tolerance) in [
+            (weather.temperature, recorded.temperature, 0.09 + 0.05),
+            (weather.apparentTemperature, recorded.apparentTemperature, 0.09 + 0.05),
+            (weather.windSpeed, recorded.windSpeed, 0.03 + 0.05),
+        ] {
+            #expect(abs(try #require(converted) - (try #require(real))) <= tolerance)
+        }
     }
 
     @Test func error400Recording() throws {
@@ -98,7 +112,7 @@ import WundercastTestSupport
             json["current_units"] = units
         }
         for system in UnitSystem.allCases {
-            let weather = try OpenMeteoProvider.decode(status: 200, body: body, requested: system)
+            let weather = try OpenMeteoProvider.decode(status: 200, body: body, requested: UnitPreferences(system))
             #expect(weather == Weather(units: WeatherUnits.requested(system)))
             #expect(weather.condition == nil && weather.icon == nil)
         }
@@ -259,7 +273,8 @@ import WundercastTestSupport
         #expect(
             provider.requestURL(for: Coordinate(latitude: 44.44, longitude: 26.1))
                 == "https://api.open-meteo.com/v1/forecast?latitude=44.44&longitude=26.1&\(current)"
-                + "&cell_selection=land&timeformat=unixtime&temperature_unit=celsius&wind_speed_unit=kmh")
+                + "&cell_selection=land&timeformat=unixtime&temperature_unit=celsius&wind_speed_unit=kmh"
+                + "&precipitation_unit=mm")
     }
 
     @Test func imperialParameters() {
@@ -267,7 +282,8 @@ import WundercastTestSupport
         #expect(
             provider.requestURL(for: Coordinate(latitude: 44.44, longitude: 26.1))
                 == "http://127.0.0.1:8080/v1/forecast?latitude=44.44&longitude=26.1&\(current)"
-                + "&cell_selection=land&timeformat=unixtime&temperature_unit=fahrenheit&wind_speed_unit=mph")
+                + "&cell_selection=land&timeformat=unixtime&temperature_unit=fahrenheit&wind_speed_unit=mph"
+                + "&precipitation_unit=inch")
     }
 
     @Test(arguments: [

@@ -9,7 +9,7 @@ import WundercastTestSupport
     @Test func theHumanLineNamesTheNearestPlaceWithDistanceAndBearing() {
         #expect(
             HumanFormat.line(SampleStates.weather(code: 3), now: now)
-                == "-5°C Overcast, humidity 72%, 12 km NE of Regensburg, 2 min ago")
+                == "-5°C Overcast, humidity 72%, wind 5 km/h from E, 12 km NE of Regensburg, 2 min ago")
     }
 
     @Test(
@@ -29,10 +29,12 @@ import WundercastTestSupport
     @Test func aFallbackNameIsStillShownAndCoordinatesWithoutAPlace() {
         var state = SampleStates.weather(code: 3)
         state.location?.name = "Home"
-        #expect(HumanFormat.line(state, now: now) == "-5°C Overcast, humidity 72%, Home, 2 min ago")
+        #expect(HumanFormat.line(state, now: now) == "-5°C Overcast, humidity 72%, wind 5 km/h from E, Home, 2 min ago")
         state.location?.name = nil
         state.location?.place = nil
-        #expect(HumanFormat.line(state, now: now) == "-5°C Overcast, humidity 72%, 49.12,12.2, 2 min ago")
+        #expect(
+            HumanFormat.line(state, now: now)
+                == "-5°C Overcast, humidity 72%, wind 5 km/h from E, 49.12,12.2, 2 min ago")
     }
 
     @Test func stalenessStaysVisibleWithAPlace() {
@@ -40,7 +42,8 @@ import WundercastTestSupport
             code: 3, status: .stale, error: WeatherState.ErrorInfo(code: "http-500", message: "HTTP 500"))
         #expect(
             HumanFormat.line(state, now: now)
-                == "-5°C Overcast, humidity 72%, 12 km NE of Regensburg, 2 min ago (stale: HTTP 500)")
+                == "-5°C Overcast, humidity 72%, wind 5 km/h from E, 12 km NE of Regensburg, 2 min ago (stale: HTTP 500)"
+        )
     }
 
     @Test func compassPoints() {
@@ -84,10 +87,11 @@ import WundercastTestSupport
             center: .init(latitude: 49.02, longitude: 12.1, place: .init(name: "Regensburg", distance: 200)),
             step: 1, cells: cells)
         let lines = AroundFormat.text(around, icons: .emoji).split(separator: "\n").map(String.init)
-        #expect(lines.count == 5)
+        #expect(lines.count == 6)
         #expect(lines[0].contains("11.1°") && lines[0].contains("13.1°"))
         #expect(lines[1].hasPrefix("50.02°") && lines[1].contains("-5°C ☀\u{FE0F}"))
         #expect(lines[3].hasPrefix("48.02°") && lines[3].hasSuffix("n/a"))
         #expect(lines[4] == "centre 49.02,12.1 (near Regensburg), step 1°")
+        #expect(lines[5] == "n/a: down (1 cell)")
     }
 }

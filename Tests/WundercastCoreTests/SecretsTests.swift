@@ -15,9 +15,18 @@ import WundercastTestSupport
         ("query appid=k3y%2Fwith%2Bodd%3Dchars&x=1", "query appid=REDACTED&x=1"),
         ("twice 0123abcd0123abcd", "twice REDACTEDREDACTED"),
         ("nothing secret", "nothing secret"),
+        ("small hex appid=k3y%2fwith%2bodd%3dchars", "small hex appid=REDACTED"),
+        (
+            "a mark after it 0123abcd\u{301} and a joiner 0123abcd\u{200D}x",
+            "a mark after it REDACTED\u{301} and a joiner REDACTED\u{200D}x"
+        ),
     ])
     func valuesAndTheirURLFormAreReplaced(text: String, expected: String) {
         #expect(secrets.redact(text) == expected)
+    }
+
+    @Test func formEncodingIsReplacedToo() {
+        #expect(Secrets(["my key"]).redact("q=my+key&x=my%20key") == "q=REDACTED&x=REDACTED")
     }
 
     @Test func blankValuesAreIgnored() {

@@ -11,6 +11,7 @@ import WundercastCore
         ("tab\there\r\n", "tab here"),
         ("nul\u{0}del\u{7F}c1\u{85}csi\u{9B}end", "nul del c1 csi end"),
         ("sep\u{2028}par\u{2029}x", "sep par x"),
+        ("Evil\u{202E}nwoT\u{202C} \u{2066}iso\u{2069}\u{200F}", "Evil nwoT iso"),
         ("  \n leading and trailing \t ", "leading and trailing"),
         ("Zürich – Tromsø ☀️", "Zürich – Tromsø ☀️"),
         ("", ""),
@@ -75,6 +76,9 @@ import WundercastCore
         ("", nil),
         ("soon", nil),
         ("inf", nil),
+        ("0x1p30", nil),
+        ("1e9", nil),
+        ("1.2.3", nil),
         ("Wed, 21 Oct 2015 07:28:00 GMT", 90),  // 90 s after "now" below
     ])
     func bothForms(_ value: String, _ expected: Double?) {

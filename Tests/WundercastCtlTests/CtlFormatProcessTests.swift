@@ -91,7 +91,9 @@ import WundercastTestSupport
         let polybar = try await ctl("now", "--format", "polybar", "--icons", "nerd")
         #expect(polybar.stdout == "\u{E303} -5°C Fog\n")
         let plain = try await ctl("now")
-        #expect(plain.stdout.hasPrefix("-5°C Fog, humidity 72%, 12 km NE of Regensburg, "), "\(plain.stdout)")
+        #expect(
+            plain.stdout.hasPrefix("-5°C Fog, humidity 72%, wind 5 km/h from E, 12 km NE of Regensburg, "),
+            "\(plain.stdout)")
         let raw = try await ctl("--json", "now")
         #expect(raw.stdout == line + "\n")
         let weather = try await ctl("weather", "Tromsø", "--format", "waybar")

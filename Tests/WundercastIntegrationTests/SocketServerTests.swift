@@ -114,6 +114,20 @@ func jsonObject(_ line: String?) throws -> [String: Any] {
         #expect(try jsonObject(await client.readLine())["class"] as? String == "VERSION")
     }
 
+    /// A stopping server tells its watchers why the line ends, then closes it.
+    @Test func stoppingTellsWatchersThenCloses() async throws {
+        try start()
+        let client = try LineClient(path: path)
+        defer { client.close() }
+        client.send("watch\n")
+        #expect(try jsonObject(await client.readLine())["class"] as? String == "WEATHER")
+        Spawn.withNoSpawnInFlight { server.stop() }
+        let farewell = try jsonObject(await client.readLine())
+        #expect(farewell["class"] as? String == "ERROR")
+        #expect(farewell["code"] as? String == "shutting-down")
+        #expect(await client.readLine() == nil)
+    }
+
     @Test func badRequestsGetAnErrorObjectAndTheConnectionSurvives() async throws {
         try start()
         let client = try LineClient(path: path)

@@ -25,10 +25,13 @@ public struct Forecast: Sendable, Equatable, Codable {
         public var precipitation: Double?
         /// WMO weather interpretation code. Source: Open-Meteo `hourly.weather_code`.
         public var weatherCode: Int?
+        /// OpenWeatherMap condition id (`list[].weather[0].id`), as `weather.openWeatherMapID`.
+        public var openWeatherMapID: Int?
         /// MET Norway symbol code of the hour starting at ``time`` (as `weather.symbolCode`).
         /// Source: met.no `next_1_hours.summary.symbol_code` (else 6 or 12 hours).
         public var symbolCode: String?
-        /// Text for ``weatherCode`` or ``symbolCode`` in English, as `weather.condition`.
+        /// Text for ``weatherCode`` or ``symbolCode`` in English (see ``WMOWeatherCode``), or
+        /// OpenWeatherMap's own text, as `weather.condition`.
         public var condition: String?
         /// `true` by day. Source: Open-Meteo `hourly.is_day`.
         public var isDay: Bool?

@@ -6,9 +6,10 @@ import Foundation
 
 /// Computed: how sea-level pressure changed over the three hours before an observation, the
 /// barometric tendency sailors read (WMO reports it over 3 h). JSON:
-/// `{"trend":"falling","change":-2.1,"source":"hourly"}`.
+/// `{"trend":"falling","change":-2.1,"unit":"hPa","source":"hourly"}`.
 ///
-/// `change` is later minus earlier, in hPa per 3 h, rounded to 0.1 hPa (never `-0`). `trend` is
+/// `change` is later minus earlier, per 3 h, in ``unit``: computed in hPa and rounded to 0.1 hPa
+/// (never `-0`), then converted to `[Weather] PressureUnit=` (``converted(to:)``). `trend` is
 /// `steady` while `|change|` is below ``steadyBelow`` (1 hPa), else `rising` or `falling`:
 /// the daily pressure tide alone moves pressure by up to about 1 hPa in 3 h, and the Met Office's
 /// marine terms call anything from 0.1 to 1.5 hPa only "slowly" (its "steady", under 0.1 hPa,
@@ -37,8 +38,11 @@ public struct PressureTendency: Sendable, Equatable, Codable {
     }
 
     public var trend: Trend
-    /// hPa per 3 h, later minus earlier, rounded to 0.1.
+    /// Later minus earlier per 3 h, in ``unit`` (hPa rounded to 0.1 as computed).
     public var change: Double
+    /// The unit of ``change``: `"hPa"` as computed, else the wanted ``PressureUnit``'s label.
+    /// A state without it (written before it existed) means hPa.
+    public var unit: String
     public var source: Source
 
     /// A change smaller than this (in hPa per 3 h, either way) is `steady`.
@@ -56,6 +60,7 @@ public struct PressureTendency: Sendable, Equatable, Codable {
     public init(change: Double, source: Source) {
         let rounded = (change * 10).rounded() / 10
         self.change = rounded == 0 ? 0 : rounded
+        self.unit = PressureUnit.hPa.label
         self.source = source
         if self.change >= Self.steadyBelow {
             trend = .rising
@@ -64,6 +69,16 @@ public struct PressureTendency: Sendable, Equatable, Codable {
         } else {
             trend = .steady
         }
+    }
+
+    /// The tendency with ``change`` in `wanted` (the trend stays as classified in hPa); itself
+    /// when ``unit`` names no pressure unit.
+    public func converted(to wanted: PressureUnit) -> PressureTendency {
+        guard let conversion = PhysicalUnits.conversion(from: unit, to: wanted) else { return self }
+        var copy = self
+        copy.change = conversion.apply(change)
+        copy.unit = conversion.label
+        return copy
     }
 
     /// Sea-level pressures a sample may have (hPa): the records are about 870 and 1084 hPa.
@@ -87,6 +102,20 @@ public struct PressureTendency: Sendable, Equatable, Codable {
         else { return nil }
         let elapsed = later.time.timeIntervalSince(earlier.time)
         return PressureTendency(change: (later.pressure - earlier.pressure) * span / elapsed, source: source)
+    }
+}
+
+extension PressureTendency {
+    private enum CodingKeys: String, CodingKey {
+        case trend, change, unit, source
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        trend = try container.decode(Trend.self, forKey: .trend)
+        change = try container.decode(Double.self, forKey: .change)
+        unit = try container.decodeIfPresent(String.self, forKey: .unit) ?? PressureUnit.hPa.label
+        source = try container.decode(Source.self, forKey: .source)
     }
 }
 

@@ -7,6 +7,8 @@
 ///        49.02°   -4°C ☁️    -3°C ☀️    -5°C ☀️
 ///        48.02°   -1°C 🌫️    -2°C ☁️    -3°C ☁️
 ///     centre 49.02,12.1 (near Regensburg), step 1°
+///
+/// and, when cells have no weather, one line per distinct reason: `n/a: HTTP 500: boom (2 cells)`.
 public enum AroundFormat {
     /// The grid's lines (each with its newline).
     public static func text(_ around: SocketProtocol.AroundResponse, icons: IconSet) -> String {
@@ -32,16 +34,27 @@ public enum AroundFormat {
         if let place = PlaceText.nearest(centre.place) { footer += " (\(place))" }
         footer += ", step " + Coordinate.text(around.step, decimals: 4) + "°"
         lines.append(footer)
+        var reasons: [(String, Int)] = []
+        for cell in cells where cell.weather == nil {
+            let reason = UntrustedText.sanitized(cell.error?.message ?? "no weather from the provider")
+            if let i = reasons.firstIndex(where: { $0.0 == reason }) {
+                reasons[i].1 += 1
+            } else {
+                reasons.append((reason, 1))
+            }
+        }
+        for (reason, count) in reasons { lines.append("n/a: \(reason) (\(count) cell\(count == 1 ? "" : "s"))") }
         return lines.map { String($0.reversed().drop(while: { $0 == " " }).reversed()) + "\n" }.joined()
     }
 
     /// `-3°C ☁️`, or `n/a` without weather.
     static func cellText(_ cell: SocketProtocol.AroundResponse.Cell, icons: IconSet) -> String {
         guard let weather = cell.weather else { return "n/a" }
-        let condition = weather.weatherCondition
+        let condition = weather.conditionModel
         let icon = icons.icon(condition.kind, isDay: weather.isDay ?? true)
         guard let temperature = weather.temperature else { return icon }
-        return Placeholder.whole(temperature) + UntrustedText.sanitized(weather.units.temperature, limit: 8) + " "
+        return DisplayRounding.temperature(temperature) + UntrustedText.sanitized(weather.units.temperature, limit: 8)
+            + " "
             + icon
     }
 }

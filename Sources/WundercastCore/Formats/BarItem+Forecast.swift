@@ -12,7 +12,7 @@ extension BarItem {
     /// `Gusts 12 km/h`, `Pressure 1035 hPa, rising +1.3 hPa/3h`, `Today: high 0°C, low -9°C`,
     /// `Tomorrow: …`, `Sunrise 07:00, sunset 17:19`, then one line per hour on the place's clock:
     /// `23:00 -6°C Clear sky (20%, 0.4 mm)` (the chance of precipitation, and the amount when
-    /// there is some).
+    /// some shows at ``DisplayRounding``'s precision). Numbers are rounded by ``DisplayRounding``.
     static func forecastLines(_ forecast: Forecast, values: [Placeholder: String]) -> [String] {
         let unit = UntrustedText.sanitized(forecast.units.temperature ?? "", limit: 8)
         var lines: [String] = []
@@ -24,7 +24,7 @@ extension BarItem {
         }
         for (name, day) in [("Today", forecast.today), ("Tomorrow", forecast.tomorrow)] {
             let parts = [("high", day?.high), ("low", day?.low)].compactMap { name, value in
-                value.flatMap { Placeholder.withUnit(Placeholder.whole($0), unit, separator: "") }.map {
+                value.flatMap { Placeholder.withUnit(DisplayRounding.temperature($0), unit, separator: "") }.map {
                     "\(name) \($0)"
                 }
             }
@@ -38,18 +38,21 @@ extension BarItem {
         }
         for hour in (forecast.hours ?? []).prefix(tooltipHours) {
             var line = Placeholder.clockText(hour.time, forecast)
-            if let temperature = hour.temperature.map(Placeholder.whole), !temperature.isEmpty {
+            if let temperature = hour.temperature.map(DisplayRounding.temperature), !temperature.isEmpty {
                 line += " \(temperature)\(unit)"
             }
             if let condition = hourCondition(hour) { line += " \(condition)" }
             var rain: [String] = []
             if let chance = hour.precipitationProbability.flatMap({
-                Placeholder.withUnit(Placeholder.whole($0), "%", separator: "")
+                Placeholder.withUnit(DisplayRounding.percent($0), "%", separator: "")
             }) {
                 rain.append(chance)
             }
-            if let amount = hour.precipitation, amount > 0,
-                let text = Placeholder.withUnit(Placeholder.decimal(amount, decimals: 1), forecast.units.precipitation)
+            let precipitationUnit = forecast.units.precipitation
+            if let raw = hour.precipitation, raw > 0,
+                case let amount = DisplayRounding.precipitation(raw, unit: precipitationUnit),
+                amount.contains(where: { ("1"..."9").contains($0) }),
+                let text = Placeholder.withUnit(amount, precipitationUnit)
             {
                 rain.append(text)
             }
@@ -62,7 +65,6 @@ extension BarItem {
     /// The hour's condition text (sanitized), else the condition model's name for its code.
     static func hourCondition(_ hour: Forecast.Hour) -> String? {
         if let text = hour.condition.map({ UntrustedText.sanitized($0, limit: 60) }), !text.isEmpty { return text }
-        guard hour.weatherCode != nil || hour.symbolCode != nil else { return nil }
-        return hour.weatherCondition.kind.name
+        return hour.hasConditionCode ? hour.conditionModel.kind.name : nil
     }
 }

@@ -74,10 +74,12 @@ public struct BarItem: Sendable, Equatable {
     /// The item for the daemon's `state` as seen at wall-clock `now`.
     public init(state: WeatherState, now: Date, icons: IconSet = .emoji, template: Template? = nil) {
         let values = Placeholder.values(state, now: now, icons: icons)
-        let condition = state.weather?.weatherCondition ?? WeatherCondition(wmoCode: nil)
+        let condition = state.weather?.conditionModel ?? WeatherCondition(kind: .unknown)
         hasWeather = state.weather != nil
         isSevere = hasWeather && condition.isSevere
-        percentage = state.weather?.relativeHumidity.flatMap { $0.isFinite ? Int($0.rounded()) : nil }
+        percentage = state.weather?.relativeHumidity.flatMap {
+            (0...100).contains($0) ? DisplayRounding.integer($0) : nil
+        }
         i3statusIcon = hasWeather ? Self.i3statusIcon(condition.kind) : "weather_default"
 
         let marker: String

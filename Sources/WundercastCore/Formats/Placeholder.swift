@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 /// The placeholders of `--template` (`{icon} {temperature}{unit} {condition} {place}`), each
-/// with the value it expands to. A value the state does not have expands to nothing.
+/// with the value it expands to. A value the state does not have expands to nothing. Numbers
+/// are rounded by ``DisplayRounding`` (never `-0`).
 public enum Placeholder: String, Sendable, CaseIterable {
     /// The condition's icon in the `--icons` set, by day or night.
     case icon
@@ -25,9 +26,9 @@ public enum Placeholder: String, Sendable, CaseIterable {
     case windDirection
     /// Wind gusts, whole units, with the unit (`12 km/h`). Source: `weather.forecast.windGusts`.
     case gusts
-    /// Sea-level pressure, whole hPa, with the unit (`1035 hPa`). Source: `weather.forecast.seaLevelPressure`.
+    /// Sea-level pressure with the unit (`1035 hPa`, `30.56 inHg`). Source: `weather.forecast.seaLevelPressure`.
     case pressure
-    /// Computed 3-hour pressure tendency with the change (`rising +1.3 hPa/3h`). Source:
+    /// Computed 3-hour pressure tendency with the change and its unit (`rising +1.3 hPa/3h`). Source:
     /// `weather.forecast.pressureTendency`.
     case pressureTendency
     /// Chance of precipitation in the next hour, whole percent (`20%`). Source:
@@ -96,16 +97,18 @@ public enum Placeholder: String, Sendable, CaseIterable {
         let provider = UntrustedText.sanitized(state.provider, limit: 40)
         if !provider.isEmpty { values[.provider] = provider }
         if let weather = state.weather {
-            let condition = weather.weatherCondition
+            let condition = weather.conditionModel
             values[.icon] = icons.icon(condition.kind, isDay: weather.isDay ?? true)
-            values[.temperature] = weather.temperature.map(whole)
-            values[.apparent] = weather.apparentTemperature.map(whole)
+            values[.temperature] = weather.temperature.map(DisplayRounding.temperature)
+            values[.apparent] = weather.apparentTemperature.map(DisplayRounding.temperature)
             let unit = UntrustedText.sanitized(weather.units.temperature, limit: 8)
             if !unit.isEmpty { values[.unit] = unit }
             values[.condition] = conditionText(weather)
-            values[.humidity] = weather.relativeHumidity.map { whole($0) + "%" }
-            values[.wind] = weather.windSpeed.map {
-                whole($0) + " " + UntrustedText.sanitized(weather.units.windSpeed, limit: 8)
+            values[.humidity] = weather.relativeHumidity.flatMap {
+                withUnit(DisplayRounding.percent($0), "%", separator: "")
+            }
+            values[.wind] = weather.windSpeed.flatMap {
+                withUnit(DisplayRounding.windSpeed($0), weather.units.windSpeed)
             }
             values[.windDirection] = weather.windDirection.map(PlaceText.compass)
             if weather.windSpeed == 0 { values[.windDirection] = nil }
@@ -127,23 +130,29 @@ public enum Placeholder: String, Sendable, CaseIterable {
     /// The values of the forecast's placeholders.
     static func forecastValues(_ forecast: Forecast, into values: inout [Placeholder: String]) {
         let units = forecast.units
-        values[.gusts] = forecast.windGusts.flatMap { withUnit(whole($0), units.windGusts) }
-        values[.pressure] = forecast.seaLevelPressure.flatMap { withUnit(whole($0), units.seaLevelPressure) }
+        values[.gusts] = forecast.windGusts.flatMap { withUnit(DisplayRounding.windSpeed($0), units.windGusts) }
+        values[.pressure] = forecast.seaLevelPressure.flatMap {
+            withUnit(DisplayRounding.pressure($0, unit: units.seaLevelPressure), units.seaLevelPressure)
+        }
         values[.pressureTendency] = forecast.pressureTendency.map(tendencyText)
         values[.precipitationProbability] = forecast.hours?.first?.precipitationProbability.flatMap {
-            withUnit(whole($0), "%", separator: "")
+            withUnit(DisplayRounding.percent($0), "%", separator: "")
         }
-        values[.high] = forecast.today?.high.map(whole)
-        values[.low] = forecast.today?.low.map(whole)
+        values[.high] = forecast.today?.high.map(DisplayRounding.temperature)
+        values[.low] = forecast.today?.low.map(DisplayRounding.temperature)
         values[.sunrise] = forecast.today?.sunrise.map { clockText($0, forecast) }
         values[.sunset] = forecast.today?.sunset.map { clockText($0, forecast) }
     }
 
-    /// `rising +1.3 hPa/3h`, `steady 0 hPa/3h`, `falling -2 hPa/3h`.
+    /// `rising +1.3 hPa/3h`, `steady 0.0 hPa/3h`, `falling -2.0 hPa/3h`, `rising +0.04 inHg/3h`:
+    /// the change rounded by ``DisplayRounding/pressureChange(_:unit:)``, with `+` when it shows
+    /// above zero, in the tendency's unit (sanitized; none shown when empty).
     public static func tendencyText(_ tendency: PressureTendency) -> String {
-        let change = decimal(tendency.change, decimals: 1)
+        let change = DisplayRounding.pressureChange(tendency.change, unit: tendency.unit)
         guard !change.isEmpty else { return tendency.trend.rawValue }
-        return "\(tendency.trend.rawValue) \(tendency.change > 0 ? "+" : "")\(change) hPa/3h"
+        let sign = change.contains(where: { $0 != "0" && $0 != "." }) && tendency.change > 0 ? "+" : ""
+        let unit = UntrustedText.sanitized(tendency.unit, limit: 8)
+        return "\(tendency.trend.rawValue) \(sign)\(change)" + (unit.isEmpty ? "" : " \(unit)/3h")
     }
 
     /// `HH:mm` on the place's clock, or in UTC (saying so) when the offset is unknown.
@@ -163,21 +172,7 @@ public enum Placeholder: String, Sendable, CaseIterable {
     /// The daemon's condition text (sanitized), else the model's English name.
     static func conditionText(_ weather: Weather) -> String? {
         if let text = weather.condition.map({ UntrustedText.sanitized($0, limit: 60) }), !text.isEmpty { return text }
-        guard weather.weatherCode != nil || weather.symbolCode != nil else { return nil }
-        return weather.weatherCondition.kind.name
-    }
-
-    /// Rounded to whole units, `-0` as `0`; empty for a value no weather quantity has (not
-    /// finite, or a magnitude of 10¹² or more, which `Int` could not hold or would be nonsense).
-    static func whole(_ value: Double) -> String {
-        guard value.isFinite, abs(value) < 1e12 else { return "" }
-        let rounded = Int(value.rounded())
-        return "\(rounded)"
-    }
-
-    /// At most `decimals` decimals, trailing zeros dropped, never `-0`; empty as ``whole(_:)``.
-    static func decimal(_ value: Double, decimals: Int) -> String {
-        guard value.isFinite, abs(value) < 1e12 else { return "" }
-        return Coordinate.text(value, decimals: decimals)
+        guard weather.hasConditionCode else { return nil }
+        return weather.conditionModel.kind.name
     }
 }

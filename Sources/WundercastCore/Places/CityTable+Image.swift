@@ -70,7 +70,8 @@ extension CityTable {
     ///
     /// - Parameter trusted: the same image was checked before (the same file, unchanged): only
     ///   the directory, the section sizes and the string lists' ends are checked (a few pages
-    ///   are read); a damaged image then traps on a bad index, never reads outside it.
+    ///   are read); a damaged image then gives wrong or no cities, never a trap or a read
+    ///   outside it (``Column``, ``PackedStringsView``).
     /// - Throws: ``CityTableError`` without a line, naming the section that is wrong.
     public init(
         image: UnsafeRawBufferPointer, owner: some AnyObject & Sendable, trusted: Bool = false
@@ -111,9 +112,16 @@ extension CityTable {
                     throw CityTableError(
                         image: "section \(starts): string \(i) ends before it starts or after its section")
                 }
-                guard let text = String(validating: view[i], as: UTF8.self),
-                    !text.unicodeScalars.contains(where: UntrustedText.isControl)
-                else { throw CityTableError(image: "section \(bytes): string \(i) is not UTF-8 text") }
+                guard let text = String(validating: view[i], as: UTF8.self) else {
+                    throw CityTableError(image: "section \(bytes): string \(i) is not UTF-8")
+                }
+                guard !text.unicodeScalars.contains(where: UntrustedText.isControl) else {
+                    throw CityTableError(image: "section \(bytes): string \(i) contains a control character")
+                }
+                guard text.unicodeScalars.count <= CityTableFormat.fieldLimit else {
+                    throw CityTableError(
+                        image: "section \(bytes): string \(i) is longer than \(CityTableFormat.fieldLimit) characters")
+                }
             }
             return view
         }
@@ -160,6 +168,12 @@ extension CityTable {
                 throw CityTableError(
                     image: "section timeZoneOf: city \(i) names time zone \(timeZoneOf[i]) of \(timeZones.count)")
             }
+        }
+        for z in 0..<timeZones.count where !timeZones[z].isEmpty && !CityTableFormat.isZoneName(timeZones[z]) {
+            throw CityTableError(image: "section timeZoneBytes: string \(z) is not a zone name")
+        }
+        for i in 0..<count where !CityTableFormat.isVisibleName(String(decoding: names[i], as: UTF8.self)) {
+            throw CityTableError(image: "section nameBytes: city \(i) has no letter or digit")
         }
         for r in 0..<regions.count where Int(regionCountry[r]) >= countryCodes.count {
             throw CityTableError(

@@ -101,12 +101,18 @@ struct CityTableParser {
         }
         let name = try Self.text(bytes[fields[0]], "name", line)
         guard !name.isEmpty else { throw CityTableError(line: line, reason: "empty name") }
+        guard CityTableFormat.isVisibleName(name) else {
+            throw CityTableError(line: line, reason: "name \(Self.quoted(name)) has no letter or digit")
+        }
         let region = try Self.text(bytes[fields[1]], "region", line)
         let code = try Self.text(bytes[fields[2]], "country code", line)
         guard code.isEmpty || (code.utf8.count == 2 && code.utf8.allSatisfy { (65...90).contains($0) }) else {
             throw CityTableError(line: line, reason: "country code \(Self.quoted(code)) is not two capital letters")
         }
         let timeZone = try Self.text(bytes[fields[3]], "time zone", line)
+        guard timeZone.isEmpty || CityTableFormat.isZoneName(timeZone.utf8) else {
+            throw CityTableError(line: line, reason: "time zone \(Self.quoted(timeZone)) is not a zone name")
+        }
         let latitude = try Self.degrees(bytes[fields[4]], "latitude", limit: 90, line)
         let longitude = try Self.degrees(bytes[fields[5]], "longitude", limit: 180, line)
         let populationText = try Self.text(bytes[fields[6]], "population", line)
@@ -162,6 +168,10 @@ struct CityTableParser {
         }
         if text.unicodeScalars.contains(where: UntrustedText.isControl) {
             throw CityTableError(line: line, reason: "\(what) \(quoted(text)) contains a control character")
+        }
+        if text.unicodeScalars.count > CityTableFormat.fieldLimit {
+            throw CityTableError(
+                line: line, reason: "\(what) is longer than \(CityTableFormat.fieldLimit) characters")
         }
         return text
     }

@@ -30,7 +30,8 @@ extension CityTable {
                 let isFolded = cursor < foldedCities.count && Int(foldedCities[cursor]) == index
                 let foldedIndex = cursor
                 if isFolded { cursor += 1 }
-                let qualifier = regionRanks[Int(regionOf[index])]
+                let region = Int(regionOf[index])
+                let qualifier = region < regionRanks.count ? regionRanks[region] : .max
                 guard qualifier != .max else { continue }
                 let rank =
                     isFolded

@@ -36,7 +36,28 @@ public enum CityTableFormat {
         ].joined(separator: "\t")
     }
 
+    /// Longest text field a reader accepts, in Unicode scalars (the writer cuts at this).
+    public static let fieldLimit = 200
+
+    /// Whether `zone` can be an IANA time zone name: at most 64 bytes of ASCII letters, digits,
+    /// `/`, `_`, `-`, `+`, no empty, `.` or `..` part, not starting with `/`.
+    public static func isZoneName(_ zone: some Collection<UInt8>) -> Bool {
+        guard !zone.isEmpty, zone.count <= 64, zone.first != UInt8(ascii: "/") else { return false }
+        let allowed = zone.allSatisfy {
+            (65...90).contains($0) || (97...122).contains($0) || (48...57).contains($0)
+                || [UInt8(ascii: "/"), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "+")].contains($0)
+        }
+        return allowed
+            && !zone.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).contains { $0.isEmpty }
+    }
+
+    /// Whether `name` shows something: it holds a letter or a digit (not only marks, spaces,
+    /// joiners or other invisible characters).
+    public static func isVisibleName(_ name: String) -> Bool {
+        name.unicodeScalars.contains { $0.properties.isAlphabetic || $0.properties.numericType != nil }
+    }
+
     static func field(_ text: String) -> String {
-        UntrustedText.sanitized(text, limit: 200)
+        UntrustedText.sanitized(text, limit: fieldLimit)
     }
 }

@@ -1,7 +1,9 @@
 /// A read-only array of little-endian integers inside a city table image
 /// (``CityTableImage``): no copy, whether the image is on the heap or a mapped file.
 ///
-/// Safe only while the image's owner lives: ``CityTable`` keeps it. Reads are bounds-checked.
+/// Safe only while the image's owner lives: ``CityTable`` keeps it. Reads never leave the
+/// section and never trap: an index outside it reads 0 (only a damaged image, changed after
+/// it was checked, gets there; lookups then find wrong or no cities, the daemon goes on).
 struct Column<Element: FixedWidthInteger>: @unchecked Sendable {
     let base: UnsafeRawPointer?
     let count: Int
@@ -12,9 +14,9 @@ struct Column<Element: FixedWidthInteger>: @unchecked Sendable {
     }
 
     subscript(i: Int) -> Element {
-        precondition(i >= 0 && i < count, "city table column index out of range")
+        guard i >= 0 && i < count, let base else { return 0 }
         return Element(
-            littleEndian: base!.loadUnaligned(fromByteOffset: i * MemoryLayout<Element>.size, as: Element.self))
+            littleEndian: base.loadUnaligned(fromByteOffset: i * MemoryLayout<Element>.size, as: Element.self))
     }
 }
 
@@ -27,11 +29,13 @@ struct PackedStringsView: @unchecked Sendable {
     /// How many strings.
     var count: Int { max(starts.count - 1, 0) }
 
-    /// The bytes of string `i`.
+    /// The bytes of string `i`; empty when `i` or its offsets are outside the section.
     subscript(i: Int) -> UnsafeBufferPointer<UInt8> {
         let start = Int(starts[i])
         let end = Int(starts[i + 1])
-        precondition(start <= end && end <= bytes.count, "city table string out of range")
+        guard i >= 0, i < count, start <= end, end <= bytes.count else {
+            return UnsafeBufferPointer(start: nil, count: 0)
+        }
         return UnsafeBufferPointer(rebasing: bytes.assumingMemoryBound(to: UInt8.self)[start..<end])
     }
 

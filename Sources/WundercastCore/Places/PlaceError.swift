@@ -7,12 +7,16 @@ public enum PlaceError: Error, Sendable, Equatable, CustomStringConvertible {
     /// failed (`reason` names what: `HTTP 503`, `transfer failed (curl 7): …`,
     /// `bad response body: …`).
     case geocodingUnavailable(name: String, reason: String)
+    /// The city table exists but cannot be read now (its file was changed and is not a valid
+    /// table); the name is not sent online meanwhile.
+    case tableUnavailable(name: String)
 
-    /// The socket's error code: `no-such-place` or `geocoding-unavailable`.
+    /// The socket's error code: `no-such-place`, or `geocoding-unavailable` (try again later)
+    /// for a failed online lookup or an unreadable table.
     public var code: SocketProtocol.ErrorCode {
         switch self {
         case .noSuchPlace: .noSuchPlace
-        case .geocodingUnavailable: .geocodingUnavailable
+        case .geocodingUnavailable, .tableUnavailable: .geocodingUnavailable
         }
     }
 
@@ -23,6 +27,8 @@ public enum PlaceError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noSuchPlace(let name): "no place named \(Self.quoted(name))"
         case .geocodingUnavailable(let name, let reason):
             "cannot look up \(Self.quoted(name)) online: \(UntrustedText.sanitized(reason))"
+        case .tableUnavailable(let name):
+            "cannot look up \(Self.quoted(name)): the city table cannot be read now (the log says why)"
         }
     }
 

@@ -6,6 +6,11 @@
 /// names (the least recently used goes first); a failed online lookup is not cached, so the
 /// next request tries again. Names are never logged (other users' lookups are theirs).
 /// The search runs on the actor's executor, never on the caller's (the socket loop).
+///
+/// Online lookups go one at a time and at most ``onlinePerMinute`` a minute for the whole
+/// machine (PITFALLS: one request at a time to Open-Meteo; a flood of names from any user must
+/// not get the machine's address limited); beyond that a name the table lacks gets
+/// ``PlaceError/geocodingUnavailable(name:reason:)`` at once.
 public actor PlaceResolver {
     /// Names remembered at most.
     public let cacheLimit: Int
@@ -15,16 +20,29 @@ public actor PlaceResolver {
     private var clock: UInt64 = 0
     /// Online lookups made (for tests and `status`).
     public private(set) var onlineLookups = 0
+    /// Online lookups allowed per minute (all users together).
+    public let onlinePerMinute: Int
+    private let now: @Sendable () -> ContinuousClock.Instant
+    private var onlineTimes: [ContinuousClock.Instant] = []
+    /// The online lookup under way; the next waits for it.
+    private var onlineTail: Task<Void, Never>?
 
     /// - Parameters:
     ///   - table: the city table (or where to read it), or nil when there is none (`Cities=`
     ///     empty or unreadable).
     ///   - geocoder: the online geocoder, or nil when online geocoding is off.
     ///   - cacheLimit: names remembered at most (at least 1).
-    public init(table: (any CitySource)?, geocoder: (any PlaceGeocoder)?, cacheLimit: Int = 256) {
+    ///   - onlinePerMinute: online lookups allowed a minute (at least 1).
+    ///   - clock: the time, for the per-minute count (tests give a manual one).
+    public init(
+        table: (any CitySource)?, geocoder: (any PlaceGeocoder)?, cacheLimit: Int = 256, onlinePerMinute: Int = 30,
+        clock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+    ) {
         self.table = table
         self.geocoder = geocoder
         self.cacheLimit = max(1, cacheLimit)
+        self.onlinePerMinute = max(1, onlinePerMinute)
+        self.now = clock
     }
 
     /// The best place for `query` (`Tromsø`, `Los Angeles, CA`): the table's best match, else
@@ -42,14 +60,16 @@ public actor PlaceResolver {
             return try cached.result.get()
         }
         let result: Result<City, PlaceError>
+        let offline: City?? = key.isEmpty ? .some(nil) : table?.withTable { $0.search(name, limit: 1).first }
         if key.isEmpty {
             result = .failure(.noSuchPlace(name: name))
-        } else if let city = table?.withTable({ $0.search(name, limit: 1).first }) ?? nil {
+        } else if table != nil, offline == nil {
+            throw .tableUnavailable(name: name)  // not cached, not sent online
+        } else if let city = offline ?? nil {
             result = .success(city)
         } else if let geocoder {
-            onlineLookups += 1
             do throws(PlaceError) {
-                let cities = try await geocoder.search(name)
+                let cities = try await online(name, geocoder)
                 guard let first = cities.first else { throw .noSuchPlace(name: name) }
                 result = .success(first)
             } catch .geocodingUnavailable(let name, let reason) {
@@ -62,6 +82,29 @@ public actor PlaceResolver {
         }
         remember(key, result)
         return try result.get()
+    }
+
+    /// One online lookup, after the one under way, within the per-minute allowance.
+    private func online(_ name: String, _ geocoder: any PlaceGeocoder) async throws(PlaceError) -> [City] {
+        let now = self.now()
+        onlineTimes.removeAll { now - $0 >= .seconds(60) }
+        guard onlineTimes.count < onlinePerMinute else {
+            throw .geocodingUnavailable(
+                name: name, reason: "more than \(onlinePerMinute) online lookups this minute; try again later")
+        }
+        onlineTimes.append(now)
+        onlineLookups += 1
+        let previous = onlineTail
+        let lookup = Task { () async -> Result<[City], PlaceError> in
+            _ = await previous?.value
+            do throws(PlaceError) {
+                return .success(try await geocoder.search(name))
+            } catch {
+                return .failure(error)
+            }
+        }
+        onlineTail = Task { _ = await lookup.value }
+        return try await lookup.value.get()
     }
 
     private func remember(_ key: String, _ result: Result<City, PlaceError>) {

@@ -38,7 +38,7 @@ extension SocketServer {
                     fd,
                     cap < settings.maxClients
                         ? "\(cap) clients at once (MaxClients=\(settings.maxClients), lowered by the descriptor limit)"
-                        : "\(cap) clients at once (MaxClients=)")
+                        : "\(cap) clients at once (MaxClients=\(settings.maxClients))")
                 continue
             }
             let peer = peer(of: fd)

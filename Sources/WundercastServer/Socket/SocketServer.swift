@@ -171,6 +171,9 @@ public final class SocketServer: @unchecked Sendable {
 
     /// Stops accepting, closes the listening descriptor, disconnects every client (lookups
     /// under way are not answered) and ends the server's thread. Not to be called on it.
+    /// A client with no partly sent line gets `{"class":"ERROR","code":"shutting-down",…}`
+    /// first (sent without waiting: a client that does not read misses it), so that a
+    /// `watch` knows the daemon is stopping, not broken.
     public func stop() {
         loop.sync {
             guard !stopped else { return }
@@ -178,7 +181,16 @@ public final class SocketServer: @unchecked Sendable {
             if let acceptRegistration { loop.unregister(acceptRegistration) }
             acceptRegistration = nil
             try? Descriptor.close(listenFD)
-            for client in Array(clients.values) { client.close() }
+            let farewell = SocketProtocol.line(
+                SocketProtocol.ErrorResponse(.shuttingDown, message: "wundercastd is stopping"))
+            for client in Array(clients.values) {
+                if client.pendingBytes == 0 {
+                    _ = farewell.withUnsafeBytes {
+                        send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+                    }
+                }
+                client.close()
+            }
             clients.removeAll()
         }
         loop.stop()

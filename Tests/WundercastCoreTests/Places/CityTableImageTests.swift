@@ -82,7 +82,7 @@ import Testing
         let names = Self.range(of: .nameBytes, in: image)
         var control = image
         control[names.lowerBound] = 0x1B
-        #expect(reason(control)?.contains("section nameBytes: string 0 is not UTF-8 text") == true)
+        #expect(reason(control)?.contains("section nameBytes: string 0 contains a control character") == true)
         let starts = Self.range(of: .nameStarts, in: image)
         #expect(
             reason(Self.settingWord(image, at: starts.upperBound - 4, to: 1 << 30))?.contains("does not span") == true)

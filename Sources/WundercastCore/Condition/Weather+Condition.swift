@@ -1,0 +1,52 @@
+/// The one condition model for whatever code the provider sent: faces and icons read
+/// ``Weather/conditionModel`` and never the provider's code themselves.
+extension Weather {
+    /// The condition of ``weatherCode`` (WMO) when there is one, else of ``openWeatherMapID``,
+    /// else of ``symbolCode`` (MET Norway); ``WeatherCondition/Kind/unknown`` when the provider
+    /// sent none.
+    public var conditionModel: WeatherCondition {
+        WeatherCondition.of(wmoCode: weatherCode, openWeatherMapID: openWeatherMapID, symbolCode: symbolCode)
+    }
+
+    /// Whether the provider sent a condition code of any kind.
+    public var hasConditionCode: Bool { weatherCode != nil || openWeatherMapID != nil || symbolCode != nil }
+}
+
+extension Forecast.Hour {
+    /// As ``Weather/conditionModel``, for the hour.
+    public var conditionModel: WeatherCondition {
+        WeatherCondition.of(wmoCode: weatherCode, openWeatherMapID: openWeatherMapID, symbolCode: symbolCode)
+    }
+
+    /// Whether the provider sent a condition code of any kind for the hour.
+    public var hasConditionCode: Bool { weatherCode != nil || openWeatherMapID != nil || symbolCode != nil }
+}
+
+extension WeatherCondition {
+    /// The WMO code's condition, else the OpenWeatherMap id's, else the MET Norway symbol's.
+    static func of(wmoCode: Int?, openWeatherMapID: Int?, symbolCode: String?) -> WeatherCondition {
+        if let wmoCode { return WeatherCondition(wmoCode: wmoCode) }
+        if let openWeatherMapID { return WeatherCondition(openWeatherMapID: openWeatherMapID) }
+        return WeatherCondition(metNorwaySymbolCode: symbolCode)
+    }
+}
+
+extension WeatherCondition.Kind {
+    /// The freedesktop icon name (Icon Naming Specification, "Status Icons") of the kind by day
+    /// or night, as ``WMOWeatherCode/icon(of:isDay:)`` names them for WMO codes; `nil` for
+    /// ``unknown``.
+    public func freedesktopIcon(isDay: Bool) -> String? {
+        switch self {
+        case .clear, .mainlyClear: isDay ? "weather-clear" : "weather-clear-night"
+        case .partlyCloudy: isDay ? "weather-few-clouds" : "weather-few-clouds-night"
+        case .overcast: "weather-overcast"
+        case .fog, .haze, .dust: "weather-fog"
+        case .drizzle, .freezingDrizzle, .lightRain, .showers: "weather-showers-scattered"
+        case .rain, .heavyRain, .freezingRain: "weather-showers"
+        case .snow, .snowGrains, .snowShowers, .sleet: "weather-snow"
+        case .thunderstorm, .thunderstormWithHail, .squall: "weather-storm"
+        case .tornado: "weather-severe-alert"
+        case .unknown: nil
+        }
+    }
+}

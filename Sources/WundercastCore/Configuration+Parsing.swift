@@ -14,8 +14,9 @@ extension Configuration {
     /// `#` or `;` are ignored; a line ending in `\` continues on the next line (the backslash
     /// becomes a space; comment lines inside are skipped). Section and key names are
     /// case-sensitive: `[Location]` `Authorization` `GPSD` `MaxHorizontalError` `MaxFixAge` `Fallback`;
-    /// `[Throttle]` `MinInterval` `MinDistance` `MaxAge`; `[Weather]` `Provider` `URL` `Units`
-    /// `TemperatureUnit` `WindSpeedUnit` `PressureUnit` `PrecipitationUnit` `Precision` `Timeout` `Cell` `APIKeyFile` `Language`; `[Socket]` `Path`. As in systemd, sections and keys whose names
+    /// `[Throttle]` `MinInterval` `MinDistance` `MaxAge`; `[Weather]` `Provider` `URL` `Contact` `Units`
+    /// `TemperatureUnit` `WindSpeedUnit` `PressureUnit` `PrecipitationUnit` `Precision` `Timeout` `Cell`
+    /// `APIKeyFile` `Language`; `[Socket]` `Path`. As in systemd, sections and keys whose names
     /// start with `X-` are ignored. CRLF line ends and a UTF-8 byte order mark are accepted.
     ///
     /// - Parameters:
@@ -126,6 +127,7 @@ extension Configuration {
                     c.weather.provider = provider
                 },
                 Key(name: "URL") { (c, v) throws(InvalidValue) in c.weather.url = v.isEmpty ? nil : try parseURL(v) },
+                Key(name: "Contact") { (c, v) throws(InvalidValue) in c.weather.contact = try parseContact(v) },
                 Key(name: "Units") { (c, v) throws(InvalidValue) in
                     guard let units = UnitSystem(rawValue: v) else {
                         throw InvalidValue(
@@ -350,6 +352,25 @@ extension Configuration {
         return String(url)
     }
 
+    /// `Contact=`: an e-mail address or an http(s) URL, at most 128 characters of printable
+    /// ASCII without spaces, quotes, backslashes or parentheses (it goes into a User-Agent
+    /// comment); empty for none.
+    static func parseContact(_ v: String) throws(InvalidValue) -> String? {
+        if v.isEmpty { return nil }
+        guard v.utf8.count <= 128,
+            v.utf8.allSatisfy({ (0x21...0x7E).contains($0) && !"()\\\"".utf8.contains($0) })
+        else {
+            throw InvalidValue(
+                "is not an e-mail address or URL (at most 128 printable ASCII characters, no spaces, quotes or parentheses)"
+            )
+        }
+        let lower = v.lowercased()
+        guard v.contains("@") || lower.hasPrefix("https://") || lower.hasPrefix("http://") else {
+            throw InvalidValue("is neither an e-mail address nor an http(s) URL where the provider can reach you")
+        }
+        return v
+    }
+
     /// A non-empty absolute path that fits `sockaddr_un.sun_path` (108 bytes with the NUL).
     static func parseSocketPath(_ v: String) throws(InvalidValue) -> String {
         guard v.hasPrefix("/") else { throw InvalidValue("is not an absolute path") }
@@ -439,6 +460,13 @@ extension Configuration {
         /// Rules between keys, checked after the whole file: `MaxAge=` may not be shorter than
         /// `MinInterval=` (the throttle could not keep both). Reported at the line of the later of the two.
         func validate() throws(ConfigurationError) {
+            if configuration.weather.provider == .metNorway, configuration.weather.contact == nil {
+                throw ConfigurationError(
+                    file: file, line: lines["Weather.Provider"] ?? 0,
+                    message:
+                        "Provider=metno needs [Weather] Contact= (an e-mail address or URL): MET Norway's terms require an identifying User-Agent with a contact and ban generic ones"
+                )
+            }
             let throttle = configuration.throttle
             guard throttle.maxAge < throttle.minInterval else { return }
             let maxAgeLine = lines["Throttle.MaxAge"] ?? 0

@@ -45,6 +45,9 @@ public struct Configuration: Sendable, Equatable {
         /// `URL=` base URL of the provider's API; `nil` (unset or empty): the provider's own
         /// (``WeatherProviderID/defaultURL``, `https://api.open-meteo.com` for the default provider).
         public var url: String? = nil
+        /// `Contact=` an e-mail address or URL sent in the User-Agent to providers that ask for one
+        /// (MET Norway: required with `Provider=metno`). Default none.
+        public var contact: String? = nil
         /// `Units=` metric (°C, km/h, hPa, mm) | imperial (°F, mph, inHg, in). Default `metric`.
         public var units: UnitSystem = .metric
         /// `TemperatureUnit=` celsius | fahrenheit; `WindSpeedUnit=` kmh | ms | mph | kn;

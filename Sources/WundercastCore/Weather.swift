@@ -59,14 +59,20 @@ public struct Weather: Sendable, Equatable, Codable {
     public var weatherCode: Int?
     /// OpenWeatherMap condition id, e.g. `803`, when the provider is OpenWeatherMap
     /// (`weather[0].id`); ``weatherCode`` is then absent: an id is never turned into a WMO code.
-    /// The condition model of either: ``conditionModel``.
+    /// The condition model of any of the three: ``conditionModel``.
     public var openWeatherMapID: Int?
+    /// MET Norway symbol code, e.g. `"partlycloudy_night"` (at most 64 characters, no control
+    /// characters). Source: met.no `next_1_hours.summary.symbol_code` (else `next_6_hours`,
+    /// `next_12_hours`). Absent for the other providers; never turned into a WMO code.
+    public var symbolCode: String?
     /// Text for ``weatherCode`` in English, e.g. `"Overcast"` (see ``WMOWeatherCode``); with
-    /// OpenWeatherMap its own text in `[Weather] Language=` (`weather[0].description`).
+    /// OpenWeatherMap its own text in `[Weather] Language=` (`weather[0].description`); for
+    /// ``symbolCode`` the condition model's name (``WeatherCondition/Kind/name``).
     public var condition: String?
     /// `true` by day, `false` by night. Source: Open-Meteo `current.is_day`.
     public var isDay: Bool?
-    /// Icon name from the freedesktop icon naming spec (`weather-clear-night`, …).
+    /// Icon name from the freedesktop icon naming spec (`weather-clear-night`, …), for
+    /// ``weatherCode`` or ``symbolCode``.
     public var icon: String?
     /// Observation time (UTC). Source: Open-Meteo `current.time`.
     public var time: Date?
@@ -79,7 +85,8 @@ public struct Weather: Sendable, Equatable, Codable {
     public init(
         temperature: Double? = nil, apparentTemperature: Double? = nil, relativeHumidity: Double? = nil,
         windSpeed: Double? = nil, windDirection: Double? = nil, weatherCode: Int? = nil,
-        isDay: Bool? = nil, time: Date? = nil, units: WeatherUnits, forecast: Forecast? = nil
+        isDay: Bool? = nil, time: Date? = nil, units: WeatherUnits, forecast: Forecast? = nil,
+        symbolCode: String? = nil
     ) {
         self.temperature = temperature.map(Weather.noNegativeZero)
         self.apparentTemperature = apparentTemperature.map(Weather.noNegativeZero)
@@ -91,8 +98,8 @@ public struct Weather: Sendable, Equatable, Codable {
         self.time = time
         self.units = units
         self.forecast = forecast
-        self.condition = weatherCode.flatMap { WMOWeatherCode.description(of: $0) }
-        self.icon = weatherCode.flatMap { WMOWeatherCode.icon(of: $0, isDay: isDay ?? true) }
+        self.symbolCode = symbolCode
+        (condition, icon) = WeatherCondition.texts(weatherCode: weatherCode, symbolCode: symbolCode, isDay: isDay)
     }
 
     static func noNegativeZero(_ x: Double) -> Double { x == 0 ? 0 : x }

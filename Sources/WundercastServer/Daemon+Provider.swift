@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import WundercastCore
 import WundercastHTTP
 import WundercastPOSIX
@@ -12,10 +17,14 @@ extension Daemon {
     /// chooses among providers. A provider with a key gets it from ``apiKey(_:environment:read:)``,
     /// and its client redacts it (``Secrets``).
     ///
-    /// - Throws: ``ProviderSetupError`` when a key is missing, unreadable or not a key, or the
-    ///   provider is not part of this build.
+    /// - Parameters:
+    ///   - places: the city table, whose nearest city gives MET Norway's place its time zone
+    ///     (``utcOffsetLookup(_:)``).
+    ///   - logger: where MET Norway logs its once-only warnings (a 203 "deprecated" answer).
+    /// - Throws: ``ProviderSetupError`` when a key is missing, unreadable or not a key.
     static func makeProvider(
-        _ configuration: Configuration, environment: (String) -> String? = Environment.value,
+        _ configuration: Configuration, places: PlaceFinder = .none, logger: Logger = .discard,
+        environment: (String) -> String? = Environment.value,
         read: (String, Int) throws(WholeFile.ReadError) -> [UInt8] = { path, limit throws(WholeFile.ReadError) in
             try WholeFile.read(path: path, limit: limit)
         }
@@ -38,9 +47,12 @@ extension Daemon {
                     http: http(Secrets([key]))),
                 to: weather.unitPreferences)
         case .metNorway:
-            throw ProviderSetupError(
-                description: "Provider=metno is not built yet in this version of wundercastd; "
-                    + "choose open-meteo (no key) or openweathermap in [Weather]")
+            // Configuration.parse refuses Provider=metno without Contact=.
+            return UnitConvertingProvider(
+                MetNorwayProvider(
+                    baseURL: weather.baseURL, contact: weather.contact ?? "", units: weather.units,
+                    http: http(.none), clock: ContinuousClock(), logger: logger, utcOffset: utcOffsetLookup(places)),
+                to: weather.unitPreferences)
         }
     }
 
@@ -84,4 +96,20 @@ extension Daemon {
             throw ProviderSetupError(description: "the API key file of Provider=\(provider), \(source), \(error)")
         }
     }
+
+    /// A place's offset from UTC at an instant: the time zone of the nearest city of the city
+    /// table within ``timeZoneRadius``, read from /usr/share/zoneinfo; `nil` without one (then
+    /// a provider that sends no offset publishes no today and tomorrow).
+    static func utcOffsetLookup(_ places: PlaceFinder) -> MetNorwayProvider.UTCOffsetLookup {
+        let zones = ZoneInfoDatabase { path, limit in try WholeFile.read(path: path, limit: limit) }
+        return { coordinate in
+            guard let place = places.nearest(coordinate, false), let name = place.timeZone,
+                let distance = place.distance, distance <= timeZoneRadius, let zone = try? zones.zone(named: name)
+            else { return nil }
+            return { zone.offset(at: $0).utcOffset }
+        }
+    }
+
+    /// How far the nearest city may be for its time zone to be the place's: 500 km.
+    static let timeZoneRadius = 500_000
 }

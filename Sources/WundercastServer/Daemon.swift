@@ -83,17 +83,19 @@ public enum Daemon {
             print("wundercastd: configuration OK")
             return 0
         }
+        // The city table comes first: MET Norway takes its place's time zone from it. Neither it
+        // nor MET Norway knows the provider's secrets (only OpenWeatherMap has a key).
+        let unredacted = LogDestination.automatic(identifier: "wundercastd", threshold: logThreshold())
+        let places = placeFinder(configuration, logger: unredacted)
         let provider: any WeatherProvider
         do {
-            provider = try makeProvider(configuration)
+            provider = try makeProvider(configuration, places: places, logger: unredacted)
         } catch {
             writeError("wundercastd: \(error)\n")
             return 1
         }
-        // Every log line of the daemon passes the provider's secrets (an API key) through redaction.
-        let logger = LogDestination.automatic(identifier: "wundercastd", threshold: logThreshold())
-            .redacting(provider.secrets)
-        let places = placeFinder(configuration, logger: logger)
+        // Every other log line of the daemon passes the provider's secrets (an API key) through redaction.
+        let logger = unredacted.redacting(provider.secrets)
         let ready = await resolvingFallback(configuration, places: places, logger: logger)
         let daemon = Instance(
             configuration: ready, options: options, logger: logger, provider: provider, places: places)
@@ -143,7 +145,7 @@ public enum Daemon {
         /// The configuration file as last read (start-up or SIGHUP).
         let lastLoaded: Mutex<Configuration>
 
-        /// - Parameter provider: from ``Daemon/makeProvider(_:environment:read:)``; `logger`
+        /// - Parameter provider: from ``Daemon/makeProvider(_:places:logger:environment:read:)``; `logger`
         ///   already redacts its secrets.
         init(
             configuration: Configuration, options: Options, logger: Logger, provider: any WeatherProvider,

@@ -13,6 +13,9 @@ Routes:
                      current_bucharest_fahrenheit_mph.json when temperature_unit=fahrenheit.
   GET /v1/search     200 with weather/open-meteo/geocoding_no_results.json (Open-Meteo geocoding:
                      no match); control.json changes it as for /v1/forecast.
+  GET /weatherapi/locationforecast/2.0/compact
+                     MET Norway: 200 with weather/metno/compact_newyork.wrapped.json; control.json
+                     changes it as for /v1/forecast.
   GET /data/2.5/weather, GET /data/2.5/forecast
                      OpenWeatherMap 2.5: 200 with weather/openweathermap/weather_zocca_standard.json and
                      weather/openweathermap/forecast_moravska-trebova_2015.json (under --root: a test may
@@ -21,7 +24,9 @@ Routes:
                      302 to TARGET with "X-Fixture-Hop: redirect"; TARGET is a path ("/v1/forecast")
                      or a URL on 127.0.0.1 of any scheme (to test which redirects a client refuses).
   anything else      404 {"error": true, "reason": "no fixture for /PATH"}
-Bodies are gzip-compressed when the request's Accept-Encoding includes gzip.
+Bodies are gzip-compressed when the request's Accept-Encoding includes gzip. A "*.wrapped.json" file
+(a recorded answer as {"status_code", "headers", "data"}) is served as its "data", with its recorded
+status and its Date, Expires and Last-Modified headers (control.json's status and headers win).
 
 STATE/control.json is read on every request and changes the /v1/forecast and /v1/search answers; all members
 are optional:
@@ -57,6 +62,9 @@ HOST = "127.0.0.1"
 METRIC = "weather/open-meteo/current_bucharest_metric.json"
 IMPERIAL = "weather/open-meteo/current_bucharest_fahrenheit_mph.json"
 NO_RESULTS = "weather/open-meteo/geocoding_no_results.json"
+METNO = "weather/metno/compact_newyork.wrapped.json"
+METNO_PATH = "/weatherapi/locationforecast/2.0/compact"
+RECORDED_HEADERS = ("Date", "Expires", "Last-Modified")
 OWM_ROUTES = {
     "/data/2.5/weather": "weather/openweathermap/weather_zocca_standard.json",
     "/data/2.5/forecast": "weather/openweathermap/forecast_moravska-trebova_2015.json",
@@ -181,6 +189,8 @@ class FixtureHandler(BaseHTTPRequestHandler):
             self.answer(NO_RESULTS)
         elif url.path in OWM_ROUTES:
             self.answer(OWM_ROUTES[url.path])
+        elif url.path == METNO_PATH:
+            self.answer(METNO)
         elif url.path == "/redirect" and self.loopback_target(query.get("to", "")):
             self.send(302, b"", "text/plain", [("Location", query["to"]), ("X-Fixture-Hop", "redirect")])
         else:
@@ -194,7 +204,7 @@ class FixtureHandler(BaseHTTPRequestHandler):
         delay = control.get("delaySeconds")
         if isinstance(delay, (int, float)) and delay > 0:
             time.sleep(delay)
-        status = int(control.get("status", 200))
+        recorded = {}
         extra = []
         if control.get("retryAfter") is not None:
             extra.append(("Retry-After", str(control["retryAfter"])))
@@ -202,6 +212,7 @@ class FixtureHandler(BaseHTTPRequestHandler):
         if isinstance(headers, dict):
             extra.extend((str(name), str(value)) for name, value in headers.items())
         last_modified = control.get("lastModified")
+        given = {name.lower() for name, _ in extra} | ({"last-modified"} if isinstance(last_modified, str) else set())
         if isinstance(last_modified, str):
             extra.append(("Last-Modified", last_modified))
             if self.headers.get("If-Modified-Since") == last_modified:
@@ -216,6 +227,12 @@ class FixtureHandler(BaseHTTPRequestHandler):
             except OSError:
                 self.not_found(relative)
                 return
+            if relative.endswith(".wrapped.json"):
+                recorded = json.loads(body)
+                body = json.dumps(recorded["data"]).encode("utf-8")
+                extra.extend((name, recorded["headers"][name]) for name in RECORDED_HEADERS
+                             if name in recorded["headers"] and name.lower() not in given)
+        status = int(control.get("status", recorded.get("status_code", 200)))
         size = control.get("bodyBytes")
         if isinstance(size, int) and size >= 0:
             body = (body * (size // max(1, len(body)) + 1))[:size]

@@ -21,7 +21,8 @@ import WundercastCore
 
     @Test(arguments: WeatherProviderID.allCases)
     func everyProviderParsesAndHasItsOwnDefaultURL(_ provider: WeatherProviderID) throws {
-        let weather = try parsed("[Weather]\nProvider=\(provider.rawValue)")
+        // Contact= is what MET Norway needs besides; the others ignore it.
+        let weather = try parsed("[Weather]\nProvider=\(provider.rawValue)\nContact=ops@example.org")
         #expect(weather.provider == provider)
         #expect(weather.url == nil)
         #expect(weather.baseURL == provider.defaultURL)

@@ -121,10 +121,16 @@ import WundercastPOSIX
             ), "\(credential)")
     }
 
-    @Test func openMeteoNeedsNoKeyAndMetNorwayIsNotBuiltYet() throws {
+    @Test func openMeteoAndMetNorwayNeedNoKey() throws {
         let openMeteo = try Self.setUp(Configuration()).get()
         #expect(openMeteo.name == "open-meteo" && openMeteo.secrets.isEmpty)
-        let metno = try #require(Self.message(Self.setUp(try Configuration.parse("[Weather]\nProvider=metno"))))
-        #expect(metno.contains("Provider=metno is not built yet"))
+        let configuration = try Configuration.parse(
+            "[Weather]\nProvider=metno\nContact=ops@example.org\nWindSpeedUnit=kn")
+        let metno = try Self.setUp(configuration, credentials: "/nonexistent").get()
+        #expect(metno.name == "metno" && metno.secrets.isEmpty)
+        let converting = try #require(metno as? UnitConvertingProvider)
+        #expect(converting.preferences == configuration.weather.unitPreferences)
+        let base = try #require(converting.base as? MetNorwayProvider)
+        #expect(base.baseURL == "https://api.met.no")
     }
 }

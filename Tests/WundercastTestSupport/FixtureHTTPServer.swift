@@ -24,9 +24,12 @@ public struct RecordedRequest: Sendable, Equatable, Decodable {
 ///
 /// `GET /v1/forecast` answers with Open-Meteo's recorded Bucharest response (metric, or °F/mph
 /// when `temperature_unit=fahrenheit`), `GET /v1/search` Open-Meteo geocoding's recorded
-/// "no match", `GET /data/2.5/weather` and `GET /data/2.5/forecast` OpenWeatherMap's recorded Zocca
-/// weather and Moravská Třebová forecast (from `root`: a test may serve its own variants);
-/// ``respond(status:body:retryAfter:delaySeconds:file:headers:)`` changes them all; `GET /redirect?to=/PATH` answers 302; other paths 404. Bodies are
+/// "no match", `GET /weatherapi/locationforecast/2.0/compact` MET Norway's recorded New York
+/// answer with its recorded `Date`, `Expires` and `Last-Modified` (a `*.wrapped.json` file is
+/// served as its `data` with those headers), `GET /data/2.5/weather` and `GET /data/2.5/forecast`
+/// OpenWeatherMap's recorded Zocca weather and Moravská Třebová forecast (from `root`: a test may
+/// serve its own variants); ``respond(status:body:retryAfter:delaySeconds:file:headers:)`` changes
+/// them all; `GET /redirect?to=/PATH` answers 302; other paths 404. Bodies are
 /// gzip-compressed when the client accepts gzip. Every request is recorded (``requests()``).
 ///
 /// The server process ends with ``stop()`` or `deinit`, and by itself when this process dies

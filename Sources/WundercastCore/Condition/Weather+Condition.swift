@@ -1,30 +1,33 @@
 /// The one condition model for whatever code the provider sent: faces and icons read
 /// ``Weather/conditionModel`` and never the provider's code themselves.
 extension Weather {
-    /// The condition of ``weatherCode`` (WMO) when there is one, else of ``openWeatherMapID``;
-    /// ``WeatherCondition/Kind/unknown`` when the provider sent neither.
+    /// The condition of ``weatherCode`` (WMO) when there is one, else of ``openWeatherMapID``,
+    /// else of ``symbolCode`` (MET Norway); ``WeatherCondition/Kind/unknown`` when the provider
+    /// sent none.
     public var conditionModel: WeatherCondition {
-        WeatherCondition.of(wmoCode: weatherCode, openWeatherMapID: openWeatherMapID)
+        WeatherCondition.of(wmoCode: weatherCode, openWeatherMapID: openWeatherMapID, symbolCode: symbolCode)
     }
 
     /// Whether the provider sent a condition code of any kind.
-    public var hasConditionCode: Bool { weatherCode != nil || openWeatherMapID != nil }
+    public var hasConditionCode: Bool { weatherCode != nil || openWeatherMapID != nil || symbolCode != nil }
 }
 
 extension Forecast.Hour {
     /// As ``Weather/conditionModel``, for the hour.
     public var conditionModel: WeatherCondition {
-        WeatherCondition.of(wmoCode: weatherCode, openWeatherMapID: openWeatherMapID)
+        WeatherCondition.of(wmoCode: weatherCode, openWeatherMapID: openWeatherMapID, symbolCode: symbolCode)
     }
 
     /// Whether the provider sent a condition code of any kind for the hour.
-    public var hasConditionCode: Bool { weatherCode != nil || openWeatherMapID != nil }
+    public var hasConditionCode: Bool { weatherCode != nil || openWeatherMapID != nil || symbolCode != nil }
 }
 
 extension WeatherCondition {
-    static func of(wmoCode: Int?, openWeatherMapID: Int?) -> WeatherCondition {
+    /// The WMO code's condition, else the OpenWeatherMap id's, else the MET Norway symbol's.
+    static func of(wmoCode: Int?, openWeatherMapID: Int?, symbolCode: String?) -> WeatherCondition {
         if let wmoCode { return WeatherCondition(wmoCode: wmoCode) }
-        return WeatherCondition(openWeatherMapID: openWeatherMapID)
+        if let openWeatherMapID { return WeatherCondition(openWeatherMapID: openWeatherMapID) }
+        return WeatherCondition(metNorwaySymbolCode: symbolCode)
     }
 }
 

@@ -27,7 +27,11 @@ public struct Forecast: Sendable, Equatable, Codable {
         public var weatherCode: Int?
         /// OpenWeatherMap condition id (`list[].weather[0].id`), as `weather.openWeatherMapID`.
         public var openWeatherMapID: Int?
-        /// Text for ``weatherCode`` in English (see ``WMOWeatherCode``), as `weather.condition`.
+        /// MET Norway symbol code of the hour starting at ``time`` (as `weather.symbolCode`).
+        /// Source: met.no `next_1_hours.summary.symbol_code` (else 6 or 12 hours).
+        public var symbolCode: String?
+        /// Text for ``weatherCode`` or ``symbolCode`` in English (see ``WMOWeatherCode``), or
+        /// OpenWeatherMap's own text, as `weather.condition`.
         public var condition: String?
         /// `true` by day. Source: Open-Meteo `hourly.is_day`.
         public var isDay: Bool?
@@ -36,7 +40,7 @@ public struct Forecast: Sendable, Equatable, Codable {
 
         public init(
             time: Date, temperature: Double? = nil, precipitationProbability: Double? = nil,
-            precipitation: Double? = nil, weatherCode: Int? = nil, isDay: Bool? = nil
+            precipitation: Double? = nil, weatherCode: Int? = nil, isDay: Bool? = nil, symbolCode: String? = nil
         ) {
             self.time = time
             self.temperature = temperature.map(Weather.noNegativeZero)
@@ -44,8 +48,8 @@ public struct Forecast: Sendable, Equatable, Codable {
             self.precipitation = precipitation.map(Weather.noNegativeZero)
             self.weatherCode = weatherCode
             self.isDay = isDay
-            self.condition = weatherCode.flatMap { WMOWeatherCode.description(of: $0) }
-            self.icon = weatherCode.flatMap { WMOWeatherCode.icon(of: $0, isDay: isDay ?? true) }
+            self.symbolCode = symbolCode
+            (condition, icon) = WeatherCondition.texts(weatherCode: weatherCode, symbolCode: symbolCode, isDay: isDay)
         }
     }
 

@@ -16,7 +16,7 @@ final class LineClient: @unchecked Sendable {
 
     init(path: String) throws {
         fd = try UnixSocket.connect(path: path)
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)  // a broken server fails the test, never hangs it
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)  // a broken server fails the test, never hangs it
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
@@ -81,7 +81,7 @@ func jsonObject(_ line: String?) throws -> [String: Any] {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    func start(maxPendingBytes: Int = 1 << 20) throws {
+    func start(maxPendingBytes: Int = 1 << 20, sendTimeout: Duration = .seconds(60)) throws {
         let store = self.store
         let watchers = self.watchers
         let nowRequests = self.nowRequests
@@ -96,7 +96,7 @@ func jsonObject(_ line: String?) throws -> [String: Any] {
                     return authorization.value
                 },
                 watchersChanged: { n in watchers.update { $0.append(n) } }),
-            settings: .init(maxPendingBytes: maxPendingBytes))
+            settings: .init(sendTimeout: sendTimeout, maxPendingBytes: maxPendingBytes))
         server.start()
     }
 
@@ -191,7 +191,9 @@ func jsonObject(_ line: String?) throws -> [String: Any] {
     /// memory, not a megabyte per client: 300 such readers grew the daemon to 440 MB), stays
     /// connected, and holds up nobody: a healthy watcher sees every batch's newest change.
     @Test func aWatcherThatDoesNotReadCostsTwoLinesAndOthersAreServed() async throws {
-        try start(maxPendingBytes: 64 * 1024)
+        // No send time-out here: on a loaded machine this test may outlast the default minute,
+        // after which the stuck watcher would rightly be disconnected (tested on its own).
+        try start(maxPendingBytes: 64 * 1024, sendTimeout: .seconds(3600))
         let stuck = try LineClient(path: path)  // never reads
         defer { stuck.close() }
         let healthy = try LineClient(path: path)
@@ -224,7 +226,7 @@ func jsonObject(_ line: String?) throws -> [String: Any] {
             }
             // The healthy reader gets each batch's newest change (bounded wait).
             let newest = batch * 100 + 99
-            _ = try? await lastChange.wait(timeout: .seconds(10), "change \(newest)") { $0 >= newest }
+            _ = try? await lastChange.wait(timeout: .seconds(60), "change \(newest)") { $0 >= newest }
         }
         #expect(lastChange.value == 2999)
         #expect(server.clientCount == 2, "the stuck watcher stays connected")

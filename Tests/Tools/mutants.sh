@@ -23,8 +23,11 @@ mutants=(
   "latest-wins disabled|Sources/WundercastCore/Refresh/RefreshStateMachine.swift|cancelling = current.id|return nil"
   "fix age ignored|Sources/WundercastCore/Location/FixAge.swift|return lastFix.duration(to: now) >= maxFixAge ? .noFix(never: false) : nil|return nil"
   "lookups do not wait for their turn at the provider|Sources/WundercastCore/Service/ProviderQueue.swift|} else if !s.busy {|} else if true {"
-  "lookups per user unlimited|Sources/WundercastCore/Lookup/LookupCache.swift|guard times.count < perMinute else {|guard true else {"
-  "lookup cache ignored|Sources/WundercastCore/Lookup/LookupCache.swift|guard let entry = entries[position], now.timeIntervalSince(entry.fetchedAt) < maxAge else { return nil }|guard let entry = Optional<(weather: Weather, fetchedAt: Date)>.none else { return nil }"
+  "lookups per user unlimited|Sources/WundercastCore/Lookup/UserRequestLimit.swift|guard times.count < perMinute else {|guard true else {"
+  "weather cache ignored|Sources/WundercastCore/Cache/WeatherCacheTable.swift|return age >= .zero && age < ttl|return false"
+  "weather cache never expires|Sources/WundercastCore/Cache/WeatherCacheTable.swift|return age >= .zero && age < ttl|return true"
+  "fetches in flight not joined|Sources/WundercastCore/Cache/WeatherCacheTable.swift|} else if let fetch = flights[key] {|} else if let fetch = Optional<Int>.none {"
+  "weather cache unbounded|Sources/WundercastCore/Cache/WeatherCacheTable.swift|if entries[key] == nil, entries.count >= capacity {|if false {"
   "public readers get the precise position|Sources/WundercastCore/Protocol/StateViews.swift|let rounded = exact.rounded(toDecimals: publicPrecision)|let rounded = exact"
 )
 

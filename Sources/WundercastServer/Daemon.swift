@@ -165,7 +165,7 @@ public enum Daemon {
             // One cache for the daemon's own fetches and the lookups (issue 7, point 6).
             let cache = WeatherCache(
                 provider: queue, precision: configuration.weather.precision, ttl: configuration.throttle.maxAge,
-                clock: clock)
+                clock: clock, logger: logger)
             lookups = LookupService(
                 queue: queue, cache: cache, places: places,
                 settings: .init(

@@ -57,31 +57,36 @@ public final class WeatherCache: Sendable {
 
     private let uptime: @Sendable () -> Duration
     private let wallClock: @Sendable () -> Date
+    private let logger: Logger
     private let state: Mutex<State>
 
     /// - Parameters:
+    ///   - capacity: answers kept at most (a full answer with its forecast is a few KB).
     ///   - uptime: a monotonic clock (time since any fixed origin), for the TTL.
     ///   - wallClock: the time stamped on answers (`fetchedAt`, UTC).
+    ///   - logger: one debug line per decision (served, joined, requested); no positions.
     public init(
         provider: any WeatherProvider, precision: Int, ttl: Duration, capacity: Int = 512,
-        uptime: @escaping @Sendable () -> Duration, wallClock: @escaping @Sendable () -> Date = { Date() }
+        uptime: @escaping @Sendable () -> Duration, wallClock: @escaping @Sendable () -> Date = { Date() },
+        logger: Logger = .discard
     ) {
         self.provider = provider
         self.precision = precision
         self.uptime = uptime
         self.wallClock = wallClock
+        self.logger = logger
         state = Mutex(State(table: WeatherCacheTable(ttl: ttl, capacity: capacity)))
     }
 
     /// A cache whose TTL runs on `clock` (the daemon's `ContinuousClock`, a test's manual clock).
     public convenience init<C: Clock>(
         provider: any WeatherProvider, precision: Int, ttl: Duration, capacity: Int = 512, clock: C,
-        wallClock: @escaping @Sendable () -> Date = { Date() }
+        wallClock: @escaping @Sendable () -> Date = { Date() }, logger: Logger = .discard
     ) where C.Duration == Swift.Duration {
         let origin = clock.now
         self.init(
             provider: provider, precision: precision, ttl: ttl, capacity: capacity,
-            uptime: { origin.duration(to: clock.now) }, wallClock: wallClock)
+            uptime: { origin.duration(to: clock.now) }, wallClock: wallClock, logger: logger)
     }
 
     /// Answers stored now (expired ones included until they are dropped).
@@ -110,15 +115,16 @@ public final class WeatherCache: Sendable {
         }
         let batchLimit = (provider as? any BatchWeatherProvider)?.batchLimit ?? 1
         let now = uptime()
-        let tickets = state.withLock { s in
+        let (tickets, requests) = state.withLock { s in
             let (tickets, starts) = s.table.plan(
                 keys, reload: freshness == .reload, now: now, batchLimit: batchLimit, admit: admit)
             for (fetch, keys) in starts {
                 // The task cannot finish before it is recorded: finishing takes this lock.
                 s.tasks[fetch] = Task { await self.run(fetch, keys) }
             }
-            return tickets
+            return (tickets, starts.map(\.keys.count))
         }
+        log(tickets, requests)
         var outcomes: [Outcome<Refusal>] = []
         for ticket in tickets {
             let answer: WeatherCacheTable.Answer
@@ -127,7 +133,7 @@ public final class WeatherCache: Sendable {
                 outcomes.append(.refused(refusal))
                 continue
             case .answer(let ready): answer = ready
-            case .wait(let slot): answer = await wait(slot)
+            case .wait(let slot, _): answer = await wait(slot)
             }
             switch answer {
             case .success(let weather): outcomes.append(.weather(weather))
@@ -135,6 +141,29 @@ public final class WeatherCache: Sendable {
             }
         }
         return outcomes
+    }
+
+    /// One debug line for a plan: how many positions were served, joined, refused, requested.
+    private func log<Refusal: Sendable>(_ tickets: [WeatherCacheTable.Ticket<Refusal>], _ requests: [Int]) {
+        var served = 0
+        var joined = 0
+        var refused = 0
+        for ticket in tickets {
+            switch ticket {
+            case .answer: served += 1
+            case .wait(_, joined: true): joined += 1
+            case .wait: break
+            case .refused: refused += 1
+            }
+        }
+        var parts: [String] = []
+        if served > 0 { parts.append("\(served) served from the cache") }
+        if joined > 0 { parts.append("\(joined) joined a request in flight") }
+        if refused > 0 { parts.append("\(refused) refused") }
+        if !requests.isEmpty {
+            parts.append("\(requests.reduce(0, +)) asked in \(requests.count) request\(requests.count == 1 ? "" : "s")")
+        }
+        logger.debug("weather cache: " + parts.joined(separator: ", "))
     }
 
     private func wait(_ slot: UInt64) async -> WeatherCacheTable.Answer {

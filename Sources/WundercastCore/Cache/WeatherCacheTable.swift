@@ -37,8 +37,8 @@ struct WeatherCacheTable {
     enum Ticket<Refusal: Sendable>: Sendable {
         case answer(Answer)
         case refused(Refusal)
-        /// Wait on this slot (``attach(_:_:)``).
-        case wait(UInt64)
+        /// Wait on this slot (``attach(_:_:)``); `joined`: of a fetch that was in flight already.
+        case wait(UInt64, joined: Bool)
     }
 
     private struct Slot {
@@ -86,7 +86,7 @@ struct WeatherCacheTable {
             if !reload, let hit = cached(key, now: now) {
                 tickets[index] = .answer(.success(hit))
             } else if let fetch = flights[key] {
-                tickets[index] = .wait(addSlot(fetch, key))
+                tickets[index] = .wait(addSlot(fetch, key), joined: true)
             } else if askedBy[key] != nil {
                 askedBy[key]?.append(index)
             } else if let refusal = admit() {
@@ -104,7 +104,7 @@ struct WeatherCacheTable {
             fetches[fetch] = Fetch(keys: chunk, requestedAt: now)
             for key in chunk {
                 flights[key] = fetch
-                for index in askedBy[key] ?? [] { tickets[index] = .wait(addSlot(fetch, key)) }
+                for index in askedBy[key] ?? [] { tickets[index] = .wait(addSlot(fetch, key), joined: false) }
             }
             starts.append((fetch, chunk))
         }

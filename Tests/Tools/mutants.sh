@@ -27,6 +27,7 @@ mutants=(
   "weather cache ignored|Sources/WundercastCore/Cache/WeatherCacheTable.swift|return age >= .zero && age < ttl|return false"
   "weather cache never expires|Sources/WundercastCore/Cache/WeatherCacheTable.swift|return age >= .zero && age < ttl|return true"
   "fetches in flight not joined|Sources/WundercastCore/Cache/WeatherCacheTable.swift|} else if let fetch = flights[key] {|} else if let fetch = Optional<Int>.none {"
+  "a stored answer refreshed MaxAge after the daemon's fetch, not after its request|Sources/WundercastCore/Refresh/RefreshStateMachine.swift|if let requestedAt, let started = lastStart, requestedAt < started { lastStart = requestedAt }|_ = requestedAt"
   "weather cache unbounded|Sources/WundercastCore/Cache/WeatherCacheTable.swift|if entries[key] == nil, entries.count >= capacity {|if false {"
   "public readers get the precise position|Sources/WundercastCore/Protocol/StateViews.swift|let rounded = exact.rounded(toDecimals: publicPrecision)|let rounded = exact"
 )

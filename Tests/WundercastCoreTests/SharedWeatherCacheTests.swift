@@ -99,6 +99,11 @@ import WundercastTestSupport
         #expect(there?.stamped(now: Self.start.addingTimeInterval(200)).ageSeconds == 200)
         #expect(provider.requested.count == 2)
         #expect(lines.values.contains { $0.contains("1 served from the cache") })
+        // Refreshed MaxAge after the lookup's request, not after the daemon's fetch: never older.
+        await clock.waitForSleeper(until: clock.at(.seconds(900)))
+        clock.advance(by: .seconds(700))
+        await provider.waitForRequests(3)
+        #expect(provider.requested.last == Coordinate(latitude: 10.5, longitude: 10.5))
         await running.stop()
     }
 

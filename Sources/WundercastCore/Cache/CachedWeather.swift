@@ -15,10 +15,14 @@ public struct CachedWeather: Sendable, Equatable {
     public var fetchedAt: Date
     /// `true` when the answer was stored already and no request was waited for.
     public var fromCache: Bool
+    /// How long before it was handed out its request started (the cache's monotonic clock):
+    /// about the request's duration for a new answer, more for a stored or joined one.
+    public var age: Duration
 
-    public init(weather: Weather, fetchedAt: Date, fromCache: Bool) {
+    public init(weather: Weather, fetchedAt: Date, fromCache: Bool, age: Duration = .zero) {
         self.weather = weather
         self.fetchedAt = fetchedAt
         self.fromCache = fromCache
+        self.age = age
     }
 }

@@ -122,7 +122,8 @@ struct WeatherCacheTable {
         uses += 1
         entry.lastUsed = uses
         entries[key] = entry
-        return CachedWeather(weather: entry.weather, fetchedAt: entry.fetchedAt, fromCache: true)
+        return CachedWeather(
+            weather: entry.weather, fetchedAt: entry.fetchedAt, fromCache: true, age: now - entry.requestedAt)
     }
 
     /// A waiter arrived for `slot`: its answer when there is one already (a slot unknown here was
@@ -172,7 +173,7 @@ struct WeatherCacheTable {
         for id in ended.slots {
             guard var held = slots[id] else { continue }
             let answer: Answer = (results[held.key] ?? .failure(.cancelled)).map {
-                CachedWeather(weather: $0, fetchedAt: fetchedAt, fromCache: false)
+                CachedWeather(weather: $0, fetchedAt: fetchedAt, fromCache: false, age: now - ended.requestedAt)
             }
             if let waiter = held.waiter {
                 slots[id] = nil

@@ -160,8 +160,10 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
             case .failure(let error): .failure(error)
             }
         let wall = service.wallClock()
+        // A stored or joined answer is as old as its request: MaxAge counts from there.
+        let requestedAt = (try? result.get()).map { now.advanced(by: .zero - $0.age) }
         let (current, action, deadline) = service.machine.withLock { m in
-            let current = m.fetchEnded(id: id, outcome, at: now, wallNow: wall)
+            let current = m.fetchEnded(id: id, outcome, at: now, wallNow: wall, requestedAt: requestedAt)
             return (current, m.tick(at: now), m.deadline)
         }
         guard current else { return action }

@@ -201,7 +201,10 @@ import WundercastTestSupport
         let cache = cache()
         let admitted = Mutex(0)
         async let outcomes = cache.weather(
-            atEach: [Coordinate(latitude: 1, longitude: 1), Coordinate(latitude: 2, longitude: 2)]
+            atEach: [
+                Coordinate(latitude: 1, longitude: 1), Coordinate(latitude: 2, longitude: 2),
+                Coordinate(latitude: 2.001, longitude: 2),
+            ]
         ) { () -> String? in
             admitted.withLock { n in
                 n += 1
@@ -211,11 +214,13 @@ import WundercastTestSupport
         await provider.waitForRequests(1)
         provider.answerNext(with: .success(makeWeather(1)))
         let result = await outcomes
-        guard case .weather = result[0], case .refused("no room") = result[1] else {
+        guard case .weather = result[0], case .refused("no room") = result[1], case .refused("no room") = result[2]
+        else {
             Issue.record("\(result)")
             return
         }
         #expect(provider.requested == [Coordinate(latitude: 1, longitude: 1)])
+        #expect(admitted.withLock { $0 } == 2, "a position asked twice is offered once")
     }
 }
 

@@ -82,6 +82,7 @@ struct WeatherCacheTable {
         var tickets = [Ticket<Refusal>?](repeating: nil, count: keys.count)
         var missing: [Key] = []
         var askedBy: [Key: [Int]] = [:]
+        var refused: [Key: Refusal] = [:]
         for (index, key) in keys.enumerated() {
             if !reload, let hit = cached(key, now: now) {
                 tickets[index] = .answer(.success(hit))
@@ -89,7 +90,8 @@ struct WeatherCacheTable {
                 tickets[index] = .wait(addSlot(fetch, key), joined: true)
             } else if askedBy[key] != nil {
                 askedBy[key]?.append(index)
-            } else if let refusal = admit() {
+            } else if let refusal = refused[key] ?? admit() {
+                refused[key] = refusal
                 tickets[index] = .refused(refusal)
             } else {
                 missing.append(key)

@@ -12,6 +12,10 @@ import Synchronization
 /// without a request until it is over (``blockedUntil``); the daemon's own fetches follow
 /// their ``RetryPolicy``.
 ///
+/// A provider that batches (``BatchWeatherProvider``) keeps that ability behind the queue: a
+/// list of coordinates takes one turn and counts as one request (``batchLimit`` is 1 otherwise).
+/// The ``WeatherCache`` in front of the queue decides what needs a request at all.
+///
 /// Being the one door, it is where the provider's ``WeatherProvider/secrets`` are applied:
 /// every error it passes on is ``WeatherError/redacted(by:)`` them, whatever the provider did.
 public final class ProviderQueue: BatchWeatherProvider, Sendable {

@@ -72,8 +72,16 @@ public struct OpenMeteoProvider: WeatherProvider {
     /// (the units of ``requestedUnits(_:)``).
     /// Coordinates are printed with no more decimals than they carry (never `44.440000`).
     public func requestURL(for coordinate: Coordinate) -> String {
-        let latitude = Coordinate.text(coordinate.latitude, decimals: Self.maxCoordinateDecimals)
-        let longitude = Coordinate.text(coordinate.longitude, decimals: Self.maxCoordinateDecimals)
+        requestURL(forEach: [coordinate])
+    }
+
+    /// The request URL for several coordinates at once (``currentWeather(atEach:)``): as
+    /// ``requestURL(for:)`` with comma-separated lists, `latitude=a,b,c&longitude=x,y,z`.
+    public func requestURL(forEach coordinates: [Coordinate]) -> String {
+        let latitude = coordinates.map { Coordinate.text($0.latitude, decimals: Self.maxCoordinateDecimals) }
+            .joined(separator: ",")
+        let longitude = coordinates.map { Coordinate.text($0.longitude, decimals: Self.maxCoordinateDecimals) }
+            .joined(separator: ",")
         let asked = Self.requestedUnits(units)
         let unitParameters =
             "temperature_unit=\(asked.temperature.rawValue)&wind_speed_unit=\(asked.windSpeed.rawValue)"
@@ -92,14 +100,25 @@ public struct OpenMeteoProvider: WeatherProvider {
     /// header in seconds when there is one (Open-Meteo sends none on 429): the client's
     /// ``HTTPResponse/retryAfter`` (both forms), else the delta-seconds form of the header.
     public func currentWeather(at coordinate: Coordinate) async throws(WeatherError) -> Weather {
+        try await get(requestURL(for: coordinate)) { [units] (response) throws(WeatherError) in
+            try Self.decode(
+                status: response.status, body: response.body, requested: units,
+                contentType: response.headers["content-type"])
+        }
+    }
+
+    /// GETs `url` and decodes the answer with `decode`; an HTTP error or a named limit it throws
+    /// gets the answer's `Retry-After` (the client's ``HTTPResponse/retryAfter``, else the
+    /// delta-seconds form of the header).
+    func get<T>(
+        _ url: String, decode: (HTTPResponse) throws(WeatherError) -> T
+    ) async throws(WeatherError) -> T {
         if Task.isCancelled { throw .cancelled }
-        let response = try await http.get(requestURL(for: coordinate), headers: ["Accept": "application/json"])
+        let response = try await http.get(url, headers: ["Accept": "application/json"])
         let retryAfter =
             response.retryAfter ?? response.headers["retry-after"].flatMap(Self.retryAfterSeconds)
         do {
-            return try Self.decode(
-                status: response.status, body: response.body, requested: units,
-                contentType: response.headers["content-type"])
+            return try decode(response)
         } catch .http(let status, let reason, _) {
             throw .http(status: status, reason: reason, retryAfter: retryAfter)
         } catch .limited(let status, let window, let reason, _) {
@@ -180,7 +199,7 @@ public struct OpenMeteoProvider: WeatherProvider {
         return nil
     }
 
-    private static func parse(
+    static func parse(
         _ body: [UInt8], status: Int, contentType: String?
     ) -> Result<OpenMeteoBody, WeatherError> {
         let notJSON = WeatherError.notJSON(status: status, bytes: body.count, contentType: contentType)
@@ -199,7 +218,7 @@ public struct OpenMeteoProvider: WeatherProvider {
         }
     }
 
-    private static func describe(_ error: DecodingError) -> String {
+    static func describe(_ error: DecodingError) -> String {
         let context: DecodingError.Context
         switch error {
         case .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c), .dataCorrupted(let c):

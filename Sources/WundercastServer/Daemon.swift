@@ -155,7 +155,6 @@ public enum Daemon {
             self.lastLoaded = Mutex(configuration)
             self.options = options
             self.logger = logger
-            let clock = ContinuousClock()
             decisionFile = Environment.value("STATE_DIRECTORY")
                 .flatMap { $0.split(separator: ":").first.map(String.init) }
                 .map { $0 + "/authorization" }
@@ -170,8 +169,13 @@ public enum Daemon {
                 source: gpsd, authorization: authorization,
                 maxHorizontalError: configuration.location.maxHorizontalError)
             queue = ProviderQueue(provider)
+            let clock = ContinuousClock()
+            // One cache for the daemon's own fetches and the lookups (issue 7, point 6).
+            let cache = WeatherCache(
+                provider: queue, precision: configuration.weather.precision, ttl: configuration.throttle.maxAge,
+                clock: clock, logger: logger)
             lookups = LookupService(
-                queue: queue, places: places,
+                queue: queue, cache: cache, places: places,
                 settings: .init(
                     precision: configuration.weather.precision, maxAge: configuration.throttle.maxAge,
                     lookupsPerMinute: configuration.socket.lookupsPerMinute))
@@ -186,7 +190,7 @@ public enum Daemon {
             }
             store = StateStore(provider: provider.name, authorization: initial)
             service = WeatherService(
-                locationManager: locationManager, provider: queue, store: store, clock: clock,
+                locationManager: locationManager, provider: queue, cache: cache, store: store, clock: clock,
                 settings: .init(
                     throttle: ThrottlePolicy(configuration.throttle), maxFixAge: configuration.location.maxFixAge,
                     precision: configuration.weather.precision, fallback: configuration.location.fallback),

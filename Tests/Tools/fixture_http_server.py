@@ -11,6 +11,10 @@ or on SIGTERM/SIGINT.
 Routes:
   GET /v1/forecast   200 with weather/open-meteo/current_bucharest_metric.json, or
                      current_bucharest_fahrenheit_mph.json when temperature_unit=fahrenheit.
+                     With N comma-separated coordinates (latitude=a,b,c), a success is answered as
+                     Open-Meteo does, with a JSON array: N copies of the recorded body (an array
+                     this server builds; the copies keep the recorded coordinates). A control
+                     "body" is sent as given.
   GET /v1/search     200 with weather/open-meteo/geocoding_no_results.json (Open-Meteo geocoding:
                      no match); control.json changes it as for /v1/forecast.
   GET /weatherapi/locationforecast/2.0/compact
@@ -184,7 +188,8 @@ class FixtureHandler(BaseHTTPRequestHandler):
         self.record(url)
         query = dict(parse_qsl(url.query, keep_blank_values=True))
         if url.path == "/v1/forecast":
-            self.answer(IMPERIAL if query.get("temperature_unit") == "fahrenheit" else METRIC)
+            locations = len(query.get("latitude", "").split(","))
+            self.answer(IMPERIAL if query.get("temperature_unit") == "fahrenheit" else METRIC, copies=locations)
         elif url.path == "/v1/search":
             self.answer(NO_RESULTS)
         elif url.path in OWM_ROUTES:
@@ -199,7 +204,7 @@ class FixtureHandler(BaseHTTPRequestHandler):
     def do_HEAD(self):
         self.do_GET()
 
-    def answer(self, default):
+    def answer(self, default, copies=1):
         control = self.control()
         delay = control.get("delaySeconds")
         if isinstance(delay, (int, float)) and delay > 0:
@@ -233,6 +238,8 @@ class FixtureHandler(BaseHTTPRequestHandler):
                 extra.extend((name, recorded["headers"][name]) for name in RECORDED_HEADERS
                              if name in recorded["headers"] and name.lower() not in given)
         status = int(control.get("status", recorded.get("status_code", 200)))
+        if copies > 1 and 200 <= status < 300 and not isinstance(control.get("body"), str):
+            body = b"[" + b",".join([body.strip()] * copies) + b"]"
         size = control.get("bodyBytes")
         if isinstance(size, int) and size >= 0:
             body = (body * (size // max(1, len(body)) + 1))[:size]

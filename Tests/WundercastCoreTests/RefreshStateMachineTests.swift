@@ -26,8 +26,11 @@ import WundercastTestSupport
         init(_ machine: Machine) { self.machine = machine }
         func offer(_ p: Position, at now: ManualClock.Instant) -> Machine.Action? { machine.offer(p, at: now) }
         func tick(at now: ManualClock.Instant) -> Machine.Action? { machine.tick(at: now) }
-        func fetchEnded(id: Int, _ o: Machine.Outcome, at now: ManualClock.Instant, wallNow: Date) -> Bool {
-            machine.fetchEnded(id: id, o, at: now, wallNow: wallNow)
+        func fetchEnded(
+            id: Int, _ o: Machine.Outcome, at now: ManualClock.Instant, wallNow: Date,
+            requestedAt: ManualClock.Instant? = nil
+        ) -> Bool {
+            machine.fetchEnded(id: id, o, at: now, wallNow: wallNow, requestedAt: requestedAt)
         }
         func endSession() { machine.endSession() }
         func requestRefresh() { machine.requestRefresh() }
@@ -70,6 +73,24 @@ import WundercastTestSupport
         #expect(m.fetchEnded(id: again, .success, at: t(121), wallNow: wall))
         #expect(m.deadline == t(120 + 900), "after the requested fetch only MaxAge is due")
         #expect(m.tick(at: t(300)) == nil)
+    }
+
+    /// An answer whose request started before the fetch (the weather cache) is refreshed
+    /// `MaxAge` after that request, and `MinInterval` counts from it too; a later start changes nothing.
+    @Test func anOlderAnswerIsRefreshedMaxAgeAfterItsRequest() throws {
+        let m = machine()
+        let first = try #require(expectFetch(m.offer(north(0), at: t(300)), reason: .first))
+        #expect(m.fetchEnded(id: first, .success, at: t(300), wallNow: wall, requestedAt: t(100)))
+        #expect(m.deadline == t(100 + 900))
+        let moved = try #require(expectFetch(m.offer(north(5000), at: t(301))))
+        #expect(m.fetchEnded(id: moved, .success, at: t(302), wallNow: wall, requestedAt: t(302)))
+        #expect(m.deadline == t(301 + 900), "a request after the fetch's start is not a reason to wait longer")
+        let failed = try #require(expectFetch(m.tick(at: t(1201)), reason: .maxAge))
+        #expect(
+            m.fetchEnded(
+                id: failed, .failure(.http(status: 500, reason: nil, retryAfter: nil)), at: t(1202), wallNow: wall,
+                requestedAt: t(0)))
+        #expect(m.deadline == t(1202 + 5), "a failure's requestedAt is ignored")
     }
 
     @Test func firstPositionIsFetchedAtOnce() {

@@ -23,7 +23,8 @@ public struct RecordedRequest: Sendable, Equatable, Decodable {
 /// serves the recorded weather-API responses under `Tests/Fixtures` on 127.0.0.1.
 ///
 /// `GET /v1/forecast` answers with Open-Meteo's recorded Bucharest response (metric, or °F/mph
-/// when `temperature_unit=fahrenheit`), `GET /v1/search` Open-Meteo geocoding's recorded
+/// when `temperature_unit=fahrenheit`; for N comma-separated coordinates, as Open-Meteo does, a
+/// JSON array of N copies that the server builds from it), `GET /v1/search` Open-Meteo geocoding's recorded
 /// "no match", `GET /weatherapi/locationforecast/2.0/compact` MET Norway's recorded New York
 /// answer with its recorded `Date`, `Expires` and `Last-Modified` (a `*.wrapped.json` file is
 /// served as its `data` with those headers), `GET /data/2.5/weather` and `GET /data/2.5/forecast`

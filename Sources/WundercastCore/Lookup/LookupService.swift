@@ -8,11 +8,13 @@ import Synchronization
 /// One-off lookups for anywhere: `weather PLACE|LAT,LON` and `around` (the book's text search,
 /// map search and `currentWeatherAround`). They never change the daemon's own state.
 ///
-/// Every provider request goes through the daemon's ``ProviderQueue`` (one at a time, shared
-/// with its own fetches). Answers are cached per position rounded to `Precision=` for `MaxAge=`,
-/// and a request for a position already being fetched waits for that fetch. Requests that
-/// reach the provider are limited per client user (`LookupsPerMinute=`); while the provider
-/// has asked us to wait, lookups are refused without a request (`provider-backoff`).
+/// Every provider request goes through the daemon's ``WeatherCache`` and ``ProviderQueue`` (one
+/// at a time, shared with its own fetches): answers are cached per position rounded to
+/// `Precision=` for `MaxAge=`, and a request for a position already being fetched — by another
+/// lookup or by the daemon itself — waits for that fetch. `around` asks for the cells it does not
+/// have in one request when the provider can (``BatchWeatherProvider``). Positions that need a
+/// request are limited per client user (`LookupsPerMinute=`; each cell counts); while the provider
+/// has asked us to wait, they are refused without a request (`provider-backoff`).
 public final class LookupService: Sendable {
     public struct Settings: Sendable {
         /// Decimals of the positions sent to the provider (`[Weather] Precision=`).
@@ -44,30 +46,33 @@ public final class LookupService: Sendable {
     }
 
     private struct State {
-        var cache: LookupCache
         var limit: UserRequestLimit
-        var inFlight: [Coordinate: Task<Result<Weather, WeatherError>, Never>] = [:]
         var answered = 0
     }
 
     private let queue: ProviderQueue
+    private let cache: WeatherCache
     private let places: PlaceFinder
     private let settings: Settings
     private let wallClock: @Sendable () -> Date
     private let state: Mutex<State>
 
+    /// - Parameter cache: the daemon's weather cache, whose provider is `queue`; without one, a
+    ///   cache of the lookups' own (`settings.precision`, `settings.maxAge`, TTL on `wallClock`).
     public init(
-        queue: ProviderQueue, places: PlaceFinder, settings: Settings,
+        queue: ProviderQueue, cache: WeatherCache? = nil, places: PlaceFinder, settings: Settings,
         wallClock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.queue = queue
+        self.cache =
+            cache
+            ?? WeatherCache(
+                provider: queue, precision: settings.precision, ttl: settings.maxAge,
+                uptime: { .seconds(wallClock().timeIntervalSince1970) }, wallClock: wallClock)
         self.places = places
         self.settings = settings
         self.wallClock = wallClock
-        state = Mutex(
-            State(
-                cache: LookupCache(maxAge: settings.maxAge),
-                limit: UserRequestLimit(perMinute: settings.lookupsPerMinute)))
+        state = Mutex(State(limit: UserRequestLimit(perMinute: settings.lookupsPerMinute)))
     }
 
     /// Lookups answered since start (from the cache or the provider).
@@ -84,7 +89,7 @@ public final class LookupService: Sendable {
         case .failure(let failure): return SocketProtocol.line(failure.response)
         }
         let position = target.0.rounded(toDecimals: settings.precision)
-        switch await weather(at: position, user: user) {
+        switch await weather(atEach: [position], user: user)[0] {
         case .failure(let failure):
             return SocketProtocol.line(failure.response)
         case .success(let (weather, fetchedAt)):
@@ -120,25 +125,19 @@ public final class LookupService: Sendable {
                     .noLocation, message: "the daemon has no position yet: give one (around PLACE or around LAT,LON)"))
         }
         let grid = Self.grid(around: middle, step: step).map { $0.rounded(toDecimals: settings.precision) }
-        let cells = await withTaskGroup(of: (Int, SocketProtocol.AroundResponse.Cell).self) { group in
-            for (index, position) in grid.enumerated() {
-                group.addTask {
-                    var cell = SocketProtocol.AroundResponse.Cell(
-                        latitude: position.latitude, longitude: position.longitude,
-                        place: self.places.nearest(position, false))
-                    switch await self.weather(at: position, user: user) {
-                    case .success(let (weather, _)):
-                        // A cell is the current weather there; nine forecasts would bloat the line.
-                        cell.weather = weather
-                        cell.weather?.forecast = nil
-                    case .failure(let failure): cell.error = .init(code: failure.code, message: failure.message)
-                    }
-                    return (index, cell)
-                }
+        let answers = await weather(atEach: grid, user: user)
+        let cells = zip(grid, answers).map { position, answer in
+            var cell = SocketProtocol.AroundResponse.Cell(
+                latitude: position.latitude, longitude: position.longitude,
+                place: places.nearest(position, false))
+            switch answer {
+            case .success(let (weather, _)):
+                // A cell is the current weather there; nine forecasts would bloat the line.
+                cell.weather = weather
+                cell.weather?.forecast = nil
+            case .failure(let failure): cell.error = .init(code: failure.code, message: failure.message)
             }
-            var cells = [SocketProtocol.AroundResponse.Cell?](repeating: nil, count: grid.count)
-            for await (index, cell) in group { cells[index] = cell }
-            return cells.compactMap { $0 }
+            return cell
         }
         let shown = middle.rounded(toDecimals: settings.precision)
         let centre = SocketProtocol.AroundResponse.Cell(
@@ -177,67 +176,33 @@ public final class LookupService: Sendable {
         }
     }
 
-    /// The weather at an already rounded `position`: cached, joined to a fetch in flight, or
-    /// fetched through the queue if `user` has room and the provider does not ask us to wait.
-    private func weather(at position: Coordinate, user: UInt32) async -> Result<(Weather, Date), Failure> {
-        enum Plan {
-            case done(Result<(Weather, Date), Failure>)
-            case wait(Task<Result<Weather, WeatherError>, Never>)
-        }
+    /// The weather at each already rounded position, through the cache: stored, joined to a fetch
+    /// in flight, or fetched (together when the provider can) for the positions `user` has room
+    /// for while the provider does not ask us to wait.
+    private func weather(atEach positions: [Coordinate], user: UInt32) async -> [Result<(Weather, Date), Failure>] {
         let now = wallClock()
         let blocked = queue.blockedUntil
-        let plan: Plan = state.withLock { s in
-            if let hit = s.cache.weather(at: position, now: now) {
-                s.answered += 1
-                return .done(.success(hit))
-            }
-            if let running = s.inFlight[position] { return .wait(running) }
+        let outcomes = await cache.weather(atEach: positions) { () -> Failure? in
             if let blocked {
-                return .done(
-                    .failure(
-                        Failure(
-                            .providerBackoff,
-                            "the provider asked not to be asked again for \(HumanFormat.spanText(Int(blocked.timeIntervalSince(now).rounded(.up))))"
-                        )))
+                let wait = HumanFormat.spanText(Int(blocked.timeIntervalSince(now).rounded(.up)))
+                return Failure(.providerBackoff, "the provider asked not to be asked again for \(wait)")
             }
-            guard s.limit.take(for: user, now: now) else {
-                return .done(
-                    .failure(
-                        Failure(
-                            .rateLimited,
-                            "more than \(settings.lookupsPerMinute) lookups a minute from this user; try again in a minute"
-                        )))
+            guard state.withLock({ $0.limit.take(for: user, now: now) }) else {
+                return Failure(
+                    .rateLimited,
+                    "more than \(settings.lookupsPerMinute) lookups a minute from this user; try again in a minute")
             }
-            let fetch = Task { [queue] () -> Result<Weather, WeatherError> in
-                do throws(WeatherError) {
-                    return .success(try await queue.currentWeather(at: position))
-                } catch {
-                    return .failure(error)
-                }
-            }
-            s.inFlight[position] = fetch
-            return .wait(fetch)
+            return nil
         }
-        switch plan {
-        case .done(let result):
-            return result
-        case .wait(let fetch):
-            let result = await fetch.value
-            let fetchedAt = wallClock()
-            return state.withLock { s in
-                if s.inFlight[position] == fetch { s.inFlight[position] = nil }
-                switch result {
-                case .success(let weather):
-                    if s.cache.weather(at: position, now: fetchedAt) == nil {
-                        s.cache.store(weather, at: position, fetchedAt: fetchedAt)
-                    }
-                    s.answered += 1
-                    let cached = s.cache.weather(at: position, now: fetchedAt) ?? (weather, fetchedAt)
-                    return .success(cached)
-                case .failure(let error):
-                    return .failure(Failure(error))
-                }
+        let results = outcomes.map { outcome -> Result<(Weather, Date), Failure> in
+            switch outcome {
+            case .weather(let answer): .success((answer.weather, answer.fetchedAt))
+            case .failure(let error): .failure(Failure(error))
+            case .refused(let failure): .failure(failure)
             }
         }
+        let answered = results.filter { if case .success = $0 { true } else { false } }.count
+        state.withLock { $0.answered += answered }
+        return results
     }
 }

@@ -110,13 +110,20 @@ public struct RefreshStateMachine<Instant: InstantProtocol>: Sendable where Inst
     /// Fetch `id` ended at `now` (`wallNow` for limit windows). Returns `false` for a fetch
     /// that is no longer the one in flight (it was superseded): its result must not be
     /// published. `outcome` `.failure(.cancelled)` is not counted as a failure.
-    public mutating func fetchEnded(id: Int, _ outcome: Outcome, at now: Instant, wallNow: Date) -> Bool {
+    /// `requestedAt`: when the request that brought a successful answer started, if before the
+    /// fetch (an answer from the weather cache, or a request in flight that the fetch joined):
+    /// rules 2 and 4 then count from it, so the weather shown is refreshed `MaxAge` after *its*
+    /// request, never later.
+    public mutating func fetchEnded(
+        id: Int, _ outcome: Outcome, at now: Instant, wallNow: Date, requestedAt: Instant? = nil
+    ) -> Bool {
         guard let current = inFlight, current.id == id else { return false }
         inFlight = nil
         switch outcome {
         case .success:
             retry.succeeded()
             notBefore = nil
+            if let requestedAt, let started = lastStart, requestedAt < started { lastStart = requestedAt }
         case .failure(.cancelled):
             break
         case .failure(let error):

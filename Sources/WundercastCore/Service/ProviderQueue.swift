@@ -12,9 +12,13 @@ import Synchronization
 /// without a request until it is over (``blockedUntil``); the daemon's own fetches follow
 /// their ``RetryPolicy``.
 ///
+/// A provider that batches (``BatchWeatherProvider``) keeps that ability behind the queue: a
+/// list of coordinates takes one turn and counts as one request (``batchLimit`` is 1 otherwise).
+/// The ``WeatherCache`` in front of the queue decides what needs a request at all.
+///
 /// Being the one door, it is where the provider's ``WeatherProvider/secrets`` are applied:
 /// every error it passes on is ``WeatherError/redacted(by:)`` them, whatever the provider did.
-public final class ProviderQueue: WeatherProvider, Sendable {
+public final class ProviderQueue: BatchWeatherProvider, Sendable {
     private struct State {
         var busy = false
         var waiters: [(id: UInt64, continuation: CheckedContinuation<Bool, Never>)] = []
@@ -50,11 +54,42 @@ public final class ProviderQueue: WeatherProvider, Sendable {
     /// Waits for its turn (FIFO; cancellation leaves the line with ``WeatherError/cancelled``),
     /// then asks the provider. Throws what the provider throws, with its secrets redacted.
     public func currentWeather(at coordinate: Coordinate) async throws(WeatherError) -> Weather {
+        try await perform { () async throws(WeatherError) in try await provider.currentWeather(at: coordinate) }
+    }
+
+    /// The provider's batch size (``BatchWeatherProvider``), 1 when it cannot batch.
+    public var batchLimit: Int { (provider as? any BatchWeatherProvider)?.batchLimit ?? 1 }
+
+    /// One turn, one request for all `coordinates` when the provider can batch (a failed cell's
+    /// error redacted too); else one turn per coordinate, as ``currentWeather(at:)``.
+    public func currentWeather(
+        atEach coordinates: [Coordinate]
+    ) async throws(WeatherError) -> [Result<Weather, WeatherError>] {
+        guard let batch = provider as? any BatchWeatherProvider, coordinates.count > 1 else {
+            var results: [Result<Weather, WeatherError>] = []
+            for coordinate in coordinates {
+                do throws(WeatherError) {
+                    results.append(.success(try await currentWeather(at: coordinate)))
+                } catch {
+                    if error == .cancelled { throw error }
+                    results.append(.failure(error))
+                }
+            }
+            return results
+        }
+        let secrets = provider.secrets
+        return try await perform { () async throws(WeatherError) in
+            try await batch.currentWeather(atEach: coordinates).map { $0.mapError { $0.redacted(by: secrets) } }
+        }
+    }
+
+    /// Waits for the turn, counts the request, runs `request`; a failure is redacted and noted.
+    private func perform<T>(_ request: () async throws(WeatherError) -> T) async throws(WeatherError) -> T {
         try await acquire()
         defer { release() }
         state.withLock { $0.requests += 1 }
         do {
-            return try await provider.currentWeather(at: coordinate)
+            return try await request()
         } catch {
             let redacted = error.redacted(by: provider.secrets)
             if redacted != .cancelled { noteFailure(redacted) }

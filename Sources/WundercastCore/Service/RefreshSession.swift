@@ -22,7 +22,7 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
         /// A position that is not a GPS fix (the fallback place).
         case position(Position)
         /// Fetch `id` ended.
-        case fetched(id: Int, Result<Weather, WeatherError>)
+        case fetched(id: Int, Result<CachedWeather, WeatherError>)
         /// The timer reached the deadline it was set for.
         case tick
         /// A reader asked for fresh weather (the machine already knows).
@@ -114,11 +114,14 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
     ) -> Task<Void, Never> {
         let rounded = show(position, fetching: true)
         service.logger.debug("fetching weather for \(rounded.latitude),\(rounded.longitude) (\(reason))")
-        let provider = service.provider
+        let cache = service.cache
+        // The machine decides when; the cache whether that needs the network. A reader's
+        // `refresh` asks for new weather, not a stored answer.
+        let freshness: WeatherCache.Freshness = reason == .requested ? .reload : .cached
         return Task {
-            let result: Result<Weather, WeatherError>
+            let result: Result<CachedWeather, WeatherError>
             do throws(WeatherError) {
-                result = .success(try await provider.currentWeather(at: rounded))
+                result = .success(try await cache.weather(at: rounded, freshness: freshness))
             } catch {
                 result = .failure(error)
             }
@@ -147,7 +150,7 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
 
     /// Fetch `id` ended: tells the machine and publishes the result unless it was superseded.
     private func finish(
-        _ id: Int, _ result: Result<Weather, WeatherError>, at now: C.Instant
+        _ id: Int, _ result: Result<CachedWeather, WeatherError>, at now: C.Instant
     )
         -> RefreshStateMachine<C.Instant>.Action?
     {
@@ -157,14 +160,18 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
             case .failure(let error): .failure(error)
             }
         let wall = service.wallClock()
+        // A stored or joined answer is as old as its request: MaxAge counts from there.
+        let requestedAt = (try? result.get()).map { now.advanced(by: .zero - $0.age) }
         let (current, action, deadline) = service.machine.withLock { m in
-            let current = m.fetchEnded(id: id, outcome, at: now, wallNow: wall)
+            let current = m.fetchEnded(id: id, outcome, at: now, wallNow: wall, requestedAt: requestedAt)
             return (current, m.tick(at: now), m.deadline)
         }
         guard current else { return action }
         switch result {
-        case .success(let weather):
-            store.publishWeather(weather, fetchedAt: wall)
+        case .success(let answer):
+            // A stored answer keeps the time it was fetched: ages and staleness stay true.
+            store.publishWeather(answer.weather, fetchedAt: answer.fetchedAt)
+            if answer.fromCache { service.logger.debug("weather served from the cache: no request") }
         case .failure(.cancelled):
             break
         case .failure(let error):

@@ -52,7 +52,8 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
 
     public let locationManager: LocationManager
     public let store: StateStore
-    let provider: any WeatherProvider
+    /// Where fetches go: the weather cache shared with the lookups, in front of the provider.
+    let cache: WeatherCache
     let clock: C
     let settings: Settings
     let wallClock: @Sendable () -> Date
@@ -68,14 +69,23 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
     /// The inbox of the running location session, for ``refresh()``.
     let sessionInbox = Mutex<AsyncStream<RefreshSession<C>.Event>.Continuation?>(nil)
 
-    /// - Parameter wallClock: the source of `fetchedAt`/`receivedAt` (UTC) and of the time
-    ///   used for a provider's daily/hourly limit windows.
+    /// - Parameters:
+    ///   - cache: the daemon's ``WeatherCache`` (shared with the lookups; its provider is the
+    ///     ``ProviderQueue``). Without one, the service makes its own in front of `provider`
+    ///     (`settings.precision`, TTL `MaxAge` on `clock`); with one, `provider` is not used.
+    ///   - wallClock: the source of `fetchedAt`/`receivedAt` (UTC) and of the time used for a
+    ///     provider's daily/hourly limit windows.
     public init(
-        locationManager: LocationManager, provider: any WeatherProvider, store: StateStore, clock: C,
-        settings: Settings, wallClock: @escaping @Sendable () -> Date = { Date() }, logger: Logger = .discard
+        locationManager: LocationManager, provider: any WeatherProvider, cache: WeatherCache? = nil,
+        store: StateStore, clock: C, settings: Settings, wallClock: @escaping @Sendable () -> Date = { Date() },
+        logger: Logger = .discard
     ) {
         self.locationManager = locationManager
-        self.provider = provider
+        self.cache =
+            cache
+            ?? WeatherCache(
+                provider: provider, precision: settings.precision, ttl: settings.throttle.maxAge, clock: clock,
+                wallClock: wallClock)
         self.store = store
         self.clock = clock
         self.settings = settings

@@ -61,7 +61,7 @@ extension OpenMeteoBody {
                         time: time, temperature: temperatures[index], precipitationProbability: probabilities[index],
                         precipitation: amounts[index],
                         weatherCode: try Self.code(codes[index], "hourly.weather_code[\(index)]"),
-                        isDay: days[index]))
+                        isDay: days[index] ?? sunIsUp(at: time)))
                 if let pressure = pressures[index] { samples.append(.init(time: time, pressure: pressure)) }
             }
             if let observed {

@@ -57,9 +57,12 @@ struct OpenMeteoBody: Decodable {
     var hourlyUnits: JSONValue?
     var daily: JSONValue?
     var dailyUnits: JSONValue?
+    /// The grid cell's position, which every answer carries (for the sun when `is_day` is missing).
+    var latitude: JSONValue?
+    var longitude: JSONValue?
 
     private enum CodingKeys: String, CodingKey {
-        case error, reason, current, hourly, daily
+        case error, reason, current, hourly, daily, latitude, longitude
         case utcOffsetSeconds = "utc_offset_seconds"
         case currentUnits = "current_units"
         case hourlyUnits = "hourly_units"
@@ -81,6 +84,17 @@ struct OpenMeteoBody: Decodable {
         hourlyUnits = try member(.hourlyUnits)
         daily = try member(.daily)
         dailyUnits = try member(.dailyUnits)
+        latitude = try member(.latitude)
+        longitude = try member(.longitude)
+    }
+
+    /// Day or night at `time` where `is_day` was not given: from the sun's altitude at the
+    /// answer's `latitude`/`longitude` (computed, ``Sun/isDay(at:time:)``); nil without them.
+    func sunIsUp(at time: Date?) -> Bool? {
+        guard let time, case .number(let latitude)? = latitude, case .number(let longitude)? = longitude,
+            abs(latitude) <= 90, abs(longitude) <= 180
+        else { return nil }
+        return Sun.isDay(at: Coordinate(latitude: latitude, longitude: longitude), time: time)
     }
 
     /// `{"error": true, …}` (Open-Meteo's documented error shape).
@@ -125,7 +139,7 @@ struct OpenMeteoBody: Decodable {
             windSpeed: try number("wind_speed_10m"),
             windDirection: try number("wind_direction_10m"),
             weatherCode: try Self.code(number("weather_code"), "current.weather_code"),
-            isDay: try Self.flag(values["is_day"], "current.is_day"),
+            isDay: try Self.flag(values["is_day"], "current.is_day") ?? sunIsUp(at: time),
             time: time,
             units: units)
         weather.forecast = try forecast(current: values, labels: labels, observed: time, requested: requested)

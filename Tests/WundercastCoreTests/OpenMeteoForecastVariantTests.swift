@@ -24,6 +24,28 @@ import WundercastTestSupport
         json[block] = inner
     }
 
+    /// Without `is_day` (a variant of the recorded night in Bucharest), day or night comes from
+    /// the sun at the answer's position; without a position it stays unknown.
+    @Test func withoutIsDayTheSunDecides() throws {
+        let recorded = try OpenMeteoProvider.decode(status: 200, body: Fixtures.bytes(Self.bucharest))
+        #expect(recorded.isDay == false)
+        let noFlag = try Fixtures.edited(Self.bucharest) { json in
+            Self.setting("current", "is_day", &json) { $0 = nil }
+            Self.setting("hourly", "is_day", &json) { $0 = nil }
+        }
+        let computed = try OpenMeteoProvider.decode(status: 200, body: noFlag)
+        #expect(computed.isDay == false)
+        #expect(computed.icon == "weather-clear-night")
+        let hours = try #require(computed.forecast?.hours)
+        #expect(hours.allSatisfy { $0.isDay != nil })
+        #expect(hours.map(\.isDay) == recorded.forecast?.hours?.map(\.isDay))
+        let nowhere = try Fixtures.edited(Self.bucharest) { json in
+            Self.setting("current", "is_day", &json) { $0 = nil }
+            json["latitude"] = nil
+        }
+        #expect(try OpenMeteoProvider.decode(status: 200, body: nowhere).isDay == nil)
+    }
+
     @Test func nullsInASeriesLeaveOutThatValueAndANullTimeItsHour() throws {
         let body = try Fixtures.edited(Self.bucharest) { json in
             let times = (json["hourly"] as! [String: Any])["time"] as! [String]

@@ -82,6 +82,26 @@ import WundercastTestSupport
         #expect(requests.map { $0.headers["if-modified-since"] } == [nil, Self.lastModified, Self.lastModified])
     }
 
+    /// A captive portal's page under 200 with a far `Expires` is not kept: the next fetch asks
+    /// the network again (and gets the weather).
+    @Test func anAnswerThatDoesNotDecodeIsNotKeptUntilItsExpires() async throws {
+        let server = try await FixtureHTTPServer()
+        defer { server.stop() }
+        try server.respond(
+            body: "<html>captive portal</html>",
+            headers: ["Content-Type": "text/html", "Expires": "Thu, 01 Jan 2099 00:00:00 GMT"])
+        let clock = ManualClock()
+        let provider = Self.provider(server, clock: clock)
+        let portal = try #require(await Self.failure(provider))
+        #expect(portal.code == "not-json")
+        try server.respond()
+        clock.advance(by: .seconds(5))
+        #expect(try await provider.currentWeather(at: Self.place).temperature == 26.5)
+        let requests = try server.requests()
+        #expect(requests.count == 2)
+        #expect(requests.last?.headers["if-modified-since"] == nil)
+    }
+
     @Test func a203IsASuccessWarnedOnce() async throws {
         let server = try await FixtureHTTPServer()
         defer { server.stop() }

@@ -82,6 +82,16 @@ public final class ConditionalHTTPClient<C: Clock>: HTTPClient, Sendable where C
         return response
     }
 
+    /// Drops the stored answer of `url`: the caller found it unusable (a body that does not
+    /// decode, such as a captive portal's page), so the next request goes to the network,
+    /// without `If-Modified-Since`, whatever its `Expires` said.
+    public func forget(_ url: String) {
+        state.withLock { s in
+            s.caches[url] = nil
+            s.order.removeAll { $0 == url }
+        }
+    }
+
     /// The stored answer as a response (no date parser in WundercastCore to re-read its headers).
     private static func response(_ entry: ConditionalCache<C.Instant>.Entry) -> HTTPResponse {
         HTTPResponse(status: entry.status, headers: entry.headers, body: entry.body)

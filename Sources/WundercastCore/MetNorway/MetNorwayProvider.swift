@@ -52,6 +52,8 @@ public struct MetNorwayProvider: WeatherProvider {
     /// The units asked for (met.no answers in SI units; they are converted).
     public let units: UnitSystem
     private let http: any HTTPClient
+    /// Forgets the stored answer of a URL (``ConditionalHTTPClient/forget(_:)``).
+    private let forget: @Sendable (String) -> Void
     private let utcOffset: UTCOffsetLookup
 
     /// - Parameters:
@@ -69,7 +71,9 @@ public struct MetNorwayProvider: WeatherProvider {
         self.baseURL = base
         self.userAgent = Self.userAgent(contact: contact)
         self.units = units
-        self.http = ConditionalHTTPClient(http: http, clock: clock, wallClock: wallClock, logger: logger)
+        let conditional = ConditionalHTTPClient(http: http, clock: clock, wallClock: wallClock, logger: logger)
+        self.http = conditional
+        self.forget = { conditional.forget($0) }
         self.utcOffset = utcOffset
     }
 
@@ -94,8 +98,8 @@ public struct MetNorwayProvider: WeatherProvider {
     public func currentWeather(at coordinate: Coordinate) async throws(WeatherError) -> Weather {
         if Task.isCancelled { throw .cancelled }
         let place = coordinate.rounded(toDecimals: Self.maxCoordinateDecimals)
-        let response = try await http.get(
-            requestURL(for: place), headers: ["Accept": "application/json", "User-Agent": userAgent])
+        let url = requestURL(for: place)
+        let response = try await http.get(url, headers: ["Accept": "application/json", "User-Agent": userAgent])
         let retryAfter =
             response.retryAfter
             ?? response.headers["retry-after"].flatMap { RetryAfter.seconds($0, now: 0, httpDate: { _ in nil }) }
@@ -103,9 +107,14 @@ public struct MetNorwayProvider: WeatherProvider {
             throw .http(status: response.status, reason: nil, retryAfter: retryAfter)
         }
         let clock = utcOffset(place)
-        return try Self.decode(
-            status: response.status, body: response.body, at: place, requested: units,
-            contentType: response.headers["content-type"], utcOffset: { clock?($0) })
+        do throws(WeatherError) {
+            return try Self.decode(
+                status: response.status, body: response.body, at: place, requested: units,
+                contentType: response.headers["content-type"], utcOffset: { clock?($0) })
+        } catch {
+            forget(url)  // an answer that does not decode is not kept until its Expires
+            throw error
+        }
     }
 
     /// Decodes a locationforecast 2.0 answer (compact or complete) for the place `coordinate`.

@@ -180,7 +180,9 @@ public enum Daemon {
                     precision: configuration.weather.precision, maxAge: configuration.throttle.maxAge,
                     lookupsPerMinute: configuration.socket.lookupsPerMinute))
             viewer = StateViewer(publicPrecision: configuration.socket.publicPrecision, places: places)
-            let health = Health(gpsdServer: "\(configuration.location.gpsdHost):\(configuration.location.gpsdPort)")
+            let health = Health(
+                gpsdServer: "\(configuration.location.gpsdHost):\(configuration.location.gpsdPort)",
+                publicPrecision: configuration.socket.publicPrecision)
             self.health = health
             gpsd.onConnectionChange = { event in
                 switch event {

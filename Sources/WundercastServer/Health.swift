@@ -18,7 +18,13 @@ final class Health: Sendable {
     let gpsdServer: String
     private let facts = Mutex(Facts())
 
-    init(gpsdServer: String) { self.gpsdServer = gpsdServer }
+    /// `STATUS` is the same for every reader: positions in error texts are shown at this precision.
+    let publicPrecision: Int
+
+    init(gpsdServer: String, publicPrecision: Int = 1) {
+        self.gpsdServer = gpsdServer
+        self.publicPrecision = publicPrecision
+    }
 
     /// From `GPSDFixSource.onConnectionChange`.
     func gpsd(connected: Bool) {
@@ -28,9 +34,15 @@ final class Health: Sendable {
     /// Every published state: a new error is remembered with the time it was first seen.
     func note(_ state: WeatherState, at now: Date) {
         guard let error = state.error else { return }
+        let message =
+            state.location.map {
+                UntrustedText.hidingPosition(
+                    error.message, exact: Coordinate(latitude: $0.latitude, longitude: $0.longitude),
+                    publicPrecision: publicPrecision)
+            } ?? error.message
         facts.withLock { f in
-            if f.lastError?.code != error.code || f.lastError?.message != error.message {
-                f.lastError = .init(code: error.code, message: error.message, at: now)
+            if f.lastError?.code != error.code || f.lastError?.message != message {
+                f.lastError = .init(code: error.code, message: message, at: now)
             }
         }
     }

@@ -36,6 +36,27 @@ import WundercastTestSupport
         #expect(views.position(for: .public) == Coordinate(latitude: 48.1, longitude: 11.6))
     }
 
+    /// A provider's error text that echoes the request (OpenWeatherMap's 401 quotes the URL)
+    /// does not give public readers the precise position.
+    @Test func publicErrorTextsHaveThePositionRounded() throws {
+        var state = WeatherState(status: .error, provider: "openweathermap")
+        state.location = .init(latitude: 44.44, longitude: -74.0061, mode: 3, source: "gpsd")
+        state.error = .init(
+            code: "http-401",
+            message:
+                "HTTP 401: Invalid API key /data/2.5/weather?lat=44.44&lon=-74.0061&units=metric (44.44,-74.006; 144.44)"
+        )
+        let views = StateViews.make(state, publicPrecision: 1, nearest: Self.nearest)
+        #expect(views.precise.error == state.error)
+        #expect(
+            views.public.error?.message
+                == "HTTP 401: Invalid API key /data/2.5/weather?lat=44.4&lon=-74&units=metric (44.4,-74; 144.44)")
+        #expect(
+            UntrustedText.hidingPosition(
+                "at 48.1400,11.58 and 48.1", exact: Coordinate(latitude: 48.14, longitude: 11.58), publicPrecision: 1)
+                == "at 48.1,11.6 and 48.1")
+    }
+
     @Test func aStateWithoutPositionIsTheSameForEveryone() {
         let state = WeatherState(status: .noLocation, provider: "open-meteo")
         #expect(StateViews.make(state, publicPrecision: 0, nearest: Self.nearest) == StateViews(state))

@@ -107,6 +107,26 @@ import WundercastTestSupport
         await running.stop()
     }
 
+    /// After a failed fetch the retry asks the provider, although the cache still holds the
+    /// earlier answer for that cell: a stored answer would hide that the provider still fails.
+    @Test func theRetryAfterAFailureAsksTheProvider() async throws {
+        let running = await start()
+        await send(10, 10, request: 1)
+        provider.answerNext(with: .success(makeWeather(1)))
+        await running.daemon.state("fresh") { $0.status == .fresh }
+        clock.advance(by: .seconds(130))
+        running.daemon.service.refresh()
+        await provider.waitForRequests(2)
+        provider.answerNext(with: .failure(.http(status: 500, reason: nil, retryAfter: nil)))
+        await running.daemon.state("stale after the failure") { $0.status == .stale }
+        await clock.waitForSleeper(until: clock.at(.seconds(135)))
+        clock.advance(by: .seconds(5))
+        await provider.waitForRequests(3)
+        provider.answerNext(with: .success(makeWeather(3)))
+        await running.daemon.state("fresh again") { $0.status == .fresh && $0.weather?.temperature == 3 }
+        await running.stop()
+    }
+
     /// A move far enough for the throttle but inside the rounding cell: the fetch is served from
     /// the cache; a move into the next cell asks the provider.
     @Test func aMoveInsideTheRoundingCellMakesNoRequest() async throws {

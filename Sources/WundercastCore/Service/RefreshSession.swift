@@ -116,8 +116,9 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
         service.logger.debug("fetching weather for \(rounded.latitude),\(rounded.longitude) (\(reason))")
         let cache = service.cache
         // The machine decides when; the cache whether that needs the network. A reader's
-        // `refresh` asks for new weather, not a stored answer.
-        let freshness: WeatherCache.Freshness = reason == .requested ? .reload : .cached
+        // `refresh` asks for new weather, not a stored answer, and so does the retry after a
+        // failure: a stored answer would hide that the provider still fails.
+        let freshness: WeatherCache.Freshness = reason == .requested || reason == .retry ? .reload : .cached
         return Task {
             let result: Result<CachedWeather, WeatherError>
             do throws(WeatherError) {

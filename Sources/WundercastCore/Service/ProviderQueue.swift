@@ -52,9 +52,12 @@ public final class ProviderQueue: BatchWeatherProvider, Sendable {
     }
 
     /// Waits for its turn (FIFO; cancellation leaves the line with ``WeatherError/cancelled``),
-    /// then asks the provider. Throws what the provider throws, with its secrets redacted.
+    /// then asks the provider. Throws what the provider throws, with its secrets redacted; the
+    /// answer comes without values no weather has (``Weather/withoutImpossibleValues()``).
     public func currentWeather(at coordinate: Coordinate) async throws(WeatherError) -> Weather {
-        try await perform { () async throws(WeatherError) in try await provider.currentWeather(at: coordinate) }
+        try await perform { () async throws(WeatherError) in
+            try await provider.currentWeather(at: coordinate).withoutImpossibleValues()
+        }
     }
 
     /// The provider's batch size (``BatchWeatherProvider``), 1 when it cannot batch.
@@ -79,7 +82,9 @@ public final class ProviderQueue: BatchWeatherProvider, Sendable {
         }
         let secrets = provider.secrets
         return try await perform { () async throws(WeatherError) in
-            try await batch.currentWeather(atEach: coordinates).map { $0.mapError { $0.redacted(by: secrets) } }
+            try await batch.currentWeather(atEach: coordinates).map {
+                $0.map { $0.withoutImpossibleValues() }.mapError { $0.redacted(by: secrets) }
+            }
         }
     }
 

@@ -1,0 +1,77 @@
+/// Values no weather on Earth has, left out of an answer (never corrected, never invented): a
+/// provider's bug or a hostile answer must not reach a bar as `humidity 250%` or `-5 km/h`.
+///
+/// | quantity | kept when (in base units) | beyond it (records for scale) |
+/// |---|---|---|
+/// | temperature, apparent temperature, hourly temperatures, highs and lows | −100 … +70 °C | −89.2 / +56.7 °C |
+/// | relative humidity, chance of precipitation | 0 … 100 % | |
+/// | wind speed, gusts | 0 … 150 m/s (540 km/h) | 113 m/s gust |
+/// | wind direction | 0 … 360° | |
+/// | sea-level pressure | 800 … 1100 hPa | 870 / 1084 hPa |
+/// | precipitation amount (per step) | 0 … 1000 mm | 305 mm in an hour |
+///
+/// A value whose unit label names no known unit is checked only where the unit does not matter
+/// (percentages, directions, signs).
+extension Weather {
+    public func withoutImpossibleValues() -> Weather {
+        var copy = self
+        let temperatureUnit = TemperatureUnit(label: units.temperature)
+        let windUnit = WindSpeedUnit(label: units.windSpeed)
+        copy.temperature = temperature.flatMap { Self.temperature($0, temperatureUnit) }
+        copy.apparentTemperature = apparentTemperature.flatMap { Self.temperature($0, temperatureUnit) }
+        copy.relativeHumidity = relativeHumidity.flatMap(Self.percent)
+        copy.windSpeed = windSpeed.flatMap { Self.wind($0, windUnit) }
+        copy.windDirection = windDirection.flatMap { (0...360).contains($0) ? $0 : nil }
+        copy.forecast = forecast?.withoutImpossibleValues()
+        return copy
+    }
+
+    static func percent(_ value: Double) -> Double? { (0...100).contains(value) ? value : nil }
+
+    static func temperature(_ value: Double, _ unit: TemperatureUnit?) -> Double? {
+        guard let unit else { return value }
+        return (-100...70).contains(unit.toBase(value)) ? value : nil
+    }
+
+    static func wind(_ value: Double, _ unit: WindSpeedUnit?) -> Double? {
+        guard value >= 0 else { return nil }
+        guard let unit else { return value }
+        return unit.toBase(value) <= 150 ? value : nil
+    }
+}
+
+extension Forecast {
+    /// The forecast without impossible values (``Weather/withoutImpossibleValues()``); an
+    /// impossible sea-level pressure takes its tendency with it.
+    public func withoutImpossibleValues() -> Forecast {
+        var copy = self
+        let temperatureUnit = units.temperature.flatMap(TemperatureUnit.init(label:))
+        let amountUnit = units.precipitation.flatMap(PrecipitationUnit.init(label:))
+        func amount(_ value: Double) -> Double? {
+            guard value >= 0 else { return nil }
+            guard let amountUnit else { return value }
+            return amountUnit.toBase(value) <= 1000 ? value : nil
+        }
+        copy.hours = hours?.map { hour in
+            var hour = hour
+            hour.temperature = hour.temperature.flatMap { Weather.temperature($0, temperatureUnit) }
+            hour.precipitationProbability = hour.precipitationProbability.flatMap(Weather.percent)
+            hour.precipitation = hour.precipitation.flatMap(amount)
+            return hour
+        }
+        for day in [\Forecast.today, \Forecast.tomorrow] {
+            copy[keyPath: day]?.high = self[keyPath: day]?.high.flatMap { Weather.temperature($0, temperatureUnit) }
+            copy[keyPath: day]?.low = self[keyPath: day]?.low.flatMap { Weather.temperature($0, temperatureUnit) }
+        }
+        copy.windGusts = windGusts.flatMap { Weather.wind($0, units.windGusts.flatMap(WindSpeedUnit.init(label:))) }
+        if let pressure = seaLevelPressure {
+            let unit = units.seaLevelPressure.flatMap(PressureUnit.init(label:))
+            let plausible = unit.map { (800...1100).contains($0.toBase(pressure)) } ?? (pressure > 0)
+            if !plausible {
+                copy.seaLevelPressure = nil
+                copy.pressureTendency = nil
+            }
+        }
+        return copy
+    }
+}

@@ -1,9 +1,9 @@
 /// The city table: every city of a table file (from libgeonames: 24,361 cities of at least
 /// 15,000 people) in compact arrays, with a nearest-city index and a name search. Immutable.
 ///
-/// The arrays are the sections of one binary image (``CityTableImage``): a file mapped
-/// read-only (``init(image:owner:)``, the daemon's way: only the pages a lookup reads are
-/// resident) or a text table parsed onto the heap (``init(parsing:)``). No `City` objects are
+/// The arrays are the sections of one binary image (``CityTableImage``): a file's bytes
+/// (``init(image:owner:trusted:)``; the daemon reads a copy per lookup, `CityTableFile`) or a
+/// text table parsed onto the heap (``init(parsing:)``). No `City` objects are
 /// kept: names are one byte list, regions, countries and time zones are interned,
 /// coordinates are `Int32` in 1e-5 degrees and populations `Int32`. ``city(at:)`` makes a
 /// ``City`` on demand. The cities are stored in the order of an implicit k-d tree over their

@@ -2,14 +2,9 @@
 import Glibc
 #endif
 
-/// The bytes of a regular file in memory of their own, given back when the last reference
-/// goes: the file mapped read-only (``init(path:limit:)``, ``init(descriptor:subject:limit:)``;
-/// `mmap` with `PROT_READ`, `MAP_PRIVATE`: pages come from the page cache when first touched
-/// and count in resident memory only while mapped in, ``dropResidentPages()`` gives them back),
-/// or a copy read with `pread` into an anonymous mapping (``init(copying:subject:limit:)``).
-///
-/// A mapped file must not be truncated while mapped (reading a page past the new end raises
-/// `SIGBUS`); a copy has no such risk: use it for a file that others may rewrite in place.
+/// The bytes of a regular file, copied with `pread` into an anonymous mapping of their own that
+/// is unmapped when the last reference goes (nothing of it stays resident after). A copy, not a
+/// mapping of the file: a file rewritten in place while mapped would raise `SIGBUS` in a reader.
 public final class MappedFile: @unchecked Sendable {
     /// The file's bytes, valid while this object lives.
     public let bytes: UnsafeRawBufferPointer
@@ -26,43 +21,24 @@ public final class MappedFile: @unchecked Sendable {
         public var modifiedNanoseconds: Int
     }
 
-    /// Maps the regular file at `path`.
+    /// A copy of the regular file at `path` (``init(copying:subject:limit:)``).
     ///
     /// - Parameter limit: the largest size accepted, in bytes.
-    /// - Throws: ``WholeFile/ReadError``: `.system` for a failing `open`, `fstat` or `mmap`
-    ///   (`ENOENT`, `EACCES`, `EISDIR` for a directory), `.notRegularFile`, `.tooLarge`; an
-    ///   empty file maps to no bytes (no `mmap` call).
+    /// - Throws: ``WholeFile/ReadError``: `.system` for a failing `open`, `fstat`, `mmap` or
+    ///   `pread` (`ENOENT`, `EACCES`, `EISDIR` for a directory), `.notRegularFile`, `.tooLarge`,
+    ///   `.changedWhileReading`; an empty file gives no bytes (no `mmap` call).
     public convenience init(path: String, limit: Int) throws(WholeFile.ReadError) {
         let fd = try WholeFile.openForReading(path)
         defer { try? Descriptor.close(fd) }
-        try self.init(descriptor: fd, subject: path, limit: limit)
-    }
-
-    /// Maps the file open as `descriptor` (which stays open and the caller's): as
-    /// ``init(path:limit:)``; `subject` names the file in errors.
-    public init(descriptor fd: Int32, subject path: String, limit: Int) throws(WholeFile.ReadError) {
-        let status = try WholeFile.regularFileStatus(fd, path, call: "mmap")
-        let size = Int(status.st_size)
-        identity = Identity(
-            device: UInt64(status.st_dev), inode: UInt64(status.st_ino), size: size, modified: status.st_mtim.tv_sec,
-            modifiedNanoseconds: status.st_mtim.tv_nsec)
-        guard size <= limit else { throw .tooLarge(limit: limit) }
-        guard size > 0 else {
-            bytes = UnsafeRawBufferPointer(start: nil, count: 0)
-            return
-        }
-        guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED else {
-            throw .system(Errno(call: "mmap", subject: path, code: errno))
-        }
-        bytes = UnsafeRawBufferPointer(start: address, count: size)
+        try self.init(copying: fd, subject: path, limit: limit)
     }
 
     /// A copy of the file open as `descriptor` (which stays open and the caller's), read from
     /// offset 0 with `pread` into a private anonymous mapping, unmapped when the last reference
     /// goes. ``identity`` is that of the file before the read.
     ///
-    /// - Throws: ``WholeFile/ReadError`` as ``init(descriptor:subject:limit:)``, and
-    ///   `.changedWhileReading` when the file ends before or after its size (`fstat`) was read.
+    /// - Throws: ``WholeFile/ReadError`` as ``init(path:limit:)``; `.changedWhileReading` when
+    ///   the file ends before or after its size (`fstat`) was read.
     public init(copying fd: Int32, subject path: String, limit: Int) throws(WholeFile.ReadError) {
         let status = try WholeFile.regularFileStatus(fd, path, call: "read")
         let size = Int(status.st_size)
@@ -104,14 +80,6 @@ public final class MappedFile: @unchecked Sendable {
             throw failure
         }
         bytes = UnsafeRawBufferPointer(start: address, count: size)
-    }
-
-    /// Takes the mapping's pages out of the process's resident memory (`madvise` with
-    /// `MADV_DONTNEED`; they stay in the page cache). The contents do not change: the next
-    /// read maps the page in again.
-    public func dropResidentPages() {
-        guard let base = bytes.baseAddress else { return }
-        _ = madvise(UnsafeMutableRawPointer(mutating: base), bytes.count, MADV_DONTNEED)
     }
 
     deinit {

@@ -43,7 +43,7 @@ final class CityTableFile: CitySource, Sendable {
         self.report = report
         let fd = try WholeFile.openForReading(path)
         do {
-            let file = try MappedFile(descriptor: fd, subject: path, limit: Self.limit)
+            let file = try MappedFile(copying: fd, subject: path, limit: Self.limit)
             if CityTableImage.isImage(file.bytes) {
                 _ = try CityTable(image: file.bytes, owner: file)
                 parsed = nil

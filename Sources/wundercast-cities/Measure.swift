@@ -4,8 +4,8 @@ import Glibc
 import WundercastCore
 import WundercastPOSIX
 
-/// `--measure PATH`: loads a city table as the daemon does (an image mapped, checked and its
-/// pages given back; a text table parsed) and prints what it costs: load time, bytes held, resident memory before and after, and the
+/// `--measure PATH`: loads a city table as the daemon does (an image read and checked; a text
+/// table parsed) and prints what it costs: load time, bytes held, resident memory before and after, and the
 /// time of a name search and of a nearest-city lookup. Build with `-c release` for the daemon's figures.
 func measure(_ path: String) throws -> String {
     func seconds(_ body: () throws -> Void) rethrows -> Double {
@@ -54,7 +54,6 @@ func loadTable(_ path: String) throws -> CityTable {
     let file = try MappedFile(path: path, limit: 16 << 20)
     guard CityTableImage.isImage(file.bytes) else { return try CityTable(parsing: file.bytes) }
     let table = try CityTable(image: file.bytes, owner: file)
-    file.dropResidentPages()
     return table
 }
 

@@ -40,7 +40,8 @@ extension Forecast {
 
     /// `yyyy-MM-dd` of the day `day` days after 1970-01-01 (proleptic Gregorian calendar).
     public static func dateText(day: Int) -> String {
-        let (year, month, dayOfMonth) = civil(fromDays: day)
+        let date = CivilDate(daysSince1970: day)
+        let (year, month, dayOfMonth) = (date.year, date.month, date.day)
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         var y = String(abs(year))
         while y.count < 4 { y = "0" + y }
@@ -53,11 +54,9 @@ extension Forecast {
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
             parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
             let year = Int(parts[0]), let month = Int(parts[1]), let dayOfMonth = Int(parts[2]),
-            (1...12).contains(month), (1...31).contains(dayOfMonth)
+            let date = CivilDate(year: year, month: month, day: dayOfMonth)
         else { return nil }
-        let days = Self.days(fromCivil: year, month, dayOfMonth)
-        guard civil(fromDays: days) == (year, month, dayOfMonth) else { return nil }
-        return days
+        return date.daysSince1970
     }
 
     /// `HH:mm` of `instant` on the clock of a place `utcOffsetSeconds` east of UTC.
@@ -67,30 +66,5 @@ extension Forecast {
         let hour = ofDay / 3600
         let minute = ofDay % 3600 / 60
         return (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
-    }
-
-    // Howard Hinnant's `days_from_civil` and `civil_from_days`
-    // (https://howardhinnant.github.io/date_algorithms.html): FoundationEssentials has a
-    // Gregorian calendar, but plain arithmetic needs no time zone and cannot fail.
-
-    static func days(fromCivil year: Int, _ month: Int, _ day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    static func civil(fromDays days: Int) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

@@ -80,7 +80,25 @@ public enum Daemon {
             return 1
         }
         if options.checkOnly {
-            print("wundercastd: configuration OK")
+            // The provider too: a key file that is missing, empty or not a key stops the start
+            // as surely as a bad line. A key from systemd's credentials exists only under the unit.
+            let weather = configuration.weather
+            let keyFromUnit =
+                weather.provider == .openWeatherMap && weather.apiKeyFile == nil
+                && (Environment.value("CREDENTIALS_DIRECTORY") ?? "").isEmpty
+            if !keyFromUnit {
+                do {
+                    _ = try makeProvider(configuration)
+                } catch {
+                    writeError("wundercastd: \(error)\n")
+                    return 1
+                }
+            }
+            print(
+                "wundercastd: configuration OK"
+                    + (keyFromUnit
+                        ? " (the API key comes from $CREDENTIALS_DIRECTORY/\(credentialName) when the service runs: not checked here)"
+                        : ""))
             return 0
         }
         // The city table comes first: MET Norway takes its place's time zone from it. Neither it

@@ -20,8 +20,12 @@ import WundercastTestSupport
     @Test func missingValuesExpandToNothingAndTheirBlanksCollapse() throws {
         var state = SampleStates.weather(code: nil, temperature: nil, place: nil)
         state.location = nil
-        let values = Placeholder.values(state, now: SampleStates.now, icons: .emoji)
+        var values = Placeholder.values(state, now: SampleStates.now, icons: .emoji)
+        // The apparent temperature is still there: `{apparent}{unit}` keeps its unit.
         #expect(try Template("{icon} {temperature}{unit} {condition} {place}").render(values) == "🌡\u{FE0F} °C")
+        state.weather?.apparentTemperature = nil
+        values = Placeholder.values(state, now: SampleStates.now, icons: .emoji)
+        #expect(try Template("{icon} {temperature}{unit} {condition} {place}").render(values) == "🌡\u{FE0F}")
         #expect(try Template("[{place}] {humidity} {distance} now").render(values) == "[] 72% now")
         #expect(try Template("{bearing} {humidity}").render(values) == "72%")
     }

@@ -146,4 +146,31 @@ import WundercastTestSupport
         #expect(try http.requests().isEmpty)
         await http.stopAndWait()
     }
+
+    /// `--check-config` reads the key file as the start would; a key from the unit's credentials
+    /// is said not to be checked.
+    @Test func checkConfigReadsTheKeyFile() async throws {
+        let good = try Self.keyFile(Self.key + "\n")
+        defer { try? FileManager.default.removeItem(at: good) }
+        let http = try await FixtureHTTPServer()
+        let cases: [(String, Int32, String)] = [
+            ("APIKeyFile=/nonexistent/owm.key", 1, "APIKeyFile=/nonexistent/owm.key: No such file or directory"),
+            ("APIKeyFile=\(good.path)", 0, "configuration OK"),
+            ("", 0, "the API key comes from $CREDENTIALS_DIRECTORY/openweathermap when the service runs"),
+        ]
+        for (line, status, expected) in cases {
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "wundercast-\(UUID().uuidString).conf")
+            try Self.configuration(http, keyLine: line).write(to: path, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(at: path) }
+            var environment = ProcessInfo.processInfo.environment
+            environment.removeValue(forKey: "CREDENTIALS_DIRECTORY")
+            let result = try await runProcess(
+                try Binaries.path("wundercastd"), ["--check-config", "--config", path.path], environment: environment)
+            #expect(result.status == status, "\(line): \(result.stderr)")
+            #expect((result.stdout + result.stderr).contains(expected), "\(line): \(result.stdout) \(result.stderr)")
+            #expect(!(result.stdout + result.stderr).contains(Self.key))
+        }
+        await http.stopAndWait()
+    }
 }

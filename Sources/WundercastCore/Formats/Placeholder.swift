@@ -102,7 +102,10 @@ public enum Placeholder: String, Sendable, CaseIterable {
             values[.temperature] = weather.temperature.map(DisplayRounding.temperature)
             values[.apparent] = weather.apparentTemperature.map(DisplayRounding.temperature)
             let unit = UntrustedText.sanitized(weather.units.temperature, limit: 8)
-            if !unit.isEmpty { values[.unit] = unit }
+            // The unit goes with a temperature: without one, `{temperature}{unit}` is blank.
+            if !unit.isEmpty, weather.temperature != nil || weather.apparentTemperature != nil {
+                values[.unit] = unit
+            }
             values[.condition] = conditionText(weather)
             values[.humidity] = weather.relativeHumidity.flatMap {
                 withUnit(DisplayRounding.percent($0), "%", separator: "")

@@ -13,4 +13,6 @@ public enum MessageID {
     public static let authorizationChanged = "414bb71fc22b46999877ae95283da714"
     /// The configuration could not be loaded; the daemon keeps its last good configuration.
     public static let configurationRejected = "1e7b738b64e4420c856be48177c2527a"
+    /// The configuration was read again (SIGHUP) and what changed was applied.
+    public static let configurationReloaded = "525d0eed387e4cc181a0c2e7fa6f3c5b"
 }

@@ -143,6 +143,18 @@ public final class StateStore: Sendable {
         }
     }
 
+    /// A reload changed the provider to `name`: its weather is being fetched (the old
+    /// provider's stays shown meanwhile, as `fetching`, or `noLocation`/`stale` without a
+    /// position); the old provider's failure no longer holds.
+    public func changeProvider(_ name: String) {
+        change { f in
+            guard f.provider != name else { return }
+            f.provider = name
+            f.failure = nil
+            if f.location != nil { f.fetching = true }
+        }
+    }
+
     /// A GPS fix arrived at wall-clock `at` (the age of the position; publishes nothing by itself).
     public func noteFix(at: Date) {
         facts.withLock { $0.lastFixAt = at }

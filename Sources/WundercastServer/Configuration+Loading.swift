@@ -30,7 +30,7 @@ extension Daemon.Instance {
     /// `[Socket]` as the server takes it: `PreciseGroup=` resolved to its id once, at start
     /// (`getgrnam_r`). A group that does not exist, or cannot be looked up, gives one warning
     /// and nobody beyond root and the daemon's own user reads precisely.
-    func socketSettings() -> SocketServer.Settings {
+    func socketSettings(_ configuration: Configuration) -> SocketServer.Settings {
         let name = configuration.socket.preciseGroup
         guard !name.isEmpty else { return .init(configuration.socket, preciseGroupID: nil) }
         do {

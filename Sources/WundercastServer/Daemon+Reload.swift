@@ -1,40 +1,118 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import WundercastCore
 import WundercastSystemd
 
 extension Daemon.Instance {
-    /// SIGHUP: re-read the configuration. The authorization status applies at once;
-    /// other keys need a restart. A bad file is refused and the running state kept.
-    func reload() {
+    /// SIGHUP: reads the configuration again and applies every key that can change while the
+    /// daemon runs, between `RELOADING=1` and `READY=1`, restarting only what depends on it:
+    ///
+    /// - `Authorization=`: at once (as `wundercastctl authorize`, not saved);
+    /// - `[Weather]`, `[Places]`, `MaxAge=`, `LookupsPerMinute=`: a new provider, city table,
+    ///   weather cache and lookups (the new provider's weather is fetched at once);
+    /// - the rest of `[Location]` and `[Throttle]`, `Precision=`: a new pipeline (a new `GPSD=`
+    ///   reconnects; the old pipeline's work ends before the new one starts);
+    /// - `[Socket]` limits, `PreciseGroup=`, `PublicPrecision=`, `Mode=` (of a socket the daemon
+    ///   bound): in place, for the requests and connections that follow.
+    ///
+    /// `[Socket] Path=` needs a restart (said in the log). A file that does not load, or a
+    /// provider that cannot be set up (a bad key file), is rejected with a logged error and
+    /// the running configuration stays whole.
+    func reload(server: SocketServer, ownedPath: String?) async {
         _ = try? notifier.reloading()
-        defer { _ = try? notifier.ready(status: "reloaded") }
+        let (status, _) = await apply(server: server, ownedPath: ownedPath)
+        _ = try? notifier.ready(status: status)
+    }
+
+    /// Reloads; returns the `STATUS=` text and whether the new configuration was taken.
+    @discardableResult
+    func apply(server: SocketServer, ownedPath: String?) async -> (status: String, applied: Bool) {
+        let fresh: Configuration
         do {
-            let fresh = try Daemon.loadConfiguration(options)
-            // Compared with the file as last loaded, not as at start-up: editing the file
-            // back to the start-up value must apply too.
-            let previous = lastLoaded.withLock { last in
-                defer { last = fresh }
-                return last
-            }
-            if fresh.location.authorization != previous.location.authorization {
-                _ = authorize(fresh.location.authorization, persist: false)
-            }
-            var comparable = fresh
-            comparable.location.authorization = configuration.location.authorization
-            if case .resolved(let name, _) = configuration.location.fallback,
-                comparable.location.fallback == .name(name)
-            {
-                comparable.location.fallback = configuration.location.fallback  // resolved at start-up
-            }
-            if comparable != configuration {
-                logger.notice(
-                    "configuration reloaded; changes other than Authorization= take effect after a restart")
-            } else {
-                logger.info("configuration reloaded")
-            }
+            fresh = try Daemon.loadConfiguration(options)
         } catch {
-            logger.log(
-                .error, "configuration rejected, keeping the running one: \(error)",
-                fields: [("MESSAGE_ID", MessageID.configurationRejected)])
+            return rejected("\(error)")
         }
+        let before = running.withLock { $0 }
+        let old = before.configuration
+        var next = fresh
+        if case .resolved(let name, _) = old.location.fallback, fresh.location.fallback == .name(name) {
+            next.location.fallback = old.location.fallback  // resolved at start-up or at the last reload
+        }
+        // Everything that can fail comes first: a rejected reload changes nothing.
+        var weather = before.weather
+        let newWeather = !Daemon.WeatherSide.same(old, next)
+        if newWeather {
+            let places =
+                next.places == old.places && next.weather.timeout == old.weather.timeout
+                ? before.weather.places : Daemon.placeFinder(next, logger: unredacted)
+            do {
+                let provider = try Daemon.makeProvider(next, places: places, logger: unredacted)
+                weather = Daemon.WeatherSide(
+                    next, provider: provider, places: places, logger: unredacted.redacting(provider.secrets))
+            } catch {
+                return rejected("\(error)")
+            }
+        }
+        if case .name = next.location.fallback {
+            next = await Daemon.resolvingFallback(next, places: weather.places, logger: weather.logger)
+        }
+
+        var applied: [String] = []
+        if fresh.location.authorization != before.loaded.location.authorization {
+            _ = authorize(fresh.location.authorization, persist: false)
+            applied.append("Authorization=\(fresh.location.authorization.configName)")
+        }
+        let newPipeline = newWeather || !Daemon.Pipeline.same(old, next)
+        if newWeather {
+            applied.append("[Weather]/[Places] (\(weather.queue.name))")
+            store.changeProvider(weather.queue.name)
+        }
+        if newPipeline {
+            if next.location.gpsdHost != old.location.gpsdHost || next.location.gpsdPort != old.location.gpsdPort {
+                applied.append("GPSD=\(next.location.gpsdHost):\(next.location.gpsdPort) (reconnecting)")
+            }
+            applied.append("[Location]/[Throttle]")
+            pipelines.replace(
+                with: Daemon.Pipeline(
+                    next, weather: weather, authorization: authorization, store: store, health: health))
+        }
+        var viewer = before.viewer
+        if next.socket != old.socket {
+            applied.append("[Socket]")
+            server.update(socketSettings(next))
+            if next.socket.publicPrecision != old.socket.publicPrecision {
+                viewer = StateViewer(publicPrecision: next.socket.publicPrecision, places: weather.places)
+            }
+            if let ownedPath, next.socket.mode != old.socket.mode {
+                chmod(ownedPath, mode_t(next.socket.mode))
+            }
+            if ownedPath != nil, next.socket.path != old.socket.path, options.socketPath == nil {
+                logger.notice(
+                    "[Socket] Path=\(next.socket.path) takes effect after a restart; still serving on \(old.socket.path)"
+                )
+            }
+        } else if newWeather {
+            viewer = StateViewer(publicPrecision: next.socket.publicPrecision, places: weather.places)
+        }
+        health.configure(
+            gpsdServer: "\(next.location.gpsdHost):\(next.location.gpsdPort)",
+            publicPrecision: next.socket.publicPrecision)
+        running.withLock {
+            $0 = Running(configuration: next, loaded: fresh, weather: weather, viewer: viewer)
+        }
+        let summary = applied.isEmpty ? "nothing changed" : "applied " + applied.joined(separator: ", ")
+        logger.log(
+            .notice, "configuration reloaded: \(summary)",
+            fields: [("MESSAGE_ID", MessageID.configurationReloaded)])
+        return ("configuration reloaded", true)
+    }
+
+    private func rejected(_ reason: String) -> (status: String, applied: Bool) {
+        logger.log(
+            .error, "configuration rejected, keeping the running one: \(reason)",
+            fields: [("MESSAGE_ID", MessageID.configurationRejected)])
+        return ("configuration rejected, keeping the running one", false)
     }
 }

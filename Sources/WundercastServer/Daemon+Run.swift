@@ -43,25 +43,25 @@ extension Daemon.Instance {
             ownedPath = path
         }
         let store = self.store
-        let service = self.service
-        let viewer = self.viewer
-        let lookups = self.lookups
+        let pipelines = self.pipelines
         let server: SocketServer
         do {
             server = try SocketServer(
                 listenFD: listenFD,
                 handlers: .init(
-                    currentState: { viewer.views(store.current) },
-                    nowRequested: { service.requestRefresh() },
+                    currentState: { [self] in viewer.views(store.current) },
+                    nowRequested: { pipelines.current.service.requestRefresh() },
                     authorize: { [self] in self.authorize($0) },
-                    watchersChanged: { service.setWatchers($0) },
-                    refresh: { service.refresh() },
+                    watchersChanged: { pipelines.setWatchers($0) },
+                    refresh: { pipelines.current.service.refresh() },
                     status: { [self] in
-                        health.status(
-                            state: store.current, authorization: authorization.value, queue: queue,
-                            lookups: lookups.answered, now: Date())
+                        let weather = self.weather
+                        return health.status(
+                            state: store.current, authorization: authorization.value, queue: weather.queue,
+                            lookups: weather.lookups.answered, now: Date())
                     },
-                    lookup: { request, peer in
+                    lookup: { [self] request, peer in
+                        let lookups = self.weather.lookups
                         switch request {
                         case .weather(let query):
                             return await lookups.weather(query, user: peer.uid)
@@ -73,7 +73,7 @@ extension Daemon.Instance {
                                 SocketProtocol.ErrorResponse(.unknownRequest, message: "not a lookup request"))
                         }
                     }),
-                logger: logger, settings: socketSettings())
+                logger: logger, settings: socketSettings(configuration))
         } catch {
             logger.error("cannot serve the socket: \(error)")
             Daemon.writeError("wundercastd: cannot serve the socket: \(error)\n")
@@ -82,10 +82,11 @@ extension Daemon.Instance {
         server.start()
         let group = ServiceGroup(
             [
-                LocationWeatherService(service: service, gpsd: gpsd),
+                pipelines,
                 SocketService(server: server, ownedPath: ownedPath),
                 Publisher(
-                    store: store, server: server, viewer: viewer, health: health, notifier: notifier, logger: logger),
+                    store: store, server: server, views: { [self] in viewer.views($0) }, health: health,
+                    notifier: notifier, logger: logger),
                 Watchdog(notifier: notifier, server: server),
             ], logger: logger)
         await group.run {
@@ -97,7 +98,7 @@ extension Daemon.Instance {
                 fields: [("MESSAGE_ID", MessageID.started)])
             for await number in signals {
                 guard number == SIGHUP else { break }
-                reload()
+                await reload(server: server, ownedPath: ownedPath)
             }
             _ = try? notifier.stopping()
             logger.info("stopping")

@@ -8,8 +8,6 @@ import Foundation
 #endif
 import Synchronization
 import WundercastCore
-import WundercastGPSD
-import WundercastHTTP
 import WundercastPOSIX
 import WundercastSystemd
 
@@ -116,7 +114,8 @@ public enum Daemon {
         let logger = unredacted.redacting(provider.secrets)
         let ready = await resolvingFallback(configuration, places: places, logger: logger)
         let daemon = Instance(
-            configuration: ready, options: options, logger: logger, provider: provider, places: places)
+            configuration: ready, loaded: configuration, options: options, logger: logger, unredacted: unredacted,
+            weather: WeatherSide(ready, provider: provider, places: places, logger: logger))
         return await daemon.run()
     }
 
@@ -143,36 +142,46 @@ public enum Daemon {
         StandardError.write(text)
     }
 
-    /// One running daemon.
+    /// One running daemon: the parts that live as long as the process (the published state,
+    /// the authorization, the socket's view of health) and the parts a reload may replace
+    /// (``Running``: the weather side, the viewer; the pipeline in ``pipelines``).
     final class Instance: Sendable {
-        let configuration: Configuration
+        /// What the configuration in force made.
+        struct Running: Sendable {
+            /// As in force: `Fallback=` resolved.
+            var configuration: Configuration
+            /// The configuration files as last read (start-up or SIGHUP): a reload compares with
+            /// this, so that editing a key back to its start-up value applies too.
+            var loaded: Configuration
+            var weather: Daemon.WeatherSide
+            var viewer: StateViewer
+        }
+
         let options: Options
+        /// The daemon's logger, redacting the start-up provider's secrets; each
+        /// ``WeatherSide`` logs through one that redacts its own.
         let logger: Logger
+        /// Without redaction: a new provider's logger is made from it.
+        let unredacted: Logger
         let notifier = ServiceNotifier()
         let authorization: ObservableValue<AuthorizationStatus>
         let store: StateStore
-        let service: WeatherService<ContinuousClock>
-        let locationManager: LocationManager
-        let gpsd: GPSDFixSource
         let decisionFile: String?
-        /// The one door to the provider (own fetches and lookups), and the lookups.
-        let queue: ProviderQueue
-        let lookups: LookupService
-        let viewer: StateViewer
         let health: Health
-        /// The configuration file as last read (start-up or SIGHUP).
-        let lastLoaded: Mutex<Configuration>
+        let running: Mutex<Running>
+        let pipelines: PipelineRunner
 
-        /// - Parameter provider: from ``Daemon/makeProvider(_:places:logger:environment:read:)``; `logger`
-        ///   already redacts its secrets.
+        /// - Parameters:
+        ///   - configuration: as loaded, `Fallback=` resolved.
+        ///   - loaded: as read from the files (`Fallback=` as written).
+        ///   - weather: made from `configuration`; its logger already redacts its secrets.
         init(
-            configuration: Configuration, options: Options, logger: Logger, provider: any WeatherProvider,
-            places: PlaceFinder = .none
+            configuration: Configuration, loaded: Configuration, options: Options, logger: Logger,
+            unredacted: Logger, weather: Daemon.WeatherSide
         ) {
-            self.configuration = configuration
-            self.lastLoaded = Mutex(configuration)
             self.options = options
             self.logger = logger
+            self.unredacted = unredacted
             decisionFile = Environment.value("STATE_DIRECTORY")
                 .flatMap { $0.split(separator: ":").first.map(String.init) }
                 .map { $0 + "/authorization" }
@@ -181,40 +190,22 @@ public enum Daemon {
                 initial = saved
             }
             authorization = ObservableValue(initial)
-            gpsd = GPSDFixSource(
-                host: configuration.location.gpsdHost, port: configuration.location.gpsdPort, logger: logger)
-            locationManager = LocationManager(
-                source: gpsd, authorization: authorization,
-                maxHorizontalError: configuration.location.maxHorizontalError)
-            queue = ProviderQueue(provider)
-            let clock = ContinuousClock()
-            // One cache for the daemon's own fetches and the lookups (issue 7, point 6).
-            let cache = WeatherCache(
-                provider: queue, precision: configuration.weather.precision, ttl: configuration.throttle.maxAge,
-                clock: clock, logger: logger)
-            lookups = LookupService(
-                queue: queue, cache: cache, places: places,
-                settings: .init(
-                    precision: configuration.weather.precision, maxAge: configuration.throttle.maxAge,
-                    lookupsPerMinute: configuration.socket.lookupsPerMinute))
-            viewer = StateViewer(publicPrecision: configuration.socket.publicPrecision, places: places)
-            let health = Health(
+            health = Health(
                 gpsdServer: "\(configuration.location.gpsdHost):\(configuration.location.gpsdPort)",
                 publicPrecision: configuration.socket.publicPrecision)
-            self.health = health
-            gpsd.onConnectionChange = { event in
-                switch event {
-                case .connected: health.gpsd(connected: true)
-                case .connectFailed, .disconnected, .stopped: health.gpsd(connected: false)
-                }
-            }
-            store = StateStore(provider: provider.name, authorization: initial)
-            service = WeatherService(
-                locationManager: locationManager, provider: queue, cache: cache, store: store, clock: clock,
-                settings: .init(
-                    throttle: ThrottlePolicy(configuration.throttle), maxFixAge: configuration.location.maxFixAge,
-                    precision: configuration.weather.precision, fallback: configuration.location.fallback),
-                logger: logger)
+            store = StateStore(provider: weather.queue.name, authorization: initial)
+            running = Mutex(
+                Running(
+                    configuration: configuration, loaded: loaded, weather: weather,
+                    viewer: StateViewer(publicPrecision: configuration.socket.publicPrecision, places: weather.places)))
+            pipelines = PipelineRunner(
+                Daemon.Pipeline(
+                    configuration, weather: weather, authorization: authorization, store: store, health: health))
         }
+
+        /// The configuration in force.
+        var configuration: Configuration { running.withLock { $0.configuration } }
+        var viewer: StateViewer { running.withLock { $0.viewer } }
+        var weather: Daemon.WeatherSide { running.withLock { $0.weather } }
     }
 }

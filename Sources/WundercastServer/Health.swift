@@ -10,20 +10,27 @@ import WundercastCore
 /// Fed by the gpsd source's connection events and by the published states.
 final class Health: Sendable {
     private struct Facts {
+        var gpsdServer: String
+        /// `STATUS` is the same for every reader: positions in error texts are shown at this precision.
+        var publicPrecision: Int
         var gpsdConnected = false
         var lastError: SocketProtocol.StatusResponse.LastError?
     }
 
     let started = ContinuousClock.now
-    let gpsdServer: String
-    private let facts = Mutex(Facts())
-
-    /// `STATUS` is the same for every reader: positions in error texts are shown at this precision.
-    let publicPrecision: Int
+    private let facts: Mutex<Facts>
 
     init(gpsdServer: String, publicPrecision: Int = 1) {
-        self.gpsdServer = gpsdServer
-        self.publicPrecision = publicPrecision
+        facts = Mutex(Facts(gpsdServer: gpsdServer, publicPrecision: publicPrecision))
+    }
+
+    /// A reload changed `GPSD=` or `PublicPrecision=`: the new gpsd is not connected yet.
+    func configure(gpsdServer: String, publicPrecision: Int) {
+        facts.withLock { f in
+            if f.gpsdServer != gpsdServer { f.gpsdConnected = false }
+            f.gpsdServer = gpsdServer
+            f.publicPrecision = publicPrecision
+        }
     }
 
     /// From `GPSDFixSource.onConnectionChange`.
@@ -34,6 +41,7 @@ final class Health: Sendable {
     /// Every published state: a new error is remembered with the time it was first seen.
     func note(_ state: WeatherState, at now: Date) {
         guard let error = state.error else { return }
+        let publicPrecision = facts.withLock { $0.publicPrecision }
         let message =
             state.location.map {
                 UntrustedText.hidingPosition(
@@ -59,7 +67,8 @@ final class Health: Sendable {
         }
         let counts = queue.counts
         return SocketProtocol.StatusResponse(
-            uptimeSeconds: Int(uptime.components.seconds), gpsd: .init(server: gpsdServer, connected: f.gpsdConnected),
+            uptimeSeconds: Int(uptime.components.seconds),
+            gpsd: .init(server: f.gpsdServer, connected: f.gpsdConnected),
             fix: fix, authorization: authorization, provider: queue.name, state: state.status, lastError: f.lastError,
             counters: .init(requests: counts.requests, failures: counts.failures, lookups: lookups))
     }

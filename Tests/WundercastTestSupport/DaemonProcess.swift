@@ -51,7 +51,8 @@ public final class DaemonProcess: @unchecked Sendable {
     /// The daemon's stdout and stderr, line by line (debug entries included).
     public var output: OutputLog { child.output }
     private let child: ChildProcess
-    private let notify: NotifySocket?
+    /// The `NOTIFY_SOCKET` of this object (`nil` when the test gave its own).
+    public let notify: NotifySocket?
 
     public struct StartError: Error, CustomStringConvertible {
         public var description: String

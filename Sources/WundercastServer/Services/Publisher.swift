@@ -13,7 +13,8 @@ struct Publisher: DaemonService {
     let name = "publisher"
     let store: StateStore
     let server: SocketServer
-    let viewer: StateViewer
+    /// The views of a state under the configuration in force (``StateViewer``).
+    let views: @Sendable (WeatherState) -> StateViews
     let health: Health
     let notifier: ServiceNotifier
     let logger: Logger
@@ -21,7 +22,7 @@ struct Publisher: DaemonService {
     func run() async {
         var previous: WeatherState?
         for await published in store.states() {
-            let views = viewer.views(published)
+            let views = self.views(published)
             server.broadcast(views)
             health.note(published, at: Date())
             // The journal is for the machine's administrator: the precise view, place included.

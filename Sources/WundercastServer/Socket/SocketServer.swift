@@ -90,7 +90,8 @@ public final class SocketServer: @unchecked Sendable {
     let listenFD: Int32
     let handlers: Handlers
     let logger: Logger
-    let settings: Settings
+    /// Changed by ``update(_:)`` on a reload.
+    var settings: Settings
     let timer: Timer
     let wallClock: @Sendable () -> Date
     /// The daemon's effective user id: its peers read precisely.
@@ -194,6 +195,12 @@ public final class SocketServer: @unchecked Sendable {
             clients.removeAll()
         }
         loop.stop()
+    }
+
+    /// A reload changed `[Socket]`: the new limits apply from now on (a client already
+    /// connected beyond a lowered `MaxClients=` stays).
+    public func update(_ settings: Settings) {
+        loop.post { self.settings = settings }
     }
 
     /// Number of connected clients (tests).

@@ -1,0 +1,134 @@
+import Foundation
+import Synchronization
+import Testing
+import WundercastTestSupport
+
+/// SIGHUP applies every key that can change at run time (issue 8, point 3), between
+/// `RELOADING=1` and `READY=1`, restarting only what depends on it; a configuration that
+/// cannot be used is rejected whole and the running one keeps serving.
+@Suite(.serialized) struct DaemonReloadTests {
+    static let boat = Fixtures.url("nmea/bundg_zeus_9.log")
+
+    func fallback(url: String, extra: String = "") -> String {
+        """
+        [Weather]
+        URL=\(url)
+        [Location]
+        Authorization=denied
+        GPSD=127.0.0.1:1
+        Fallback=59.9139,10.7522
+        \(extra)
+        """
+    }
+
+    func rewrite(_ daemon: DaemonProcess, _ text: String) throws {
+        try (text + "\n[Socket]\nPath=\(daemon.socketPath)\n").write(
+            toFile: daemon.configPath, atomically: true, encoding: .utf8)
+    }
+
+    @Test func aNewProviderURLIsFetchedAtOnceBetweenReloadingAndReady() async throws {
+        let first = try await FixtureHTTPServer()
+        let second = try await FixtureHTTPServer()
+        let daemon = try await DaemonProcess(configuration: fallback(url: first.baseURL))
+        _ = try await daemon.waitForState(timeout: .seconds(30), "fresh weather from the first server") {
+            $0["status"] as? String == "fresh"
+        }
+        let notify = try #require(daemon.notify)
+        let before = notify.messages.lines.count
+        try rewrite(daemon, fallback(url: second.baseURL))
+        daemon.signal(SIGHUP)
+        let requests = try await second.waitForRequests(count: 1, timeout: .seconds(30))
+        #expect(requests.first?.query["latitude"] == "59.91")
+        try await daemon.output.waitFor(containing: "configuration reloaded: applied")
+        // The predicate sees every line once, in order (under the log's lock: it must not read the log).
+        let readies = Mutex(0)
+        let readiesBefore = notify.messages.lines.prefix(before).filter { $0.contains("READY=1") }.count
+        _ = try await notify.messages.waitFor("READY=1 after the reload", timeout: .seconds(10)) { line in
+            readies.withLock { seen in
+                if line.contains("READY=1") { seen += 1 }
+                return seen > readiesBefore
+            }
+        }
+        let sent = Array(notify.messages.lines.dropFirst(before))
+        let reloading = try #require(sent.firstIndex { $0.contains("RELOADING=1") }, "\(sent)")
+        let ready = try #require(sent.firstIndex { $0.contains("READY=1") }, "\(sent)")
+        #expect(reloading < ready, "\(sent)")
+        let state = try await daemon.waitForState(timeout: .seconds(30), "fresh weather after the reload") {
+            $0["status"] as? String == "fresh"
+        }
+        #expect(state["provider"] as? String == "open-meteo")
+        // Lookups go to the new provider too; the first server is asked nothing more.
+        let firstCount = try first.requests().count
+        #expect(try await daemon.ctl("weather", "52.37,4.89").status == 0)
+        let lookups = try await second.waitForRequests(count: 2, timeout: .seconds(30))
+        #expect(lookups.last?.query["latitude"] == "52.37")
+        #expect(try first.requests().count == firstCount)
+    }
+
+    @Test func aNewGPSDAddressReconnects() async throws {
+        let http = try await FixtureHTTPServer()
+        let port = try GPSFake.freePort()
+        let gpsfake = try await GPSFake.start(log: Self.boat, cycle: 0.01, port: port)
+        defer { gpsfake.stop() }
+        let base = "[Weather]\nURL=\(http.baseURL)\n[Throttle]\nMinDistance=1km\n[Location]\nAuthorization=always\n"
+        let daemon = try await DaemonProcess(configuration: base + "GPSD=127.0.0.1:1\n")
+        let unreachable = try await daemon.waitForState(timeout: .seconds(30), "no gpsd") {
+            $0[path: "error.code"] as? String == "gpsd-unreachable"
+        }
+        #expect(unreachable["location"] == nil)
+        try rewrite(daemon, base + "GPSD=127.0.0.1:\(port)\n")
+        daemon.signal(SIGHUP)
+        let state = try await daemon.waitForState(timeout: .seconds(60), "weather from the new gpsd's fixes") {
+            $0[path: "location.source"] as? String == "gpsd" && $0["status"] as? String == "fresh"
+        }
+        #expect(state["weather"] != nil)
+        let status = try await daemon.ctl("--json", "status")
+        #expect(status.stdout.contains("\"server\":\"127.0.0.1:\(port)\""), "\(status.stdout)")
+        #expect(daemon.log.contains("GPSD=127.0.0.1:\(port) (reconnecting)"), "\(daemon.log.suffix(2000))")
+    }
+
+    @Test func socketLimitsApplyToTheConnectionsThatFollow() async throws {
+        let http = try await FixtureHTTPServer()
+        let daemon = try await DaemonProcess(configuration: fallback(url: http.baseURL))
+        _ = try await daemon.waitForState(timeout: .seconds(30), "fresh") { $0["status"] as? String == "fresh" }
+        try rewrite(daemon, fallback(url: http.baseURL, extra: "[Socket]\nMaxClients=1\n"))
+        daemon.signal(SIGHUP)
+        try await daemon.output.waitFor(containing: "configuration reloaded: applied [Socket]")
+        // One watcher holds the only place; the next connection is refused.
+        let watch = try ChildProcess(
+            [try Binaries.path("wundercastctl"), "--socket", daemon.socketPath, "watch", "--json"],
+            separateStderr: true)
+        defer { watch.signalGroup(SIGKILL) }
+        try await watch.output.waitFor("the watcher's first line") { _ in true }
+        let refused = try await daemon.ctl("now", "--json")
+        #expect(
+            (refused.stdout + refused.stderr).contains("MaxClients=1"), "\(refused.stdout)\(refused.stderr)")
+    }
+
+    @Test func aProviderThatCannotBeSetUpIsRejectedWhole() async throws {
+        let http = try await FixtureHTTPServer()
+        let daemon = try await DaemonProcess(configuration: fallback(url: http.baseURL))
+        _ = try await daemon.waitForState(timeout: .seconds(30), "fresh") { $0["status"] as? String == "fresh" }
+        let missing = daemon.configPath + ".no-such-key"
+        // A new provider whose key file is missing, and a new authorization in the same file.
+        try rewrite(
+            daemon,
+            """
+            [Weather]
+            Provider=openweathermap
+            URL=\(http.baseURL)
+            APIKeyFile=\(missing)
+            [Location]
+            Authorization=ask
+            GPSD=127.0.0.1:1
+            Fallback=59.9139,10.7522
+            """)
+        daemon.signal(SIGHUP)
+        try await daemon.output.waitFor(containing: "configuration rejected")
+        #expect(daemon.log.contains(missing), "\(daemon.log.suffix(2000))")
+        let state = try await daemon.now()
+        #expect(state["authorization"] as? String == "denied", "nothing of the rejected file applies")
+        #expect(state["provider"] as? String == "open-meteo")
+        #expect(state["status"] as? String == "fresh")
+    }
+}

@@ -35,6 +35,7 @@ extension Configuration {
     /// call ``ParsedConfiguration/checked()`` once every file is applied.
     public static func parse(_ text: String, file: String, onto base: ParsedConfiguration) -> ParsedConfiguration {
         var parser = Parser(file: file, parsed: base)
+        parser.parsed.files.append(file)
         var pending: (line: Int, text: String)? = nil
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
         for (index, physical) in lines.enumerated() {

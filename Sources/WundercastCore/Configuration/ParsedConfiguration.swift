@@ -27,6 +27,8 @@ public struct ParsedConfiguration: Sendable, Equatable {
     public var origins: [String: ConfigurationOrigin]
     /// Every error, in the order found; empty when the configuration is valid.
     public var errors: [ConfigurationError]
+    /// The files applied, in order (as named to the parser).
+    public var files: [String] = []
     /// Order in which keys were last assigned (the later file or line wins), for rules between keys.
     var sequence: [String: Int] = [:]
 

@@ -41,7 +41,7 @@ extension Daemon {
             }
         }
         let files = parsed.files.isEmpty ? ["# no configuration file: all defaults"] : parsed.files.map { "# \($0)" }
-        print((files + [""]).joined(separator: "\n") + parsed.effectiveText(), terminator: "")
+        print(files.joined(separator: "\n") + "\n\n" + parsed.effectiveText(), terminator: "")
         writeError(Configuration.fileSystemWarnings(parsed).map { "\($0)\n" }.joined())
         writeError(
             "wundercastd: configuration OK"

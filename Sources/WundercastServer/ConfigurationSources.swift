@@ -100,7 +100,7 @@ extension Configuration {
         do {
             _ = try Directory.kind(of: sources.mainFile)
             parsed = apply(file: sources.mainFile, onto: parsed)
-        } catch where error.code == ENOENT && sources.mainFileOptional {
+        } catch  where error.code == ENOENT && sources.mainFileOptional {
             // No main file: the defaults, then the drop-ins.
         } catch {
             parsed = apply(file: sources.mainFile, onto: parsed)  // says why it cannot be read

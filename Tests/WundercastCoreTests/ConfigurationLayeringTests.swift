@@ -7,7 +7,8 @@ import Testing
 @Suite struct ConfigurationLayeringTests {
     @Test func aLaterFileOverridesAndRecordsItsOrigin() {
         var parsed = Configuration.parse(
-            "[Location]\nGPSD=gpsd.lan\n\n[Throttle]\nMinInterval=30s\n", file: "main.conf", onto: ParsedConfiguration())
+            "[Location]\nGPSD=gpsd.lan\n\n[Throttle]\nMinInterval=30s\n", file: "main.conf", onto: ParsedConfiguration()
+        )
         parsed = Configuration.parse("# drop-in\n[Location]\nGPSD=[::1]:3000\n", file: "50-a.conf", onto: parsed)
         #expect(parsed.errors.isEmpty)
         #expect(parsed.configuration.location.gpsdHost == "::1")
@@ -45,24 +46,27 @@ import Testing
     @Test func rulesBetweenKeysNameTheFileThatBrokeThem() {
         var parsed = Configuration.parse("[Throttle]\nMaxAge=10min\n", file: "main.conf", onto: ParsedConfiguration())
         parsed = Configuration.parse("[Throttle]\n\nMinInterval=20min\n", file: "90-x.conf", onto: parsed).checked()
-        #expect(parsed.errors.map(\.description) == [
-            "90-x.conf:3: MinInterval=20min is longer than MaxAge=10min: no two fetches may start closer than MinInterval, so MaxAge must be at least that"
-        ])
+        #expect(
+            parsed.errors.map(\.description) == [
+                "90-x.conf:3: MinInterval=20min is longer than MaxAge=10min: no two fetches may start closer than MinInterval, so MaxAge must be at least that"
+            ])
         let metno = Configuration.parse("[Weather]\nProvider=metno\n", file: "m.conf", onto: ParsedConfiguration())
             .checked()
         #expect(metno.errors.first?.description.hasPrefix("m.conf:2: Provider=metno needs [Weather] Contact=") == true)
     }
 
-    @Test(arguments: [
-        ([0x5B, 0xFF, 0x5D], 1, "0xFF at column 2"),
-        (Array("[Location]\nGPSD=h\u{0}\n".utf8) + [0x23, 0xC3, 0x28], 3, "0xC3 at column 2"),  // cut sequence
-        (Array("# ok\n\n".utf8) + [0x41, 0xED, 0xA0, 0x80], 3, "0xED at column 2"),  // a surrogate
-        (Array("[Weather]\n".utf8) + [0xC0, 0xAF], 2, "0xC0 at column 1"),  // overlong
-    ] as [([UInt8], Int, String)])
+    @Test(
+        arguments: [
+            ([0x5B, 0xFF, 0x5D], 1, "0xFF at column 2"),
+            (Array("[Location]\nGPSD=h\u{0}\n".utf8) + [0x23, 0xC3, 0x28], 3, "0xC3 at column 2"),  // cut sequence
+            (Array("# ok\n\n".utf8) + [0x41, 0xED, 0xA0, 0x80], 3, "0xED at column 2"),  // a surrogate
+            (Array("[Weather]\n".utf8) + [0xC0, 0xAF], 2, "0xC0 at column 1"),  // overlong
+        ] as [([UInt8], Int, String)])
     func invalidUTF8NamesItsLine(_ bytes: [UInt8], _ line: Int, _ at: String) {
         let parsed = Configuration.parse(bytes: bytes, file: "u.conf", onto: ParsedConfiguration())
         let error = parsed.errors.first { $0.message.hasPrefix("is not valid UTF-8") }
-        #expect(error == ConfigurationError(file: "u.conf", line: line, message: "is not valid UTF-8 text (byte \(at))"))
+        #expect(
+            error == ConfigurationError(file: "u.conf", line: line, message: "is not valid UTF-8 text (byte \(at))"))
     }
 
     @Test func theOtherLinesOfAFileWithBadUTF8StillApply() {
@@ -76,7 +80,8 @@ import Testing
     @Test func everyKeyHasAnEffectiveValue() {
         for section in Configuration.sections {
             for key in section.keys {
-                #expect(Configuration.effectiveValues["\(section.name).\(key.name)"] != nil, "\(section.name).\(key.name)")
+                #expect(
+                    Configuration.effectiveValues["\(section.name).\(key.name)"] != nil, "\(section.name).\(key.name)")
             }
         }
     }
@@ -125,7 +130,8 @@ import Testing
     }
 
     @Test func controlCharactersInAPlaceNameAreEscaped() {
-        let parsed = Configuration.parse("[Location]\nFallback=Evil\u{1B}]0;x\u{7}Town\n", file: "e.conf", onto: .init())
+        let parsed = Configuration.parse(
+            "[Location]\nFallback=Evil\u{1B}]0;x\u{7}Town\n", file: "e.conf", onto: .init())
         #expect(parsed.effectiveText().contains("Fallback=Evil\\u{1b}]0;x\\u{7}Town  # e.conf:2\n"))
     }
 }

@@ -34,7 +34,10 @@ import Testing
         ("http://[::1", "has no closing ] (example: https://api.example.org:8443/v1)"),
         ("http://[::1]x", "is not a URL with host[:port] (example: https://api.example.org:8443/v1)"),
         ("http://[::g]", "does not hold a valid IPv6 address in [ ] (example: https://api.example.org:8443/v1)"),
-        ("http://[1:2:3:4:5:6:7:8:9]", "does not hold a valid IPv6 address in [ ] (example: https://api.example.org:8443/v1)"),
+        (
+            "http://[1:2:3:4:5:6:7:8:9]",
+            "does not hold a valid IPv6 address in [ ] (example: https://api.example.org:8443/v1)"
+        ),
         ("http://[1::2::3]", "does not hold a valid IPv6 address in [ ] (example: https://api.example.org:8443/v1)"),
         ("http://[fe80::1%eth0]", "has an IPv6 zone not written as %25zone (example: http://[fe80::1%25eth0]:8080)"),
         ("http://example.org:99999", "has port 99999, outside 1-65535"),
@@ -43,13 +46,25 @@ import Testing
         ("http://example.org:80a", "has no valid port number (example: https://api.example.org:8443/v1)"),
         ("http://exa mple.org", "contains a space or control character"),
         ("http://example.org/\u{1B}[31m", "contains a space or control character"),
-        ("http://exämple.org", "contains characters outside ASCII (write an international host name in its xn-- form and percent-encode the path)"),
-        ("http://-bad.org", "is not a host name, IPv4 address or [IPv6] address (example: https://api.example.org:8443/v1)"),
-        ("http://a..b", "is not a host name, IPv4 address or [IPv6] address (example: https://api.example.org:8443/v1)"),
+        (
+            "http://exämple.org",
+            "contains characters outside ASCII (write an international host name in its xn-- form and percent-encode the path)"
+        ),
+        (
+            "http://-bad.org",
+            "is not a host name, IPv4 address or [IPv6] address (example: https://api.example.org:8443/v1)"
+        ),
+        (
+            "http://a..b",
+            "is not a host name, IPv4 address or [IPv6] address (example: https://api.example.org:8443/v1)"
+        ),
         ("http://999.1.1.1", "has 999.1.1.1, which is not an IPv4 address (example: https://api.example.org:8443/v1)"),
         ("http://::1", "looks like an IPv6 address: write it in brackets, as [::1]:2947"),
         ("http://user@example.org", "holds a user name (user@host): wundercast sends no credentials in URLs"),
-        ("http://example.org/v1?key=1", "has a query or fragment (?… or #…): give the base URL only, paths are added to it"),
+        (
+            "http://example.org/v1?key=1",
+            "has a query or fragment (?… or #…): give the base URL only, paths are added to it"
+        ),
         ("http://example.org/a|b", "contains |, which a URL must percent-encode"),
         ("ftp://example.org", "does not start with http:// or https://"),
         ("https://", "is not an http:// or https:// URL with a host"),
@@ -65,7 +80,9 @@ import Testing
     /// A password is a secret: the message says what is wrong without quoting it.
     @Test func aPasswordInAURLIsNeverRepeated() {
         let m = refusal("[Weather]\nURL=https://me:hunter2@example.org")
-        #expect(m == "URL= holds a user name and password: credentials do not belong in this file (other users may read it)")
+        #expect(
+            m == "URL= holds a user name and password: credentials do not belong in this file (other users may read it)"
+        )
         #expect(m?.contains("hunter2") == false)
     }
 

@@ -18,10 +18,13 @@ import Glibc
         init() throws {
             root = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "wundercast-check-\(UUID().uuidString.prefix(8))")
-            try FileManager.default.createDirectory(atPath: root.path + "/wundercast.conf.d", withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: root.path + "/wundercast.conf.d", withIntermediateDirectories: true)
         }
 
-        func write(_ path: String, _ text: String) throws { try text.write(toFile: path, atomically: true, encoding: .utf8) }
+        func write(_ path: String, _ text: String) throws {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        }
         func remove() { try? FileManager.default.removeItem(at: root) }
     }
 
@@ -29,15 +32,17 @@ import Glibc
         let files = try Files()
         defer { files.remove() }
         try files.write(
-            files.main, "[Location]\nGPSD=main.lan\n\n[Throttle]\nMinInterval=30s\n[Places]\nCities=\(files.root.path)/none.bin\n")
+            files.main,
+            "[Location]\nGPSD=main.lan\n\n[Throttle]\nMinInterval=30s\n[Places]\nCities=\(files.root.path)/none.bin\n")
         try files.write(files.dropIns + "/20-late.conf", "[Location]\nGPSD=[::1]:3000\n")
         try files.write(files.dropIns + "/10-early.conf", "[Location]\n\nGPSD=early.lan\nFallback=Tromsø\n")
         let result = try await runProcess(try Binaries.path("wundercastd"), ["--check-config", "--config", files.main])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(Array(lines.prefix(4)) == [
-            "# \(files.main)", "# \(files.dropIns)/10-early.conf", "# \(files.dropIns)/20-late.conf", "",
-        ])
+        #expect(
+            Array(lines.prefix(4)) == [
+                "# \(files.main)", "# \(files.dropIns)/10-early.conf", "# \(files.dropIns)/20-late.conf", "",
+            ])
         #expect(lines.contains("GPSD=[::1]:3000  # \(files.dropIns)/20-late.conf:2"))
         #expect(lines.contains("Fallback=Tromsø  # \(files.dropIns)/10-early.conf:4"))
         #expect(lines.contains("MinInterval=30s  # \(files.main):5"))
@@ -91,6 +96,8 @@ import Glibc
         try writeBadFiles(files)
         let result = try await runProcess(try Binaries.path("wundercastd"), ["--config", files.main])
         #expect(result.status == 1)
-        #expect(result.stderr.split(separator: "\n").map(String.init) == Self.expectedErrors(files).map { "wundercastd: \($0)" })
+        #expect(
+            result.stderr.split(separator: "\n").map(String.init)
+                == Self.expectedErrors(files).map { "wundercastd: \($0)" })
     }
 }

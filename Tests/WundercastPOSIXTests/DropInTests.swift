@@ -21,9 +21,10 @@ import Glibc
         }
 
         init() throws {
-            root = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "wundercast-dropins-\(UInt64.random(in: 0...UInt64.max))"
-            ).path
+            root =
+                FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "wundercast-dropins-\(UInt64.random(in: 0...UInt64.max))"
+                ).path
             for directory in [root + "/etc/wundercast.conf.d", root + "/run/wundercast.conf.d"] {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             }
@@ -88,16 +89,21 @@ import Glibc
         #expect(symlink("/dev/zero", tree.run + "/30-zero.conf") == 0)
         #expect(symlink(tree.root + "/nowhere", tree.run + "/40-dangling.conf") == 0)
         try tree.write(tree.run + "/50-bad.conf", "[Socket]\nPath=/\n")
-        #expect(throws: ConfigurationErrors([
-            ConfigurationError(file: tree.main, line: 2, message: "GPSD=\"h:99999\" has port 99999, outside 1-65535"),
-            ConfigurationError(file: tree.etc + "/10-fifo.conf", line: 0, message: "cannot read: not a regular file"),
-            ConfigurationError(file: tree.etc + "/20-dir.conf", line: 0, message: "cannot read: Is a directory"),
-            ConfigurationError(file: tree.run + "/30-zero.conf", line: 0, message: "cannot read: not a regular file"),
-            ConfigurationError(
-                file: tree.run + "/40-dangling.conf", line: 0, message: "cannot read: No such file or directory"),
-            ConfigurationError(
-                file: tree.run + "/50-bad.conf", line: 2, message: "Path=\"/\" is the root directory, not a file"),
-        ])) {
+        #expect(
+            throws: ConfigurationErrors([
+                ConfigurationError(
+                    file: tree.main, line: 2, message: "GPSD=\"h:99999\" has port 99999, outside 1-65535"),
+                ConfigurationError(
+                    file: tree.etc + "/10-fifo.conf", line: 0, message: "cannot read: not a regular file"),
+                ConfigurationError(file: tree.etc + "/20-dir.conf", line: 0, message: "cannot read: Is a directory"),
+                ConfigurationError(
+                    file: tree.run + "/30-zero.conf", line: 0, message: "cannot read: not a regular file"),
+                ConfigurationError(
+                    file: tree.run + "/40-dangling.conf", line: 0, message: "cannot read: No such file or directory"),
+                ConfigurationError(
+                    file: tree.run + "/50-bad.conf", line: 2, message: "Path=\"/\" is the root directory, not a file"),
+            ])
+        ) {
             try Configuration.load(tree.sources)
         }
     }
@@ -106,9 +112,11 @@ import Glibc
         let tree = try Tree()
         defer { tree.remove() }
         #expect(mkfifo(tree.main, 0o644) == 0)
-        #expect(throws: ConfigurationErrors([
-            ConfigurationError(file: tree.main, line: 0, message: "cannot read: not a regular file")
-        ])) {
+        #expect(
+            throws: ConfigurationErrors([
+                ConfigurationError(file: tree.main, line: 0, message: "cannot read: not a regular file")
+            ])
+        ) {
             try Configuration.load(tree.sources)
         }
     }
@@ -117,9 +125,11 @@ import Glibc
         let tree = try Tree()
         defer { tree.remove() }
         try tree.write(tree.etc + "/10-a.conf", "[Location]\nGPSD=a.lan\n")
-        #expect(throws: ConfigurationErrors([
-            ConfigurationError(file: tree.main, line: 0, message: "cannot read: No such file or directory")
-        ])) {
+        #expect(
+            throws: ConfigurationErrors([
+                ConfigurationError(file: tree.main, line: 0, message: "cannot read: No such file or directory")
+            ])
+        ) {
             try Configuration.load(tree.sources)
         }
         var optional = tree.sources
@@ -133,11 +143,15 @@ import Glibc
         let tree = try Tree()
         defer { tree.remove() }
         try tree.write(tree.main, "[Socket]\nPath=\(tree.etc)\n")
-        #expect(throws: ConfigurationErrors([
-            ConfigurationError(
-                file: tree.main, line: 2,
-                message: "Path=\"\(tree.etc)\" is a directory; name the socket file in it (e.g. \(tree.etc)/wundercast.sock)")
-        ])) {
+        #expect(
+            throws: ConfigurationErrors([
+                ConfigurationError(
+                    file: tree.main, line: 2,
+                    message:
+                        "Path=\"\(tree.etc)\" is a directory; name the socket file in it (e.g. \(tree.etc)/wundercast.sock)"
+                )
+            ])
+        ) {
             try Configuration.load(tree.sources)
         }
     }
@@ -147,9 +161,10 @@ import Glibc
         defer { tree.remove() }
         try tree.write(tree.main, "[Places]\nCities=\(tree.root)/cities.bin\n")
         let parsed = try Configuration.load(tree.sources)
-        #expect(Configuration.fileSystemWarnings(parsed).map(\.description) == [
-            "\(tree.main):2: warning: Cities=\"\(tree.root)/cities.bin\" cannot be read: No such file or directory; the daemon runs without place names (make install installs the table)"
-        ])
+        #expect(
+            Configuration.fileSystemWarnings(parsed).map(\.description) == [
+                "\(tree.main):2: warning: Cities=\"\(tree.root)/cities.bin\" cannot be read: No such file or directory; the daemon runs without place names (make install installs the table)"
+            ])
         try tree.write(tree.root + "/cities.bin", "")
         #expect(Configuration.fileSystemWarnings(parsed).isEmpty)
     }
@@ -158,15 +173,17 @@ import Glibc
         let standard = ConfigurationSources.forCommandLine(path: nil, optional: false)
         #expect(standard.mainFile == "/etc/wundercast/wundercast.conf")
         #expect(standard.mainFileOptional)
-        #expect(standard.dropInDirectories == [
-            "/etc/wundercast/wundercast.conf.d", "/run/wundercast/wundercast.conf.d",
-            "/usr/local/lib/wundercast/wundercast.conf.d", "/usr/lib/wundercast/wundercast.conf.d",
-        ])
+        #expect(
+            standard.dropInDirectories == [
+                "/etc/wundercast/wundercast.conf.d", "/run/wundercast/wundercast.conf.d",
+                "/usr/local/lib/wundercast/wundercast.conf.d", "/usr/lib/wundercast/wundercast.conf.d",
+            ])
         // The unit names the default file: the same directories, but the file must exist.
         let named = ConfigurationSources.forCommandLine(path: "/etc/wundercast/wundercast.conf", optional: false)
         #expect(named.dropInDirectories == standard.dropInDirectories)
         #expect(!named.mainFileOptional)
-        let own = ConfigurationSources.forCommandLine(path: "/home/me/.config/wundercast/wundercast.conf", optional: true)
+        let own = ConfigurationSources.forCommandLine(
+            path: "/home/me/.config/wundercast/wundercast.conf", optional: true)
         #expect(own.dropInDirectories == ["/home/me/.config/wundercast/wundercast.conf.d"])
         #expect(own.mainFileOptional)
     }

@@ -57,12 +57,15 @@ extension Configuration {
             }
             authority = authority[..<percent] + "%" + authority[authority.index(percent, offsetBy: 3)...]
         }
-        _ = try hostAndPort(authority, examples: "(example: https://api.example.org:8443/v1)", what: "a URL with host[:port]")
+        _ = try hostAndPort(
+            authority, examples: "(example: https://api.example.org:8443/v1)", what: "a URL with host[:port]")
         return String(url)
     }
 
     /// Splits and checks `host[:port]` or `[v6][:port]`; the port is `nil` when absent.
-    private static func hostAndPort(_ v: Substring, examples: String, what: String) throws(InvalidValue) -> (
+    private static func hostAndPort(
+        _ v: Substring, examples: String, what: String
+    ) throws(InvalidValue) -> (
         Substring, Int?
     ) {
         var host: Substring

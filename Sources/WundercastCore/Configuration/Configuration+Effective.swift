@@ -35,7 +35,8 @@ extension Configuration {
         "Location.Fallback": { c in
             switch c.location.fallback {
             case nil: ""
-            case .coordinate(let p): Coordinate.text(p.latitude, decimals: 8) + "," + Coordinate.text(p.longitude, decimals: 8)
+            case .coordinate(let p):
+                Coordinate.text(p.latitude, decimals: 8) + "," + Coordinate.text(p.longitude, decimals: 8)
             case .name(let name), .resolved(let name, _): name
             }
         },

@@ -76,7 +76,8 @@ extension Configuration {
                 errors.append(
                     ConfigurationError(
                         file: file, line: index + 1,
-                        message: "is not valid UTF-8 text (byte 0x\(hex.count == 1 ? "0" : "")\(hex) at column \(offset + 1))"
+                        message:
+                            "is not valid UTF-8 text (byte 0x\(hex.count == 1 ? "0" : "")\(hex) at column \(offset + 1))"
                     ))
             }
         }
@@ -97,7 +98,9 @@ extension ParsedConfiguration {
     public func checked() -> ParsedConfiguration {
         var result = self
         let configuration = self.configuration
-        func origin(_ key: String) -> ConfigurationOrigin { origins[key] ?? ConfigurationOrigin(file: "(default)", line: 0) }
+        func origin(_ key: String) -> ConfigurationOrigin {
+            origins[key] ?? ConfigurationOrigin(file: "(default)", line: 0)
+        }
         if configuration.weather.provider == .metNorway, configuration.weather.contact == nil {
             let at = origin("Weather.Provider")
             result.errors.append(
@@ -172,7 +175,8 @@ extension Configuration {
             }
             guard let equals = content.firstIndex(of: "=") else {
                 if Configuration.looksLikeSecret(content) {
-                    return "a line that looks like an API key: keys do not belong in this file (use APIKeyFile= in [Weather])"
+                    return
+                        "a line that looks like an API key: keys do not belong in this file (use APIKeyFile= in [Weather])"
                 }
                 return "\"\(visible(content))\" is not a Key=Value assignment or a [Section] header"
             }

@@ -4,53 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 
-extension Configuration {
-    /// Parses a systemd-style INI file (systemd.syntax(7)), starting from the defaults
-    /// (`Configuration()`) and applying each assignment in order; a later assignment of the
-    /// same key wins.
-    ///
-    /// Syntax: `[Section]` headers; `Key=Value` with whitespace around key and value trimmed;
-    /// a value wholly in `"…"` or `'…'` loses the quotes; blank lines and lines starting with
-    /// `#` or `;` are ignored; a line ending in `\` continues on the next line (the backslash
-    /// becomes a space; comment lines inside are skipped). Section and key names are
-    /// case-sensitive: `[Location]` `Authorization` `GPSD` `MaxHorizontalError` `MaxFixAge` `Fallback`;
-    /// `[Throttle]` `MinInterval` `MinDistance` `MaxAge`; `[Weather]` `Provider` `URL` `Contact` `Units`
-    /// `TemperatureUnit` `WindSpeedUnit` `PressureUnit` `PrecipitationUnit` `Precision` `Timeout` `Cell`
-    /// `APIKeyFile` `Language`; `[Socket]` `Path`. As in systemd, sections and keys whose names
-    /// start with `X-` are ignored. CRLF line ends and a UTF-8 byte order mark are accepted.
-    ///
-    /// - Parameters:
-    ///   - text: the file's contents.
-    ///   - file: the name used in error messages.
-    /// - Throws: ``ConfigurationError`` at the first problem (unknown section or key, a key
-    ///   before any section, a line without `=`, a bad value), with the 1-based line number
-    ///   (the first line of a continued line) and a message naming the key and quoting the
-    ///   value, e.g. `wundercast.conf:7: MinInterval="5 parsecs" is not a time span (examples: 30s, 5min, 1h 30min)`.
-    public static func parse(_ text: String, file: String = "<string>") throws(ConfigurationError) -> Configuration {
-        var parser = Parser(file: file)
-        var pending: (line: Int, text: String)? = nil
-        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
-        for (index, physical) in lines.enumerated() {
-            var line = Substring(physical)
-            if index == 0, line.first == "\u{FEFF}" { line = line.dropFirst() }
-            let trimmed = line.trimmingWhitespace()
-            if trimmed.first == "#" || trimmed.first == ";" { continue }
-            if pending == nil, trimmed.isEmpty { continue }
-            let start = pending?.line ?? index + 1
-            if trimmed.last == "\\" {
-                pending = (start, (pending?.text ?? "") + line.trimmingTrailingWhitespace().dropLast() + " ")
-                continue
-            }
-            let logical = (pending?.text ?? "") + line
-            pending = nil
-            try parser.consume(logical, line: start)
-        }
-        if let pending { try parser.consume(pending.text, line: pending.line) }
-        try parser.validate()
-        return parser.configuration
-    }
-}
-
 // MARK: - The sections and keys
 
 extension Configuration {
@@ -213,8 +166,7 @@ extension Configuration {
                 },
                 Key(name: "GeocodingURL") { (c, v) throws(InvalidValue) in c.places.geocodingURL = try parseURL(v) },
                 Key(name: "Cities") { (c, v) throws(InvalidValue) in
-                    guard v.isEmpty || v.hasPrefix("/") else { throw InvalidValue("is not an absolute path") }
-                    c.places.cities = v
+                    c.places.cities = v.isEmpty ? v : try parseFilePath(v)
                 },
             ]),
     ]
@@ -265,45 +217,6 @@ extension Configuration {
         return metres
     }
 
-    /// `host:port`, `host` (port `defaultPort`), `[v6]:port` or `[v6]`; the host comes back
-    /// without brackets, ready for getaddrinfo.
-    static func parseHostPort(_ v: String, defaultPort: Int) throws(InvalidValue) -> (host: String, port: Int) {
-        let examples = "(examples: 127.0.0.1:2947, gpsd.lan, [::1]:2947)"
-        var host: Substring
-        var portText: Substring?
-        if v.hasPrefix("[") {
-            guard let close = v.firstIndex(of: "]") else { throw InvalidValue("has no closing ] \(examples)") }
-            host = v[v.index(after: v.startIndex)..<close]
-            let rest = v[v.index(after: close)...]
-            if !rest.isEmpty {
-                guard rest.first == ":" else { throw InvalidValue("is not host:port \(examples)") }
-                portText = rest.dropFirst()
-            }
-        } else {
-            let colons = v.count(where: { $0 == ":" })
-            if colons > 1 { throw InvalidValue("looks like an IPv6 address: write it in brackets, as [::1]:2947") }
-            if let colon = v.firstIndex(of: ":") {
-                host = v[..<colon]
-                portText = v[v.index(after: colon)...]
-            } else {
-                host = Substring(v)
-            }
-        }
-        guard !host.isEmpty, !host.contains(where: { $0.isWhitespace || $0 == "/" || $0 == "[" || $0 == "]" }) else {
-            throw InvalidValue("is not host:port \(examples)")
-        }
-        var port = defaultPort
-        if let portText {
-            guard !portText.isEmpty, portText.count <= 5, portText.allSatisfy(\.isASCIIDigit), let p = Int(portText)
-            else {
-                throw InvalidValue("has no valid port number \(examples)")
-            }
-            guard (1...65535).contains(p) else { throw InvalidValue("has port \(p), outside 1-65535") }
-            port = p
-        }
-        return (String(host), port)
-    }
-
     /// `LAT,LON` in decimal degrees, a place name, or empty for none.
     static func parseFallback(_ v: String) throws(InvalidValue) -> FallbackPlace? {
         if v.isEmpty { return nil }
@@ -315,6 +228,13 @@ extension Configuration {
         let parts = v.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingWhitespace() }
         let numbers = parts.count == 2 ? parts.compactMap(decimalDegrees) : []
         guard numbers.count == 2 else {
+            // "nan,nan" or "1e999,5" reads as numbers, not as a name: refused, never a town.
+            if parts.count == 2, parts.allSatisfy(readsAsNumber) {
+                let (which, part) = decimalDegrees(parts[0]) == nil ? ("latitude", parts[0]) : ("longitude", parts[1])
+                throw InvalidValue(
+                    "has \(which) \(part), which is not a finite number of degrees in decimal notation (no nan, inf or exponent; example: 48.8566,2.3522)"
+                )
+            }
             if looksNumeric {
                 throw InvalidValue("is neither LAT,LON in decimal degrees (example: 48.8566,2.3522) nor a place name")
             }
@@ -328,6 +248,21 @@ extension Configuration {
         return .coordinate(Coordinate(latitude: latitude, longitude: longitude))
     }
 
+    /// Whether `s` is a number to Swift's `Double(_:)` (`nan`, `inf`, `1e999`, `0x1p3`), or a
+    /// decimal with an exponent too large for it.
+    static func readsAsNumber(_ s: Substring) -> Bool {
+        if Double(String(s)) != nil { return true }
+        var body = s
+        if body.first == "-" || body.first == "+" { body = body.dropFirst() }
+        let halves = body.lowercased().split(separator: "e", maxSplits: 1, omittingEmptySubsequences: false)
+        guard halves.count == 2, !halves[0].isEmpty, halves[0].allSatisfy({ $0.isASCIIDigit || $0 == "." }) else {
+            return false
+        }
+        var exponent = halves[1]
+        if exponent.first == "-" || exponent.first == "+" { exponent = exponent.dropFirst() }
+        return !exponent.isEmpty && exponent.allSatisfy(\.isASCIIDigit)
+    }
+
     /// `[+-]digits[.digits]` (no exponent, no `nan`/`inf`) as a finite Double.
     static func decimalDegrees(_ s: Substring) -> Double? {
         var body = s
@@ -336,20 +271,6 @@ extension Configuration {
         guard !body.isEmpty, body != ".", pieces.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }) else { return nil }
         guard let value = Double(s.first == "+" ? String(s.dropFirst()) : String(s)), value.isFinite else { return nil }
         return value == 0 ? 0 : value
-    }
-
-    /// An `http://` or `https://` URL with a host, without trailing slashes.
-    static func parseURL(_ v: String) throws(InvalidValue) -> String {
-        let lower = v.lowercased()
-        guard let scheme = ["http://", "https://"].first(where: { lower.hasPrefix($0) }) else {
-            throw InvalidValue("does not start with http:// or https://")
-        }
-        var url = Substring(v)
-        while url.hasSuffix("/") { url = url.dropLast() }
-        guard url.count > scheme.count, !url.contains(where: \.isWhitespace) else {
-            throw InvalidValue("is not an http:// or https:// URL with a host")
-        }
-        return String(url)
     }
 
     /// `Contact=`: an e-mail address or an http(s) URL, at most 128 characters of printable
@@ -370,161 +291,23 @@ extension Configuration {
         }
         return v
     }
-
-    /// A non-empty absolute path that fits `sockaddr_un.sun_path` (108 bytes with the NUL).
-    static func parseSocketPath(_ v: String) throws(InvalidValue) -> String {
-        guard v.hasPrefix("/") else { throw InvalidValue("is not an absolute path") }
-        guard !v.utf8.contains(0) else { throw InvalidValue("contains a NUL byte") }
-        guard v.utf8.count <= 107 else {
-            throw InvalidValue("is \(v.utf8.count) bytes long; a Unix socket path has at most 107")
-        }
-        return v
-    }
-}
-
-// MARK: - The line parser
-
-extension Configuration {
-    /// Applies logical lines one by one; remembers the current section.
-    private struct Parser {
-        enum Current {
-            case none
-            case known(Section)
-            case ignored  // [X-…]
-        }
-
-        let file: String
-        var configuration = Configuration()
-        var current = Current.none
-        /// The line of each `Section.Key` assigned (the last assignment), for errors that
-        /// involve two keys.
-        var lines: [String: Int] = [:]
-
-        init(file: String) { self.file = file }
-
-        mutating func consume(_ text: String, line: Int) throws(ConfigurationError) {
-            func fail(_ message: String) -> ConfigurationError {
-                ConfigurationError(file: file, line: line, message: message)
-            }
-            let content = Substring(text).trimmingWhitespace()
-            if content.isEmpty { return }
-            if content.first == "[" {
-                guard content.count >= 2, content.last == "]" else {
-                    throw fail("\"\(visible(content))\" is not a section header (expected [Section])")
-                }
-                let name = String(content.dropFirst().dropLast())
-                if let section = Configuration.sections.first(where: { $0.name == name }) {
-                    current = .known(section)
-                } else if name.hasPrefix("X-") {
-                    current = .ignored
-                } else {
-                    let known = Configuration.sections.map { "[\($0.name)]" }.joined(separator: ", ")
-                    throw fail("unknown section [\(visible(name))] (known sections: \(known))")
-                }
-                return
-            }
-            guard let equals = content.firstIndex(of: "=") else {
-                if Configuration.looksLikeSecret(content) {
-                    throw fail(
-                        "a line that looks like an API key: keys do not belong in this file (use APIKeyFile= in [Weather])"
-                    )
-                }
-                throw fail("\"\(visible(content))\" is not a Key=Value assignment or a [Section] header")
-            }
-            let key = String(content[..<equals].trimmingWhitespace())
-            let value = unquote(content[content.index(after: equals)...].trimmingWhitespace())
-            guard !key.isEmpty else { throw fail("\"\(visible(content))\" has no key before the =") }
-            let section: Section
-            switch current {
-            case .none: throw fail("\(visible(key))= appears before any [Section] header")
-            case .ignored: return
-            case .known(let s): section = s
-            }
-            if key.hasPrefix("X-") { return }
-            if section.name == "Weather", Configuration.secretKeyNames.contains(key.lowercased()) {
-                throw fail(Configuration.refusedSecretKey(key))
-            }
-            guard let entry = section.keys.first(where: { $0.name == key }) else {
-                let known = section.keys.map(\.name).joined(separator: ", ")
-                throw fail("unknown key \(visible(key))= in [\(section.name)] (known keys: \(known))")
-            }
-            do {
-                try entry.apply(&configuration, value)
-            } catch {
-                throw fail(
-                    error.quotesValue ? "\(key)=\"\(visible(value))\" \(error.reason)" : "\(key)= \(error.reason)")
-            }
-            lines["\(section.name).\(key)"] = line
-        }
-
-        /// Rules between keys, checked after the whole file: `MaxAge=` may not be shorter than
-        /// `MinInterval=` (the throttle could not keep both). Reported at the line of the later of the two.
-        func validate() throws(ConfigurationError) {
-            if configuration.weather.provider == .metNorway, configuration.weather.contact == nil {
-                throw ConfigurationError(
-                    file: file, line: lines["Weather.Provider"] ?? 0,
-                    message:
-                        "Provider=metno needs [Weather] Contact= (an e-mail address or URL): MET Norway's terms require an identifying User-Agent with a contact and ban generic ones"
-                )
-            }
-            let throttle = configuration.throttle
-            guard throttle.maxAge < throttle.minInterval else { return }
-            let maxAgeLine = lines["Throttle.MaxAge"] ?? 0
-            let minIntervalLine = lines["Throttle.MinInterval"] ?? 0
-            let maxAge = TimeSpan.format(throttle.maxAge)
-            let minInterval = TimeSpan.format(throttle.minInterval)
-            let message =
-                maxAgeLine >= minIntervalLine
-                ? "MaxAge=\(maxAge) is shorter than MinInterval=\(minInterval): no two fetches may start closer than MinInterval, so MaxAge must be at least that"
-                : "MinInterval=\(minInterval) is longer than MaxAge=\(maxAge): no two fetches may start closer than MinInterval, so MaxAge must be at least that"
-            throw ConfigurationError(file: file, line: max(maxAgeLine, minIntervalLine), message: message)
-        }
-
-        /// Text from the file as it may appear in an error message: control characters as
-        /// `\u{…}` escapes (a NUL or an escape sequence must not reach a terminal or the
-        /// journal), at most 200 characters.
-        private func visible<S: StringProtocol>(_ text: S) -> String {
-            var out = ""
-            for scalar in text.unicodeScalars {
-                if out.unicodeScalars.count >= 200 {
-                    out += "…"
-                    break
-                }
-                let v = scalar.value
-                if v < 0x20 || (0x7F...0x9F).contains(v) || v == 0x2028 || v == 0x2029 {
-                    out += "\\u{" + String(v, radix: 16) + "}"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-            return out
-        }
-
-        /// Strips one pair of matching `"` or `'` around the whole value.
-        private func unquote(_ v: Substring) -> String {
-            if v.count >= 2, let q = v.first, q == "\"" || q == "'", v.last == q {
-                return String(v.dropFirst().dropLast())
-            }
-            return String(v)
-        }
-    }
 }
 
 // MARK: - Small helpers
 
 extension Character {
-    fileprivate var isASCIIDigit: Bool {
+    var isASCIIDigit: Bool {
         guard let ascii = asciiValue else { return false }
         return ascii >= 0x30 && ascii <= 0x39
     }
 }
 
 extension Substring {
-    fileprivate func trimmingWhitespace() -> Substring {
+    func trimmingWhitespace() -> Substring {
         trimmingTrailingWhitespace().drop(while: \.isWhitespace)
     }
 
-    fileprivate func trimmingTrailingWhitespace() -> Substring {
+    func trimmingTrailingWhitespace() -> Substring {
         var s = self
         while let last = s.last, last.isWhitespace { s = s.dropLast() }
         return s

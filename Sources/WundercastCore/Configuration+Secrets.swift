@@ -2,7 +2,7 @@
 /// pasted into bug reports and echoed in error messages. `APIKeyFile=` names a file instead, and
 /// any error about a value that may be a key leaves the value out.
 extension Configuration {
-    /// `APIKeyFile=`: empty for none, else an absolute path. A value that looks like a key
+    /// `APIKeyFile=`: empty for none, else an absolute file path (``parseFilePath(_:)``). A value that looks like a key
     /// itself is refused without being repeated.
     static func parseKeyFile(_ v: String) throws(InvalidValue) -> String? {
         if v.isEmpty { return nil }
@@ -11,9 +11,7 @@ extension Configuration {
                 "looks like an API key, not a path: put the key in a file only the daemon can read and name that file here",
                 quotesValue: false)
         }
-        guard v.hasPrefix("/") else { throw InvalidValue("is not an absolute path") }
-        guard !v.utf8.contains(0) else { throw InvalidValue("contains a NUL byte") }
-        return v
+        return try parseFilePath(v)
     }
 
     /// Whether `text` looks like an API key rather than a word or a path: at least 16

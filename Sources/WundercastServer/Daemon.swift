@@ -24,7 +24,8 @@ public enum Daemon {
           --config-if-exists PATH
                            the same, but all defaults when PATH does not exist (user units)
           --socket PATH    serve on PATH instead of [Socket] Path= (ignored under socket activation)
-          --check-config   read the configuration, report the first error as file:line, and exit
+          --check-config   print the effective configuration (main file and drop-ins) with the
+                           file:line of each value, or every error as file:line: message (exit 1)
           --version        print the version and exit
         """
 
@@ -70,34 +71,13 @@ public enum Daemon {
             }
         }
 
+        if options.checkOnly { return checkConfiguration(options) }
         let configuration: Configuration
         do {
             configuration = try loadConfiguration(options)
         } catch {
-            writeError("wundercastd: \(error)\n")
+            writeError(error.errors.map { "wundercastd: \($0)\n" }.joined())
             return 1
-        }
-        if options.checkOnly {
-            // The provider too: a key file that is missing, empty or not a key stops the start
-            // as surely as a bad line. A key from systemd's credentials exists only under the unit.
-            let weather = configuration.weather
-            let keyFromUnit =
-                weather.provider == .openWeatherMap && weather.apiKeyFile == nil
-                && (Environment.value("CREDENTIALS_DIRECTORY") ?? "").isEmpty
-            if !keyFromUnit {
-                do {
-                    _ = try makeProvider(configuration)
-                } catch {
-                    writeError("wundercastd: \(error)\n")
-                    return 1
-                }
-            }
-            print(
-                "wundercastd: configuration OK"
-                    + (keyFromUnit
-                        ? " (the API key comes from $CREDENTIALS_DIRECTORY/\(credentialName) when the service runs: not checked here)"
-                        : ""))
-            return 0
         }
         // The city table comes first: MET Norway takes its place's time zone from it. Neither it
         // nor MET Norway knows the provider's secrets (only OpenWeatherMap has a key).
@@ -119,13 +99,9 @@ public enum Daemon {
         return await daemon.run()
     }
 
-    static func loadConfiguration(_ options: Options) throws(ConfigurationError) -> Configuration {
-        if let path = options.configPath {
-            if options.configOptional && access(path, F_OK) != 0 { return Configuration() }
-            return try Configuration.load(path: path)
-        }
-        if access(defaultConfigPath, F_OK) == 0 { return try Configuration.load(path: defaultConfigPath) }
-        return Configuration()
+    /// The main file and its drop-ins (``ConfigurationSources/forCommandLine(path:optional:)``).
+    static func loadConfiguration(_ options: Options) throws(ConfigurationErrors) -> Configuration {
+        try Configuration.load(options.configurationSources).configuration
     }
 
     static func logThreshold() -> LogPriority {

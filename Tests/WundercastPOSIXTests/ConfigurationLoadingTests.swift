@@ -49,7 +49,9 @@ private let samplePath = URL(fileURLWithPath: #filePath)
         let path = temporaryPath()
         try Data([0x5B, 0xFF, 0xFE, 0x5D]).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(throws: ConfigurationError(file: path, line: 0, message: "is not valid UTF-8 text")) {
+        #expect(
+            throws: ConfigurationError(file: path, line: 1, message: "is not valid UTF-8 text (byte 0xFF at column 2)")
+        ) {
             try Configuration.load(path: path)
         }
     }

@@ -17,16 +17,7 @@ import WundercastTestSupport
         #expect(stat(path, &status) == 0)
         #expect(status.st_mode & 0o777 == 0o600)
         // No temporary file is left beside it.
-        let listing = try #require(opendir(directory))
-        defer { closedir(listing) }
-        var names: [String] = []
-        while let entry = readdir(listing) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        #expect(names == ["decision"])
+        #expect(try Directory.names(in: directory) == ["decision"])
     }
 
     @Test func readRefusesWhatIsNotARegularFile() throws {

@@ -217,6 +217,7 @@ extension Configuration {
                     c.places.cities = v
                 },
             ]),
+        Section(name: "Journal", keys: [Key(name: "Precision", apply: Journal.parsePrecision)]),
     ]
 
     /// Key names in `[Weather]` that would hold an API key itself: refused whatever their value,

@@ -25,11 +25,13 @@ extension Daemon.Instance {
             {
                 comparable.location.fallback = configuration.location.fallback  // resolved at start-up
             }
+            let reloaded = ("MESSAGE_ID", MessageID.configurationReloaded)
             if comparable != configuration {
-                logger.notice(
-                    "configuration reloaded; changes other than Authorization= take effect after a restart")
+                logger.log(
+                    .notice, "configuration reloaded; changes other than Authorization= take effect after a restart",
+                    fields: [reloaded, ("WUNDERCAST_RESTART_NEEDED", "yes")])
             } else {
-                logger.info("configuration reloaded")
+                logger.log(.info, "configuration reloaded", fields: [reloaded, ("WUNDERCAST_RESTART_NEEDED", "no")])
             }
         } catch {
             logger.log(

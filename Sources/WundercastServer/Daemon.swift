@@ -159,6 +159,8 @@ public enum Daemon {
         let queue: ProviderQueue
         let lookups: LookupService
         let viewer: StateViewer
+        /// Positions as the journal and `STATUS=` show them (`[Journal] Precision=`).
+        let journalViewer: StateViewer
         let health: Health
         /// The configuration file as last read (start-up or SIGHUP).
         let lastLoaded: Mutex<Configuration>
@@ -198,6 +200,7 @@ public enum Daemon {
                     precision: configuration.weather.precision, maxAge: configuration.throttle.maxAge,
                     lookupsPerMinute: configuration.socket.lookupsPerMinute))
             viewer = StateViewer(publicPrecision: configuration.socket.publicPrecision, places: places)
+            journalViewer = StateViewer(publicPrecision: configuration.journal.precision, places: places)
             let health = Health(
                 gpsdServer: "\(configuration.location.gpsdHost):\(configuration.location.gpsdPort)",
                 publicPrecision: configuration.socket.publicPrecision)
@@ -213,7 +216,8 @@ public enum Daemon {
                 locationManager: locationManager, provider: queue, cache: cache, store: store, clock: clock,
                 settings: .init(
                     throttle: ThrottlePolicy(configuration.throttle), maxFixAge: configuration.location.maxFixAge,
-                    precision: configuration.weather.precision, fallback: configuration.location.fallback),
+                    precision: configuration.weather.precision, fallback: configuration.location.fallback,
+                    journalPrecision: configuration.journal.precision),
                 logger: logger)
         }
     }

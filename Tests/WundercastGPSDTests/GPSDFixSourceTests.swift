@@ -371,7 +371,10 @@ final class Session: Sendable {
 final class LogRecorder: LogSink {
     private let entries = Mutex<[(priority: LogPriority, message: String, fields: [(String, String)])]>([])
 
-    func log(_ priority: LogPriority, _ message: String, fields: [(String, String)], file: String, line: Int) {
+    func log(
+        _ priority: LogPriority, _ message: String, fields: [(String, String)], file: String, line: Int,
+        function: String
+    ) {
         entries.withLock { $0.append((priority, message, fields)) }
     }
 

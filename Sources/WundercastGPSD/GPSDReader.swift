@@ -187,14 +187,15 @@ final class GPSDReader {
             observe(.other)
             // gpsd keeps the client connection open when a device goes (PITFALLS): keep reading,
             // but tell the consumer, whose fix now ages.
+            // Logged before the event is yielded: a consumer that sees it finds the entry.
             deviceGone = true
-            continuation.yield(.condition(.deviceGone(path: path)))
             logger.log(
                 .warning, "gpsd \(server): device \(path) deactivated; waiting for it to return",
                 fields: [
                     ("MESSAGE_ID", MessageID.deviceGone), ("WUNDERCAST_GPSD_SERVER", server),
                     ("WUNDERCAST_DEVICE", path),
                 ])
+            continuation.yield(.condition(.deviceGone(path: path)))
         case .deviceActivated(let path):
             observe(.other)
             logger.debug("gpsd \(server): device \(path) active")
@@ -219,7 +220,7 @@ final class GPSDReader {
         if !everConnected {
             logger.log(.info, "gpsd \(server): connected", fields: fields)
         } else if inOutage {
-            logger.log(.notice, "gpsd \(server): connected again", fields: fields)
+            logger.log(.info, "gpsd \(server): connected again", fields: fields)
         }
         inOutage = false
         everConnected = true

@@ -15,10 +15,12 @@ DEMO_SECONDS ?= 120
 # in memory: the RSS target of `make bench`; the daemon idles at a few % of a core).
 RELEASE := -c release --static-swift-stdlib -Xswiftc -Osize
 
-PREFIX := /usr/local
+PREFIX ?= /usr/local
 DESTDIR ?=
+SYSCONFDIR ?= /etc
 
-.PHONY: demo test deps test-deps build cities bench install install-data format check-format clean
+.PHONY: demo test deps test-deps build cities bench release install install-files install-data uninstall \
+  check-install format check-format clean
 
 # The city table (place names on the machine), written from libgeonames by wundercast-cities at
 # build time: the daemon reads this file and never links libgeonames/GLib. Rewritten only when
@@ -63,35 +65,40 @@ bench: deps cities
 	bash Tests/Tools/bench.sh
 
 # Installs the release binaries, stripped (Swift runtime linked in: they need only Debian's libgps,
-# libcurl and libsystemd, not the toolchain), the sample configuration (kept if one exists), the units,
-# the sysusers entry, the journal catalog, and install-data. The units expect $(PREFIX)=/usr/local.
-install: deps cities install-data
-	$(SWIFT) build $(RELEASE) -Xswiftc -warnings-as-errors
-	bin=$$($(SWIFT) build $(RELEASE) --show-bin-path); \
-	install -D -s -m 0755 "$$bin/wundercastd" "$(DESTDIR)$(PREFIX)/bin/wundercastd"; \
-	install -D -s -m 0755 "$$bin/wundercastctl" "$(DESTDIR)$(PREFIX)/bin/wundercastctl"
-	[ -e "$(DESTDIR)/etc/wundercast/wundercast.conf" ] || install -D -m 0644 etc/wundercast.conf "$(DESTDIR)/etc/wundercast/wundercast.conf"
-	install -D -m 0644 -t "$(DESTDIR)/etc/systemd/system" systemd/wundercast.service systemd/wundercast.socket
-	install -D -m 0644 -t "$(DESTDIR)/etc/systemd/user" systemd/user/wundercast.service systemd/user/wundercast.socket
-	install -D -m 0644 systemd/wundercast.sysusers "$(DESTDIR)/etc/sysusers.d/wundercast.conf"
-	install -D -m 0644 systemd/wundercast.catalog "$(DESTDIR)/etc/systemd/catalog/wundercast.catalog"
-	install -D -m 0644 $(CITIES) "$(DESTDIR)$(PREFIX)/share/wundercast/cities.bin"
+# libcurl and libsystemd, not the toolchain), the units (system and user), the sysusers entry, the
+# journal catalog, the city table, the sample configuration (kept if one exists) and install-data,
+# each where systemd and the tools look for PREFIX=/usr/local (default) or /usr: see
+# systemd/install.sh, which also writes the manifest `make uninstall` follows.
+install: deps cities install-data release
+	@$(MAKE) --no-print-directory install-files
 	@echo "installed; now: systemd-sysusers && journalctl --update-catalog && systemctl daemon-reload && systemctl enable --now wundercast.socket"
+
+release: deps cities
+	$(SWIFT) build $(RELEASE) -Xswiftc -warnings-as-errors
+
+# install without building: the release binaries in .build/release must exist (`make release`).
+install-files:
+	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" SYSCONFDIR="$(SYSCONFDIR)" \
+	  bash systemd/install.sh install .build/release $(CITIES)
 
 # What needs no build: the docs, the man pages (man/NAME.SECTION), the shell completions, and every
 # file of etc/ (the bar snippets and the sample configuration) as examples ready to paste.
 # Tests/WundercastBarTests/InstallTests.swift runs it into a temporary DESTDIR.
 install-data:
-	install -D -m 0644 -t "$(DESTDIR)$(PREFIX)/share/doc/wundercast" README.md docs/PROTOCOL.md
-	for page in man/*.[1-8]; do \
-	  install -D -m 0644 "$$page" "$(DESTDIR)$(PREFIX)/share/man/man$${page##*.}/$${page#man/}" || exit 1; \
-	done
-	install -D -m 0644 completions/wundercastctl.bash "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/wundercastctl"
-	install -D -m 0644 completions/_wundercastctl "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_wundercastctl"
-	install -D -m 0644 completions/wundercastctl.fish "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/wundercastctl.fish"
-	cd etc && find . -type f | sort | while read -r file; do \
-	  install -D -m 0644 "$$file" "$(DESTDIR)$(PREFIX)/share/doc/wundercast/examples/$${file#./}" || exit 1; \
-	done
+	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" SYSCONFDIR="$(SYSCONFDIR)" bash systemd/install.sh install-data
+
+# Removes exactly what install and install-data put there (their manifest), and the directories
+# they created once empty. /etc/wundercast/wundercast.conf goes only if unchanged since install.
+uninstall:
+	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" SYSCONFDIR="$(SYSCONFDIR)" bash systemd/install.sh uninstall
+
+# The full install test (stripped sizes, the installed units verified, the catalog listed by
+# journalctl from the installed tree, uninstall leaving nothing): Tests/WundercastBarTests/
+# FullInstallTests.swift, enabled by WUNDERCAST_INSTALL_TEST=1 once the release build exists
+# (it runs install-files, never a build itself). CI runs it after `make test`.
+check-install: release
+	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
+	WUNDERCAST_INSTALL_TEST=1 $(SWIFT) test --skip-build --filter FullInstallTests
 
 # swift format (in the toolchain) with the checked-in .swift-format.
 format:

@@ -169,6 +169,7 @@ extension Configuration {
                     c.places.cities = v.isEmpty ? v : try parseFilePath(v)
                 },
             ]),
+        Section(name: "Journal", keys: [Key(name: "Precision", apply: Journal.parsePrecision)]),
     ]
 
     /// Key names in `[Weather]` that would hold an API key itself: refused whatever their value,

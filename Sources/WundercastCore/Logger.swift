@@ -8,7 +8,11 @@ public enum LogPriority: Int, Sendable, Comparable {
 public protocol LogSink: Sendable {
     /// Writes one entry. `fields` are extra structured fields; names are journal field names
     /// (uppercase letters, digits, `_`; e.g. `MESSAGE_ID`, `WUNDERCAST_TEMPERATURE`).
-    func log(_ priority: LogPriority, _ message: String, fields: [(String, String)], file: String, line: Int)
+    /// `file`, `line` and `function` say where the entry was logged (`#fileID`, `#line`,
+    /// `#function`: the journal's `CODE_FILE`, `CODE_LINE`, `CODE_FUNC`).
+    func log(
+        _ priority: LogPriority, _ message: String, fields: [(String, String)], file: String, line: Int,
+        function: String)
 }
 
 /// The logger libraries accept; they never construct a global one.
@@ -24,26 +28,36 @@ public struct Logger: Sendable {
 
     public func log(
         _ priority: LogPriority, _ message: @autoclosure () -> String, fields: [(String, String)] = [],
-        file: String = #fileID, line: Int = #line
+        file: String = #fileID, line: Int = #line, function: String = #function
     ) {
         guard priority <= threshold else { return }
-        sink.log(priority, message(), fields: fields, file: file, line: line)
+        sink.log(priority, message(), fields: fields, file: file, line: line, function: function)
     }
 
-    public func debug(_ m: @autoclosure () -> String, file: String = #fileID, line: Int = #line) {
-        log(.debug, m(), file: file, line: line)
+    public func debug(
+        _ m: @autoclosure () -> String, file: String = #fileID, line: Int = #line, function: String = #function
+    ) {
+        log(.debug, m(), file: file, line: line, function: function)
     }
-    public func info(_ m: @autoclosure () -> String, file: String = #fileID, line: Int = #line) {
-        log(.info, m(), file: file, line: line)
+    public func info(
+        _ m: @autoclosure () -> String, file: String = #fileID, line: Int = #line, function: String = #function
+    ) {
+        log(.info, m(), file: file, line: line, function: function)
     }
-    public func notice(_ m: @autoclosure () -> String, file: String = #fileID, line: Int = #line) {
-        log(.notice, m(), file: file, line: line)
+    public func notice(
+        _ m: @autoclosure () -> String, file: String = #fileID, line: Int = #line, function: String = #function
+    ) {
+        log(.notice, m(), file: file, line: line, function: function)
     }
-    public func warning(_ m: @autoclosure () -> String, file: String = #fileID, line: Int = #line) {
-        log(.warning, m(), file: file, line: line)
+    public func warning(
+        _ m: @autoclosure () -> String, file: String = #fileID, line: Int = #line, function: String = #function
+    ) {
+        log(.warning, m(), file: file, line: line, function: function)
     }
-    public func error(_ m: @autoclosure () -> String, file: String = #fileID, line: Int = #line) {
-        log(.error, m(), file: file, line: line)
+    public func error(
+        _ m: @autoclosure () -> String, file: String = #fileID, line: Int = #line, function: String = #function
+    ) {
+        log(.error, m(), file: file, line: line, function: function)
     }
 
     /// A logger that drops everything.
@@ -51,5 +65,8 @@ public struct Logger: Sendable {
 }
 
 struct DiscardLogSink: LogSink {
-    func log(_ priority: LogPriority, _ message: String, fields: [(String, String)], file: String, line: Int) {}
+    func log(
+        _ priority: LogPriority, _ message: String, fields: [(String, String)], file: String, line: Int,
+        function: String
+    ) {}
 }

@@ -1,18 +1,38 @@
 /// Journal `MESSAGE_ID`s, one per message type (made once with `systemd-id128 new`).
-/// `systemd/wundercast.catalog` explains each one for `journalctl -x`.
+/// `systemd/wundercast.catalog` explains each one for `journalctl -x`; the README lists them.
+/// Each entry also carries `PRIORITY`, `CODE_FILE`/`CODE_LINE`/`CODE_FUNC` and the
+/// `WUNDERCAST_*` fields its catalog entry names. Positions in any entry are rounded to
+/// `[Journal] Precision=`; no entry holds an API key or a URL with one.
 public enum MessageID {
-    /// The published weather state changed (new weather, or a change of status).
-    public static let weatherChanged = "4330768736994445b370a81af6593f7e"
-    /// A weather fetch failed; the last good weather is kept and marked stale.
-    public static let fetchFailed = "5dafd42733ac4299ad6505b0619d0597"
-    /// The connection to gpsd was lost, or could not be made; reconnecting with back-off.
-    public static let gpsdDisconnected = "2a7932ae7dc04f4798adc3a7da8563be"
     /// The daemon started serving (socket listening, READY=1 sent).
     public static let started = "6dfe9c0b74fc4978aacf3e731a397508"
+    /// The connection to gpsd became healthy (first time, or after an outage).
+    public static let gpsdConnected = "59543c063c244e1982828a410a609539"
+    /// The connection to gpsd was lost, or could not be made; reconnecting with back-off.
+    public static let gpsdDisconnected = "2a7932ae7dc04f4798adc3a7da8563be"
+    /// gpsd reported the GPS receiver deactivated (unplugged); the position ages.
+    public static let deviceGone = "dde95926d0a0448e992b285a17a3ac71"
+    /// A current GPS position again (first fix, or the first after the position went stale).
+    public static let fixAcquired = "fba4efd96c2f48a8b044deaf24f9028e"
+    /// No fix for more than `MaxFixAge`: the position is only the last known one.
+    public static let fixLost = "7ffa72b8865b4e609eb42c3e6b314f5e"
     /// The authorization status changed (configuration reload or control command).
     public static let authorizationChanged = "414bb71fc22b46999877ae95283da714"
+    /// The published weather state changed (new weather, or a change of status).
+    public static let weatherChanged = "4330768736994445b370a81af6593f7e"
+    /// A weather fetch failed (the provider's error); the last good weather is kept, stale.
+    public static let fetchFailed = "5dafd42733ac4299ad6505b0619d0597"
+    /// After a failed fetch the next one waits (exponential back-off, or the provider's
+    /// `Retry-After`).
+    public static let backOff = "970cf540720746edacb49de1002c8071"
+    /// A configuration reload (SIGHUP) was applied.
+    public static let configurationReloaded = "53498370de2a4de3931d136166d84825"
     /// The configuration could not be loaded; the daemon keeps its last good configuration.
     public static let configurationRejected = "1e7b738b64e4420c856be48177c2527a"
-    /// The configuration was read again (SIGHUP) and what changed was applied.
-    public static let configurationReloaded = "525d0eed387e4cc181a0c2e7fa6f3c5b"
+    /// The socket refused a client: `[Socket] MaxClients=` reached, or out of descriptors.
+    public static let clientLimit = "83b1ba67b15d4a6aa163b5b003062b77"
+    /// The last state was loaded from the cache file at start and published as stale.
+    public static let cacheLoaded = "6305a97aaa094770b81b5d3409fef39c"
+    /// The cache file could not be used (corrupt or incompatible) and was set aside.
+    public static let cacheSetAside = "764e97ed06fe473fbe5a6eba8f68f649"
 }

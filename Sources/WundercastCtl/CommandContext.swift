@@ -18,16 +18,22 @@ struct CommandContext {
     var format: OutputFormat { invocation.format }
     var timeout: Duration { invocation.effectiveTimeout }
 
+    /// The system unit's socket (wundercast.socket).
+    static let systemSocket = "/run/wundercast/wundercast.sock"
+
     /// `$WUNDERCAST_SOCKET`, else `/run/wundercast/wundercast.sock`, or
-    /// `$XDG_RUNTIME_DIR/wundercast/wundercast.sock` when only that one exists.
-    static func defaultSocketPath() -> String {
-        if let path = Environment.value("WUNDERCAST_SOCKET"), !path.isEmpty { return path }
-        let system = "/run/wundercast/wundercast.sock"
-        if access(system, F_OK) != 0, let runtime = Environment.value("XDG_RUNTIME_DIR"), !runtime.isEmpty {
+    /// `$XDG_RUNTIME_DIR/wundercast/wundercast.sock` (the user unit's socket) when only that one
+    /// exists. `environment` and `exists` stand in for the process's environment and `access(F_OK)`.
+    static func defaultSocketPath(
+        environment: (String) -> String? = { Environment.value($0) },
+        exists: (String) -> Bool = { access($0, F_OK) == 0 }
+    ) -> String {
+        if let path = environment("WUNDERCAST_SOCKET"), !path.isEmpty { return path }
+        if !exists(systemSocket), let runtime = environment("XDG_RUNTIME_DIR"), !runtime.isEmpty {
             let user = runtime + "/wundercast/wundercast.sock"
-            if access(user, F_OK) == 0 { return user }
+            if exists(user) { return user }
         }
-        return system
+        return systemSocket
     }
 
     /// Connects, sends `line` and returns the connection, each step within the timeout.

@@ -187,9 +187,15 @@ final class GPSDReader {
             observe(.other)
             // gpsd keeps the client connection open when a device goes (PITFALLS): keep reading,
             // but tell the consumer, whose fix now ages.
+            // Logged before the event is yielded: a consumer that sees it finds the entry.
             deviceGone = true
+            logger.log(
+                .warning, "gpsd \(server): device \(path) deactivated; waiting for it to return",
+                fields: [
+                    ("MESSAGE_ID", MessageID.deviceGone), ("WUNDERCAST_GPSD_SERVER", server),
+                    ("WUNDERCAST_DEVICE", path),
+                ])
             continuation.yield(.condition(.deviceGone(path: path)))
-            logger.info("gpsd \(server): device \(path) deactivated; waiting for it to return")
         case .deviceActivated(let path):
             observe(.other)
             logger.debug("gpsd \(server): device \(path) active")
@@ -210,10 +216,11 @@ final class GPSDReader {
         guard schedule.observe(evidence, upFor: upFor) else { return }
         continuation.yield(.condition(.connected))
         notify(.connected)
+        let fields = [("MESSAGE_ID", MessageID.gpsdConnected), ("WUNDERCAST_GPSD_SERVER", server)]
         if !everConnected {
-            logger.info("gpsd \(server): connected")
+            logger.log(.info, "gpsd \(server): connected", fields: fields)
         } else if inOutage {
-            logger.info("gpsd \(server): connected again")
+            logger.log(.info, "gpsd \(server): connected again", fields: fields)
         }
         inOutage = false
         everConnected = true

@@ -67,7 +67,8 @@ extension Daemon {
                 clock: ContinuousClock(),
                 settings: .init(
                     throttle: ThrottlePolicy(configuration.throttle), maxFixAge: location.maxFixAge,
-                    precision: configuration.weather.precision, fallback: location.fallback),
+                    precision: configuration.weather.precision, fallback: location.fallback,
+                    journalPrecision: configuration.journal.precision),
                 logger: weather.logger)
         }
 
@@ -77,6 +78,7 @@ extension Daemon {
             var location = a.location
             location.authorization = b.location.authorization
             return location == b.location && a.throttle == b.throttle && a.weather.precision == b.weather.precision
+                && a.journal == b.journal
         }
     }
 }

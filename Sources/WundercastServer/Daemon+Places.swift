@@ -14,8 +14,9 @@ extension Daemon {
         switch await places.resolve(name) {
         case .found(let coordinate, let place):
             resolved.location.fallback = .resolved(name: name, coordinate)
+            let shown = coordinate.rounded(toDecimals: configuration.journal.precision)  // the journal's precision
             logger.info(
-                "Fallback=\(name) is \(place.name)\(place.region.map { ", \($0)" } ?? "")\(place.country.map { ", \($0)" } ?? "") at \(coordinate.latitude),\(coordinate.longitude)"
+                "Fallback=\(name) is \(place.name)\(place.region.map { ", \($0)" } ?? "")\(place.country.map { ", \($0)" } ?? "") at \(shown.latitude),\(shown.longitude)"
             )
         case .notFound(let message), .unavailable(let message):
             logger.error("Fallback=\(name) cannot be used: \(message)")

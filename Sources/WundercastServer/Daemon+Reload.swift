@@ -32,7 +32,8 @@ extension Daemon.Instance {
         do {
             fresh = try Daemon.loadConfiguration(options)
         } catch {
-            return rejected("\(error)")
+            // One entry: every error, separated by "; ".
+            return rejected(error.errors.map(\.description).joined(separator: "; "))
         }
         let before = running.withLock { $0 }
         let old = before.configuration
@@ -79,6 +80,11 @@ extension Daemon.Instance {
                     next, weather: weather, authorization: authorization, store: store, health: health))
         }
         var viewer = before.viewer
+        var journalViewer = before.journalViewer
+        if newWeather || next.journal != old.journal {
+            if next.journal != old.journal { applied.append("[Journal]") }
+            journalViewer = StateViewer(publicPrecision: next.journal.precision, places: weather.places)
+        }
         if next.socket != old.socket {
             applied.append("[Socket]")
             server.update(socketSettings(next))
@@ -100,7 +106,8 @@ extension Daemon.Instance {
             gpsdServer: "\(next.location.gpsdHost):\(next.location.gpsdPort)",
             publicPrecision: next.socket.publicPrecision)
         running.withLock {
-            $0 = Running(configuration: next, loaded: fresh, weather: weather, viewer: viewer)
+            $0 = Running(
+                configuration: next, loaded: fresh, weather: weather, viewer: viewer, journalViewer: journalViewer)
         }
         let summary = applied.isEmpty ? "nothing changed" : "applied " + applied.joined(separator: ", ")
         logger.log(

@@ -85,7 +85,8 @@ extension Daemon.Instance {
                 pipelines,
                 SocketService(server: server, ownedPath: ownedPath),
                 Publisher(
-                    store: store, server: server, views: { [self] in viewer.views($0) }, health: health,
+                    store: store, server: server, views: { [self] in viewer.views($0) },
+                    journalViews: { [self] in journalViewer.views($0) }, health: health,
                     notifier: notifier, logger: logger),
                 Watchdog(notifier: notifier, server: server),
             ], logger: logger)
@@ -95,7 +96,11 @@ extension Daemon.Instance {
             logger.log(
                 .notice,
                 "wundercastd \(Wundercast.version) serving on \(where_); GPS authorization \(authorization.value.configName), gpsd \(configuration.location.gpsdHost):\(configuration.location.gpsdPort), provider \(configuration.weather.provider.rawValue)",
-                fields: [("MESSAGE_ID", MessageID.started)])
+                fields: [
+                    ("MESSAGE_ID", MessageID.started), ("WUNDERCAST_VERSION", Wundercast.version),
+                    ("WUNDERCAST_AUTHORIZATION", authorization.value.configName),
+                    ("WUNDERCAST_PROVIDER", configuration.weather.provider.rawValue),
+                ])
             for await number in signals {
                 guard number == SIGHUP else { break }
                 await reload(server: server, ownedPath: ownedPath)

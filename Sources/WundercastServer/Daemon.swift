@@ -131,6 +131,8 @@ public enum Daemon {
             var loaded: Configuration
             var weather: Daemon.WeatherSide
             var viewer: StateViewer
+            /// Positions as the journal and `STATUS=` show them (`[Journal] Precision=`).
+            var journalViewer: StateViewer
         }
 
         let options: Options
@@ -173,7 +175,9 @@ public enum Daemon {
             running = Mutex(
                 Running(
                     configuration: configuration, loaded: loaded, weather: weather,
-                    viewer: StateViewer(publicPrecision: configuration.socket.publicPrecision, places: weather.places)))
+                    viewer: StateViewer(publicPrecision: configuration.socket.publicPrecision, places: weather.places),
+                    journalViewer: StateViewer(publicPrecision: configuration.journal.precision, places: weather.places)
+                ))
             pipelines = PipelineRunner(
                 Daemon.Pipeline(
                     configuration, weather: weather, authorization: authorization, store: store, health: health))
@@ -182,6 +186,7 @@ public enum Daemon {
         /// The configuration in force.
         var configuration: Configuration { running.withLock { $0.configuration } }
         var viewer: StateViewer { running.withLock { $0.viewer } }
+        var journalViewer: StateViewer { running.withLock { $0.journalViewer } }
         var weather: Daemon.WeatherSide { running.withLock { $0.weather } }
     }
 }

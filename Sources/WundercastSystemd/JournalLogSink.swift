@@ -8,8 +8,8 @@ import Glibc
 /// Writes structured entries to the systemd journal with `sd_journal_sendv` (the native
 /// protocol: binary-safe, newlines in values kept, no C variadics).
 ///
-/// Each entry carries `MESSAGE`, `PRIORITY` (0–7), `SYSLOG_IDENTIFIER`, `CODE_FILE` and
-/// `CODE_LINE` (the C macros add those; from Swift we do), then the caller's fields
+/// Each entry carries `MESSAGE`, `PRIORITY` (0–7), `SYSLOG_IDENTIFIER`, `CODE_FILE`,
+/// `CODE_LINE` and `CODE_FUNC` (the C macros add those; from Swift we do), then the caller's fields
 /// (`MESSAGE_ID`, `WUNDERCAST_*`). Invalid field names, which journald would drop silently
 /// (PITFALLS), are fixed or dropped, and a debug entry says which.
 ///
@@ -23,40 +23,51 @@ public struct JournalLogSink: LogSink {
         self.identifier = identifier
     }
 
-    public func log(_ priority: LogPriority, _ message: String, fields: [(String, String)], file: String, line: Int) {
+    public func log(
+        _ priority: LogPriority, _ message: String, fields: [(String, String)], file: String, line: Int,
+        function: String
+    ) {
         do {
-            try write(priority, message, fields: fields.map { ($0.0, Array($0.1.utf8)) }, file: file, line: line)
+            try write(
+                priority, message, fields: fields.map { ($0.0, Array($0.1.utf8)) }, file: file, line: line,
+                function: function)
         } catch {
-            StderrLogSink(prefixPriority: true).log(priority, message, fields: fields, file: file, line: line)
+            StderrLogSink(prefixPriority: true).log(
+                priority, message, fields: fields, file: file, line: line, function: function)
         }
     }
 
     /// Sends one entry whose field values are raw bytes (they may hold newlines or NULs).
     /// - Throws: the errno of `sd_journal_sendv`, e.g. `ECONNREFUSED` when journald is gone.
     public func write(
-        _ priority: LogPriority, _ message: String, fields: [(String, [UInt8])], file: String, line: Int
+        _ priority: LogPriority, _ message: String, fields: [(String, [UInt8])], file: String, line: Int,
+        function: String? = nil
     ) throws(SystemdError) {
         let entry = Self.entryFields(
-            priority: priority, message: message, fields: fields, file: file, line: line, identifier: identifier)
+            priority: priority, message: message, fields: fields, file: file, line: line, function: function,
+            identifier: identifier)
         try Self.send(entry.fields)
         if !entry.notes.isEmpty {
             let note = Self.entryFields(
                 priority: .debug,
                 message: "journal field names fixed for journald: " + entry.notes.joined(separator: "; "),
-                fields: [], file: file, line: line, identifier: identifier)
+                fields: [], file: file, line: line, function: function, identifier: identifier)
             try Self.send(note.fields)
         }
     }
 
     /// Fields set by the sink itself; a caller's field of the same name is dropped.
-    static let reservedNames: Set<String> = ["MESSAGE", "PRIORITY", "SYSLOG_IDENTIFIER", "CODE_FILE", "CODE_LINE"]
+    static let reservedNames: Set<String> = [
+        "MESSAGE", "PRIORITY", "SYSLOG_IDENTIFIER", "CODE_FILE", "CODE_LINE", "CODE_FUNC",
+    ]
 
     /// The fields of one entry, in order: `MESSAGE`, `PRIORITY`, `SYSLOG_IDENTIFIER`,
-    /// `CODE_FILE`, `CODE_LINE`, then the caller's `fields` with names checked. `notes` says
-    /// which of the caller's names were renamed or dropped (empty when all were valid).
+    /// `CODE_FILE`, `CODE_LINE`, `CODE_FUNC` (when `function` is given and not empty), then the
+    /// caller's `fields` with names checked. `notes` says which of the caller's names were
+    /// renamed or dropped (empty when all were valid).
     static func entryFields(
         priority: LogPriority, message: String, fields: [(String, [UInt8])], file: String, line: Int,
-        identifier: String
+        function: String? = nil, identifier: String
     ) -> (fields: [(String, [UInt8])], notes: [String]) {
         var result: [(String, [UInt8])] = [
             ("MESSAGE", Array(message.utf8)),
@@ -65,6 +76,7 @@ public struct JournalLogSink: LogSink {
             ("CODE_FILE", Array(file.utf8)),
             ("CODE_LINE", Array(String(line).utf8)),
         ]
+        if let function, !function.isEmpty { result.append(("CODE_FUNC", Array(function.utf8))) }
         var notes: [String] = []
         for (name, value) in fields {
             let accepted: String

@@ -35,6 +35,8 @@ mutants=(
   "bidirectional overrides pass as text|Sources/WundercastCore/UntrustedText.swift|case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true|case 0x061C: true"
   "a city table image with a bad region index accepted|Sources/WundercastCore/Places/CityTable+Image.swift|guard Int(regionOf[i]) < regions.count else {|guard true else {"
   "online geocoding unlimited|Sources/WundercastCore/Places/PlaceResolver.swift|guard onlineTimes.count < onlinePerMinute else {|guard true else {"
+  "the journal gets a provider error's finer position|Sources/WundercastCore/Service/WeatherService+Journal.swift|publicPrecision: settings.journalPrecision)|publicPrecision: 8)"
+  "fix lost never logged|Sources/WundercastCore/Location/FixCurrency.swift|if !isCurrent, current, problem?.code == \"no-fix\" { return .lost }|_ = problem"
 )
 
 bundle="$($SWIFT build --show-bin-path)/wundercastPackageTests.xctest"

@@ -204,6 +204,9 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
             "PublicPrecision=\"5\" is not an integer from 0 to 4 (decimals of latitude/longitude public readers get)"),
         .init("[Places]\nOnlineGeocoding=maybe", line: 2, "OnlineGeocoding=\"maybe\" is not a boolean (yes or no)"),
         .init(
+            "[Journal]\nPrecision=7", line: 2,
+            "Precision=\"7\" is not an integer from 0 to 6 (decimals of latitude/longitude in the journal)"),
+        .init(
             "[Location]\nColour=blue", line: 2,
             "unknown key Colour= in [Location] (known keys: Authorization, GPSD, MaxHorizontalError, MaxFixAge, Fallback)"
         ),
@@ -216,10 +219,12 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
         ),
         .init(
             "[Socket]\nPath=/x\n[Sokcet]\nPath=/y", line: 3,
-            "unknown section [Sokcet] (known sections: [Location], [Throttle], [Weather], [Socket], [Places])"),
+            "unknown section [Sokcet] (known sections: [Location], [Throttle], [Weather], [Socket], [Places], [Journal])"
+        ),
         .init(
             "[location]", line: 1,
-            "unknown section [location] (known sections: [Location], [Throttle], [Weather], [Socket], [Places])"),
+            "unknown section [location] (known sections: [Location], [Throttle], [Weather], [Socket], [Places], [Journal])"
+        ),
         .init("# top\n\nMinInterval=5s\n[Throttle]", line: 3, "MinInterval= appears before any [Section] header"),
         .init(
             "[Throttle]\nMinInterval 5s", line: 2,

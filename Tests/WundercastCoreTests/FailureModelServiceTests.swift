@@ -96,6 +96,11 @@ extension WeatherServiceTests {
         #expect(lines.first?.priority == c.error.kind.logPriority)
         #expect(lines.first?.fields.contains { $0 == ("WUNDERCAST_ERROR", c.code) } == true)
         #expect(lines.first?.message.contains(c.error.message) == true)
+        // Then the wait before the next attempt, in an entry of its own.
+        let backOff = log.all.filter { $0.field("MESSAGE_ID") == MessageID.backOff }
+        #expect(backOff.count == 1, "\(log.texts)")
+        #expect(backOff.first?.field("WUNDERCAST_RETRY_MS") == String(c.wait.components.seconds * 1000))
+        #expect(backOff.first?.field("WUNDERCAST_ERROR") == c.code)
         await running.stop()
     }
 

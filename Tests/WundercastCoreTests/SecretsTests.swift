@@ -58,6 +58,20 @@ import WundercastTestSupport
         #expect(log.texts == ["fetching https://h/?appid=REDACTED", "WUNDERCAST_URL=?appid=REDACTED"])
         #expect(log.all.first?.priority == .warning)
     }
+
+    /// The code location (the journal's CODE_FILE, CODE_FUNC) is redacted too; CODE_FUNC is
+    /// the caller's `#function` by default.
+    @Test func aRedactingLoggerRedactsTheCodeLocation() {
+        let log = CapturedLog()
+        let logger = log.logger.redacting(secrets)
+        logger.info("plain", file: "Sources/0123abcd.swift", function: "fetch(appid:0123abcd)")
+        logger.notice("default location")
+        #expect(log.all.first?.file == "Sources/REDACTED.swift")
+        #expect(log.all.first?.function == "fetch(appid:REDACTED)")
+        #expect(log.all.last?.function == "aRedactingLoggerRedactsTheCodeLocation()")
+        #expect(log.all.last?.file.hasSuffix("SecretsTests.swift") == true)
+        #expect(log.all.last?.line == #line - 5)
+    }
 }
 
 @Suite struct FailureKindTests {

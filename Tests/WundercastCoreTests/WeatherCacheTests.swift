@@ -228,7 +228,10 @@ import WundercastTestSupport
 struct RecordingSink: LogSink {
     let recorder: EventRecorder<String>
     init(_ recorder: EventRecorder<String>) { self.recorder = recorder }
-    func log(_ priority: LogPriority, _ message: String, fields: [(String, String)], file: String, line: Int) {
+    func log(
+        _ priority: LogPriority, _ message: String, fields: [(String, String)], file: String, line: Int,
+        function: String
+    ) {
         recorder.append(message)
     }
 }

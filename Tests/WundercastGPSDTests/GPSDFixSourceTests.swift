@@ -153,6 +153,8 @@ struct GPSDFixSourceTests {
         #expect(session.connection.values.count(where: { $0 == .connected }) == 2)
         #expect(log.outageReports == 1)
         #expect(log.contains(.info, "connected again"))
+        // Connected at start and again after the outage: one entry each, with their MESSAGE_ID.
+        #expect(log.count(MessageID.gpsdConnected) == 2)
         await session.stop()
     }
 
@@ -162,7 +164,10 @@ struct GPSDFixSourceTests {
     @Test func deviceGoneAfterTheLogEndsThenUnreachableWhenGpsdGoes() async throws {
         let gpsfake = try GPSFake(log: Self.bt451, cycle: 0.01, once: true, linger: 3)
         defer { gpsfake.stop() }
-        let session = Session(GPSDFixSource(port: gpsfake.port, initialBackoff: .seconds(5)))
+        let log = LogRecorder()
+        let session = Session(
+            GPSDFixSource(port: gpsfake.port, logger: Logger(sink: log, threshold: .debug), initialBackoff: .seconds(5))
+        )
         defer { session.cancel() }
 
         #expect(
@@ -174,6 +179,9 @@ struct GPSDFixSourceTests {
         #expect(events[..<gone].first == .condition(.connected), "\(events)")
         #expect(events[..<gone].contains(where: { $0.isFix }))
         #expect(!events[..<gone].contains(where: { $0.isUnreachable }), "\(events)")
+        // One journal entry of its own kind, logged before the event.
+        #expect(log.count(MessageID.deviceGone) == 1)
+        #expect(log.contains(.warning, "deactivated"))
         // gpsfake exits `linger` seconds after the end of the log, and its gpsd with it.
         #expect(
             await session.events.wait { $0.contains(where: { $0.isUnreachable }) },
@@ -371,7 +379,10 @@ final class Session: Sendable {
 final class LogRecorder: LogSink {
     private let entries = Mutex<[(priority: LogPriority, message: String, fields: [(String, String)])]>([])
 
-    func log(_ priority: LogPriority, _ message: String, fields: [(String, String)], file: String, line: Int) {
+    func log(
+        _ priority: LogPriority, _ message: String, fields: [(String, String)], file: String, line: Int,
+        function: String
+    ) {
         entries.withLock { $0.append((priority, message, fields)) }
     }
 
@@ -387,6 +398,11 @@ final class LogRecorder: LogSink {
                 entry.fields.first { $0.0 == GPSDReader.retryDelayField }.flatMap { Int($0.1) }
             }
         }
+    }
+
+    /// Entries with `MESSAGE_ID` = `id`.
+    func count(_ id: String) -> Int {
+        entries.withLock { $0.count { $0.fields.contains { $0 == ("MESSAGE_ID", id) } } }
     }
 
     func contains(_ priority: LogPriority, _ text: String) -> Bool {

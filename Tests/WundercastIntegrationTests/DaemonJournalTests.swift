@@ -139,12 +139,24 @@ import Glibc
         #expect(value("WUNDERCAST_TEMPERATURE_UNIT") == "°C")
         #expect(value("WUNDERCAST_WEATHER_CODE") == "0")
         #expect(value("WUNDERCAST_PROVIDER") == "open-meteo")
-        // The fallback place, rounded to Precision=2 like the request.
-        #expect(value("WUNDERCAST_LATITUDE") == "59.91")
-        #expect(value("WUNDERCAST_LONGITUDE") == "10.75")
+        // The fallback place, requested at [Weather] Precision=2 (59.91,10.75), in the journal
+        // at [Journal] Precision= (default 1).
+        #expect(value("WUNDERCAST_LATITUDE") == "59.9")
+        #expect(value("WUNDERCAST_LONGITUDE") == "10.8")
         #expect(value("WUNDERCAST_ERROR") == nil)
-        #expect(value("CODE_FILE")?.isEmpty == false)
+        #expect(value("CODE_FILE")?.hasSuffix("Publisher.swift") == true, "\(value("CODE_FILE") ?? "")")
         #expect(value("CODE_LINE").flatMap { Int($0) } != nil)
+        #expect(value("CODE_FUNC") == "run()")
+        #expect(started["CODE_FUNC"]?.isEmpty == false)
+        #expect(started["WUNDERCAST_VERSION"] == Wundercast.version)
+        #expect(started["WUNDERCAST_AUTHORIZATION"] == "denied")
+        // No finer form of the position in any entry.
+        for entry in ours {
+            for field in entry.fields {
+                let text = String(decoding: field.value, as: UTF8.self)
+                #expect(!text.contains("59.91") && !text.contains("10.75"), "\(field.name)=\(text)")
+            }
+        }
         // Every change entry says its status.
         #expect(changes.allSatisfy { $0.values("WUNDERCAST_STATUS").count == 1 }, "\(Self.summary(changes))")
 

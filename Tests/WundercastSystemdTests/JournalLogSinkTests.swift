@@ -87,3 +87,19 @@ func fieldNames(name: String, verdict: JournalFieldName.Verdict) {
             "\"message\" dropped (set by the sink)",
         ])
 }
+
+@Test func codeFuncFollowsCodeLineAndCannotBeSetByACaller() {
+    let entry = JournalLogSink.entryFields(
+        priority: .info, message: "m", fields: [("CODE_FUNC", Array("forged()".utf8))],
+        file: "WundercastServer/Publisher.swift", line: 9, function: "run()", identifier: "wundercastd")
+    #expect(
+        Array(text(entry.fields).prefix(6))[3...] == [
+            "CODE_FILE=WundercastServer/Publisher.swift", "CODE_LINE=9", "CODE_FUNC=run()",
+        ])
+    #expect(entry.fields.filter { $0.0 == "CODE_FUNC" }.count == 1)
+    #expect(entry.notes == ["\"CODE_FUNC\" dropped (set by the sink)"])
+    // Unknown (a caller of `write` that does not say): left out, not empty.
+    let unknown = JournalLogSink.entryFields(
+        priority: .info, message: "m", fields: [], file: "F.swift", line: 1, identifier: "x")
+    #expect(!unknown.fields.contains { $0.0 == "CODE_FUNC" })
+}

@@ -7,13 +7,26 @@ public final class CapturedLog: LogSink {
         public var priority: LogPriority
         public var message: String
         public var fields: [(String, String)]
+        /// Where it was logged: `#fileID`, `#line`, `#function` of the caller.
+        public var file = ""
+        public var line = 0
+        public var function = ""
+
+        /// The value of field `name`, if the entry has it.
+        public func field(_ name: String) -> String? { fields.first { $0.0 == name }?.1 }
     }
     private let entries = Mutex<[Entry]>([])
 
     public init() {}
 
-    public func log(_ priority: LogPriority, _ message: String, fields: [(String, String)], file: String, line: Int) {
-        entries.withLock { $0.append(Entry(priority: priority, message: message, fields: fields)) }
+    public func log(
+        _ priority: LogPriority, _ message: String, fields: [(String, String)], file: String, line: Int,
+        function: String
+    ) {
+        entries.withLock {
+            $0.append(
+                Entry(priority: priority, message: message, fields: fields, file: file, line: line, function: function))
+        }
     }
 
     /// A logger that writes here, every priority included.

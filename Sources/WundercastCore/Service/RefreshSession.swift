@@ -51,6 +51,7 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
     private func handle(_ inbox: AsyncStream<Event>, _ sink: AsyncStream<Event>.Continuation) async {
         var fetch: (id: Int, task: Task<Void, Never>)?
         var timer: (deadline: C.Instant, task: Task<Void, Never>)?
+        var currency = FixCurrency()
         for await event in inbox {
             let now = clock.now
             var action: RefreshStateMachine<C.Instant>.Action?
@@ -87,7 +88,11 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
                 show(Position(fix), fetching: false)
             }
             // After the position: a first fix must not show "no location" without a reason.
-            if tracksFixAge { store.publishLocationProblem(service.locationProblem(at: now)) }
+            if tracksFixAge {
+                let problem = service.locationProblem(at: now)
+                store.publishLocationProblem(problem)
+                currency.update(problem).map(service.logFixChange)
+            }
             // Only future instants: a deadline that has passed is handled by now, and a timer
             // for it would fire at once, again and again.
             let deadline = [
@@ -113,7 +118,8 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
         _ sink: AsyncStream<Event>.Continuation
     ) -> Task<Void, Never> {
         let rounded = show(position, fetching: true)
-        service.logger.debug("fetching weather for \(rounded.latitude),\(rounded.longitude) (\(reason))")
+        let shown = rounded.rounded(toDecimals: service.settings.journalPrecision)
+        service.logger.debug("fetching weather for \(shown.latitude),\(shown.longitude) (\(reason))")
         let cache = service.cache
         // The machine decides when; the cache whether that needs the network. A reader's
         // `refresh` asks for new weather, not a stored answer, and so does the retry after a
@@ -177,10 +183,7 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
             break
         case .failure(let error):
             store.publishFailure(error)
-            let retry = deadline.map { "; retry in \(now.duration(to: $0))" } ?? ""
-            service.logger.log(
-                error.kind.logPriority, "weather fetch failed: \(error.message)\(retry)",
-                fields: [("MESSAGE_ID", MessageID.fetchFailed), ("WUNDERCAST_ERROR", error.code)])
+            service.logFailure(error, retryIn: deadline.map { now.duration(to: $0) })
         }
         return action
     }

@@ -36,11 +36,15 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
         public var retry: RetryPolicy
         /// Longest wait for a current fix on a `now` under when-in-use.
         public var currentLocationTimeout: Duration
+        /// `[Journal] Precision=`: decimals of positions in log messages.
+        public var journalPrecision: Int
 
         public init(
             throttle: ThrottlePolicy, maxFixAge: Duration, precision: Int, fallback: FallbackPlace? = nil,
-            retry: RetryPolicy = RetryPolicy(), currentLocationTimeout: Duration = .seconds(30)
+            retry: RetryPolicy = RetryPolicy(), currentLocationTimeout: Duration = .seconds(30),
+            journalPrecision: Int = Configuration.Journal().precision
         ) {
+            self.journalPrecision = journalPrecision
             self.throttle = throttle
             self.maxFixAge = maxFixAge
             self.precision = precision

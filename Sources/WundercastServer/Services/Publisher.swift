@@ -8,6 +8,9 @@ import WundercastSystemd
 
 /// Sends each state change to `watch` clients, the journal (one entry per real change,
 /// `MESSAGE_ID` weatherChanged with `WUNDERCAST_*` fields) and systemd's `STATUS=`.
+/// The journal and `STATUS=` (which `systemctl status` shows to every user) get the view of
+/// `journalViews`: positions rounded to `[Journal] Precision=`, the nearest place's distance
+/// in whole kilometres, finer forms of the position in the error text replaced.
 /// Cancelling ``run()`` ends its reading of the store.
 struct Publisher: DaemonService {
     let name = "publisher"
@@ -15,6 +18,8 @@ struct Publisher: DaemonService {
     let server: SocketServer
     /// The views of a state under the configuration in force (``StateViewer``).
     let views: @Sendable (WeatherState) -> StateViews
+    /// The views at `[Journal] Precision=` (their `public` one is used).
+    let journalViews: @Sendable (WeatherState) -> StateViews
     let health: Health
     let notifier: ServiceNotifier
     let logger: Logger
@@ -25,8 +30,8 @@ struct Publisher: DaemonService {
             let views = self.views(published)
             server.broadcast(views)
             health.note(published, at: Date())
-            // The journal is for the machine's administrator: the precise view, place included.
-            let state = views.precise
+            // Coarse positions: the journal is kept for weeks (a track of where the machine was).
+            let state = journalViews(published).public
             defer { previous = state }
             guard let previous, previous != state else { continue }
             let line = HumanFormat.line(state, now: Date())

@@ -87,7 +87,12 @@ extension SocketServer {
         let now = timer.now()
         if lastRefusalLog.map({ now - $0 >= .seconds(60) }) ?? true {
             lastRefusalLog = now
-            logger.warning("socket: refusing clients beyond \(limit) (logged at most once a minute)")
+            logger.log(
+                .warning, "socket: refusing clients beyond \(limit) (logged at most once a minute)",
+                fields: [
+                    ("MESSAGE_ID", MessageID.clientLimit), ("WUNDERCAST_CLIENTS", "\(clients.count)"),
+                    ("WUNDERCAST_MAX_CLIENTS", "\(settings.maxClients)"),
+                ])
         }
     }
 
@@ -101,9 +106,13 @@ extension SocketServer {
         if exhaustedSince == nil {
             exhaustedSince = timer.now()
             exhaustedRetries = 0
-            logger.warning(
-                "socket: accept: \(error.reason); not accepting new clients until a descriptor is free (\(clients.count) connected)"
-            )
+            logger.log(
+                .warning,
+                "socket: accept: \(error.reason); not accepting new clients until a descriptor is free (\(clients.count) connected)",
+                fields: [
+                    ("MESSAGE_ID", MessageID.clientLimit), ("WUNDERCAST_CLIENTS", "\(clients.count)"),
+                    ("WUNDERCAST_MAX_CLIENTS", "\(settings.maxClients)"), ("WUNDERCAST_ERRNO", "\(error.code)"),
+                ])
         } else {
             exhaustedRetries += 1
             logger.debug("socket: accept still out of descriptors (retry \(exhaustedRetries))")

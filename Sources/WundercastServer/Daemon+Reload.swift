@@ -79,6 +79,7 @@ extension Daemon.Instance {
                 with: Daemon.Pipeline(
                     next, weather: weather, authorization: authorization, store: store, health: health))
         }
+        var restartNeeded = false
         var viewer = before.viewer
         var journalViewer = before.journalViewer
         if newWeather || next.journal != old.journal {
@@ -95,8 +96,9 @@ extension Daemon.Instance {
                 chmod(ownedPath, mode_t(next.socket.mode))
             }
             if ownedPath != nil, next.socket.path != old.socket.path, options.socketPath == nil {
-                logger.notice(
-                    "[Socket] Path=\(next.socket.path) takes effect after a restart; still serving on \(old.socket.path)"
+                restartNeeded = true
+                applied.append(
+                    "not [Socket] Path=\(next.socket.path): it takes effect after a restart (still serving on \(old.socket.path))"
                 )
             }
         } else if newWeather {
@@ -111,8 +113,11 @@ extension Daemon.Instance {
         }
         let summary = applied.isEmpty ? "nothing changed" : "applied " + applied.joined(separator: ", ")
         logger.log(
-            .notice, "configuration reloaded: \(summary)",
-            fields: [("MESSAGE_ID", MessageID.configurationReloaded)])
+            applied.isEmpty ? .info : .notice, "configuration reloaded: \(summary)",
+            fields: [
+                ("MESSAGE_ID", MessageID.configurationReloaded),
+                ("WUNDERCAST_RESTART_NEEDED", restartNeeded ? "yes" : "no"),
+            ])
         return ("configuration reloaded", true)
     }
 

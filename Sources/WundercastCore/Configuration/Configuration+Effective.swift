@@ -70,6 +70,7 @@ extension Configuration {
         "Places.OnlineGeocoding": { $0.places.onlineGeocoding ? "yes" : "no" },
         "Places.GeocodingURL": { $0.places.geocodingURL },
         "Places.Cities": { $0.places.cities },
+        "Journal.Precision": { String($0.journal.precision) },
     ]
 
     /// `text` with control characters (C0, DEL, C1, U+2028/9) as `\u{…}` escapes.

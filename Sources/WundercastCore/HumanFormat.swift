@@ -11,8 +11,16 @@ import Foundation
 /// (`…, 48.12,11.57 (no GPS fix for 3 min), …`). A value the provider did not give is left
 /// out, never shown as `?`. Texts from the daemon are sanitized (no control characters, bounded).
 public enum HumanFormat {
+    /// How a line says when the weather was fetched.
+    public enum AgeStyle: Sendable {
+        /// `2 min ago`: for a line read now (`now`, `watch`).
+        case relative
+        /// `weather of 14:05 UTC`: for a line kept and read later (systemd's `STATUS=`).
+        case clockTime
+    }
+
     /// Formats `state` as seen at wall-clock `now`.
-    public static func line(_ state: WeatherState, now: Date) -> String {
+    public static func line(_ state: WeatherState, now: Date, age style: AgeStyle = .relative) -> String {
         let stamped = state.stamped(now: now)
         let place = placeText(stamped)
         guard let weather = stamped.weather else {
@@ -42,7 +50,12 @@ public enum HumanFormat {
         // the place goes with "updating", not with the old weather.
         let fetching = stamped.status == .fetching
         if let place, !fetching { parts.append(place) }
-        if let age = stamped.ageSeconds { parts.append(ageText(age)) }
+        switch style {
+        case .relative:
+            if let age = stamped.ageSeconds { parts.append(ageText(age)) }
+        case .clockTime:
+            if let fetched = stamped.fetchedAt { parts.append("weather of \(clockTime(fetched)) UTC") }
+        }
         var line = parts.joined(separator: ", ")
         switch stamped.status {
         case .stale:
@@ -80,6 +93,15 @@ public enum HumanFormat {
     }
 
     /// `just now`, `42 s ago`, `2 min ago`, `3 h ago`, `2 d ago`.
+    /// `HH:MM` of `date` in UTC.
+    public static func clockTime(_ date: Date) -> String {
+        let minutes = Int((date.timeIntervalSince1970 / 60).rounded(.down))
+        let inDay = ((minutes % 1440) + 1440) % 1440
+        let hh = inDay / 60
+        let mm = inDay % 60
+        return (hh < 10 ? "0" : "") + "\(hh):" + (mm < 10 ? "0" : "") + "\(mm)"
+    }
+
     public static func ageText(_ seconds: Int) -> String {
         seconds < 5 ? "just now" : spanText(seconds) + " ago"
     }

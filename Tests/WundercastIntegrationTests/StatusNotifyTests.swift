@@ -44,9 +44,14 @@ import WundercastTestSupport
         #expect(Set(lines).count >= 2, "\(lines)")
         let last = try #require(lines.last { $0.hasPrefix("STATUS=-5°C") })
         #expect(last.contains(", \(latitude),"), "\(last)")
+        // Read later by `systemctl status`: the clock time of the weather, not an age that goes stale.
+        #expect(last.range(of: #"weather of \d\d:\d\d UTC"#, options: .regularExpression) != nil, "\(last)")
+        #expect(!last.contains("ago") && !last.contains("just now"), "\(last)")
         for line in lines {
             #expect(!line.contains("59.91") && !line.contains("10.75"), "\(line)")
         }
         #expect(await daemon.stop() == 0)
+        // SIGTERM: STOPPING=1 before the exit.
+        #expect(notify.messages.lines.contains { $0.contains("STOPPING=1") }, "\(notify.messages.lines)")
     }
 }

@@ -34,8 +34,10 @@ struct Publisher: DaemonService {
             let state = journalViews(published).public
             defer { previous = state }
             guard let previous, previous != state else { continue }
-            let line = HumanFormat.line(state, now: Date())
-            _ = try? notifier.status(line)
+            let now = Date()
+            let line = HumanFormat.line(state, now: now)
+            // STATUS= is read later (`systemctl status`): a clock time, not an age that goes stale.
+            _ = try? notifier.status(HumanFormat.line(state, now: now, age: .clockTime))
             logger.log(
                 [.stale, .error, .offline].contains(state.status) ? .warning : .info, "weather: \(line)",
                 fields: Self.journalFields(state))

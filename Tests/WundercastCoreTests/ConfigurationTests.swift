@@ -306,6 +306,14 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
             "MinInterval=20min is longer than MaxAge=15min: no two fetches may start closer than MinInterval, so MaxAge must be at least that"
         ),
         .init(
+            "[Weather]\nTimeout=1h", line: 2,
+            "Timeout=1h is more than a quarter of MaxAge=15min: weather is shown as fresh while its refetch runs, so a fetch may take at most MaxAge/4"
+        ),
+        .init(
+            "[Weather]\nTimeout=30s\n[Throttle]\nMinInterval=1min\nMaxAge=1min", line: 5,
+            "Timeout=30s is more than a quarter of MaxAge=1min: weather is shown as fresh while its refetch runs, so a fetch may take at most MaxAge/4"
+        ),
+        .init(
             "[Throttle]\nMaxAge=0s 0ms", line: 2,
             "MaxAge=\"0s 0ms\" is shorter than 1s (examples: 30s, 5min, 1h 30min)"),
         .init(

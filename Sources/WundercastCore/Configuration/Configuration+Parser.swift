@@ -122,6 +122,20 @@ extension ParsedConfiguration {
             let at = origin(maxAgeLater ? "Throttle.MaxAge" : "Throttle.MinInterval")
             result.errors.append(ConfigurationError(file: at.file, line: at.line, message: message))
         }
+        // Weather stays `fresh` while its refetch after `MaxAge` is under way: a fetch may take
+        // `Timeout=`, so a long one would show old weather as fresh (a hung provider for hours).
+        let timeout = configuration.weather.timeout
+        if timeout * 4 > throttle.maxAge {
+            let at = origin(
+                (sequence["Weather.Timeout"] ?? 0) >= (sequence["Throttle.MaxAge"] ?? 0)
+                    ? "Weather.Timeout" : "Throttle.MaxAge")
+            result.errors.append(
+                ConfigurationError(
+                    file: at.file, line: at.line,
+                    message:
+                        "Timeout=\(TimeSpan.format(timeout)) is more than a quarter of MaxAge=\(TimeSpan.format(throttle.maxAge)): weather is shown as fresh while its refetch runs, so a fetch may take at most MaxAge/4"
+                ))
+        }
         return result
     }
 }

@@ -62,4 +62,31 @@ import WundercastTestSupport
         let weather = try await answer
         #expect(weather.relativeHumidity == nil && weather.forecast?.seaLevelPressure == nil)
     }
+
+    /// An answer whose every measured value is impossible is not weather: a decoding error (the
+    /// last good weather stays, stale), not fresh weather with nothing in it.
+    @Test func anAnswerWithNoPossibleValueIsADecodingError() async throws {
+        var nothing = Self.weather(units: .requested(.metric))
+        nothing.apparentTemperature = 999
+        nothing.weatherCode = nil
+        #expect(throws: WeatherError.self) { try nothing.checkedForImpossibleValues() }
+        let provider = ScriptedWeatherProvider()
+        let queue = ProviderQueue(provider)
+        async let answer = queue.currentWeather(at: Coordinate(latitude: 1, longitude: 2))
+        await provider.waitForRequests(1)
+        provider.answerNext(with: .success(nothing))
+        do {
+            _ = try await answer
+            Issue.record("an answer without a possible value was taken")
+        } catch {
+            #expect((error as? WeatherError)?.kind == .decoding, "\(error)")
+        }
+        // One possible value (or a condition) is enough to be weather.
+        var one = nothing
+        one.relativeHumidity = 50
+        #expect(try one.checkedForImpossibleValues().relativeHumidity == 50)
+        var coded = nothing
+        coded.weatherCode = 3
+        #expect(try coded.checkedForImpossibleValues().weatherCode == 3)
+    }
 }

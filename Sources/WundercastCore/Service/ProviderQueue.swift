@@ -53,10 +53,11 @@ public final class ProviderQueue: BatchWeatherProvider, Sendable {
 
     /// Waits for its turn (FIFO; cancellation leaves the line with ``WeatherError/cancelled``),
     /// then asks the provider. Throws what the provider throws, with its secrets redacted; the
-    /// answer comes without values no weather has (``Weather/withoutImpossibleValues()``).
+    /// answer comes without values no weather has, and one with no possible value left is a
+    /// ``WeatherError/decoding(message:)`` error (``Weather/checkedForImpossibleValues()``).
     public func currentWeather(at coordinate: Coordinate) async throws(WeatherError) -> Weather {
         try await perform { () async throws(WeatherError) in
-            try await provider.currentWeather(at: coordinate).withoutImpossibleValues()
+            try await provider.currentWeather(at: coordinate).checkedForImpossibleValues()
         }
     }
 
@@ -83,7 +84,8 @@ public final class ProviderQueue: BatchWeatherProvider, Sendable {
         let secrets = provider.secrets
         return try await perform { () async throws(WeatherError) in
             try await batch.currentWeather(atEach: coordinates).map {
-                $0.map { $0.withoutImpossibleValues() }.mapError { $0.redacted(by: secrets) }
+                $0.flatMap { weather in Result { () throws(WeatherError) in try weather.checkedForImpossibleValues() } }
+                    .mapError { $0.redacted(by: secrets) }
             }
         }
     }

@@ -26,6 +26,23 @@ extension Weather {
         return copy
     }
 
+    /// ``withoutImpossibleValues()``, refusing an answer that had measured values and has none
+    /// left: weather without a single value is not weather (a broken or hostile provider).
+    ///
+    /// - Throws: ``WeatherError/decoding(message:)`` naming the values that were impossible.
+    public func checkedForImpossibleValues() throws(WeatherError) -> Weather {
+        let kept = withoutImpossibleValues()
+        guard hasMeasuredValues, !kept.hasMeasuredValues, kept.weatherCode == nil else { return kept }
+        throw .decoding(
+            message: "every value of the answer is impossible (temperature, humidity, wind out of any weather's range)")
+    }
+
+    /// Whether any measured quantity (temperature, apparent temperature, humidity, wind) is given.
+    var hasMeasuredValues: Bool {
+        temperature != nil || apparentTemperature != nil || relativeHumidity != nil || windSpeed != nil
+            || windDirection != nil
+    }
+
     static func percent(_ value: Double) -> Double? { (0...100).contains(value) ? value : nil }
 
     static func temperature(_ value: Double, _ unit: TemperatureUnit?) -> Double? {

@@ -40,7 +40,13 @@ final class Health: Sendable {
 
     /// Every published state: a new error is remembered with the time it was first seen.
     func note(_ state: WeatherState, at now: Date) {
-        guard let error = state.error else { return }
+        guard let error = state.error else {
+            // The error no longer holds: said once, with when.
+            facts.withLock { f in
+                if f.lastError != nil, f.lastError?.clearedAt == nil { f.lastError?.clearedAt = now }
+            }
+            return
+        }
         let publicPrecision = facts.withLock { $0.publicPrecision }
         let message =
             state.location.map {
@@ -49,7 +55,7 @@ final class Health: Sendable {
                     publicPrecision: publicPrecision)
             } ?? error.message
         facts.withLock { f in
-            if f.lastError?.code != error.code || f.lastError?.message != message {
+            if f.lastError?.code != error.code || f.lastError?.message != message || f.lastError?.clearedAt != nil {
                 f.lastError = .init(code: error.code, message: message, at: now)
             }
         }

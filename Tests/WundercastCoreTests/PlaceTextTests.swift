@@ -69,6 +69,12 @@ import WundercastTestSupport
             #expect(text.contains(part), "\(part) in \(text)")
         }
         #expect(!text.contains("\u{1B}"))
+        // An error that no longer holds says since when.
+        var cleared = status
+        cleared.lastError?.clearedAt = now.addingTimeInterval(-120)
+        #expect(
+            StatusFormat.text(cleared, now: now).contains(
+                "last error: http-500: HTTP 500 [2J (5 min ago, cleared 2 min ago)"))
 
         let weather = SampleStates.weather(code: 0).weather
         var cells: [SocketProtocol.AroundResponse.Cell] = []

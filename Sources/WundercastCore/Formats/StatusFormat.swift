@@ -35,8 +35,12 @@ public enum StatusFormat {
         lines.append("GPS authorization: \(status.authorization.configName)")
         if let error = status.lastError {
             let age = max(0, Int(now.timeIntervalSince(error.at).rounded(.down)))
+            let cleared = error.clearedAt.map {
+                ", cleared \(HumanFormat.ageText(max(0, Int(now.timeIntervalSince($0).rounded(.down)))))"
+            }
             lines.append(
-                "last error: \(clean(error.code, 40)): \(clean(error.message, 200)) (\(HumanFormat.ageText(age)))")
+                "last error: \(clean(error.code, 40)): \(clean(error.message, 200)) (\(HumanFormat.ageText(age))\(cleared ?? ""))"
+            )
         }
         let c = status.counters
         lines.append(

@@ -72,11 +72,16 @@ extension SocketProtocol {
         public struct LastError: Codable, Sendable, Equatable {
             public var code: String
             public var message: String
+            /// When it was first seen (wall clock).
             public var at: Date
-            public init(code: String, message: String, at: Date) {
+            /// When a state without an error was first published after it; omitted while the
+            /// error still holds.
+            public var clearedAt: Date?
+            public init(code: String, message: String, at: Date, clearedAt: Date? = nil) {
                 self.code = code
                 self.message = message
                 self.at = at
+                self.clearedAt = clearedAt
             }
         }
 

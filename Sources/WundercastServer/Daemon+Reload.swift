@@ -43,7 +43,8 @@ extension Daemon.Instance {
         }
         // Everything that can fail comes first: a rejected reload changes nothing.
         var weather = before.weather
-        let newWeather = !Daemon.WeatherSide.same(old, next)
+        let parts = Daemon.reloadParts(from: old, to: next)
+        let newWeather = parts.contains(.weather)
         if newWeather {
             let places =
                 next.places == old.places && next.weather.timeout == old.weather.timeout
@@ -65,12 +66,11 @@ extension Daemon.Instance {
             _ = authorize(fresh.location.authorization, persist: false)
             applied.append("Authorization=\(fresh.location.authorization.configName)")
         }
-        let newPipeline = newWeather || !Daemon.Pipeline.same(old, next)
         if newWeather {
             applied.append("[Weather]/[Places] (\(weather.queue.name))")
             store.changeProvider(weather.queue.name)
         }
-        if newPipeline {
+        if parts.contains(.pipeline) {
             if next.location.gpsdHost != old.location.gpsdHost || next.location.gpsdPort != old.location.gpsdPort {
                 applied.append("GPSD=\(next.location.gpsdHost):\(next.location.gpsdPort) (reconnecting)")
             }
@@ -82,12 +82,12 @@ extension Daemon.Instance {
         var restartNeeded = false
         var viewer = before.viewer
         var journalViewer = before.journalViewer
-        if newWeather || next.journal != old.journal {
-            if next.journal != old.journal { applied.append("[Journal]") }
+        if newWeather || parts.contains(.journal) {
+            if parts.contains(.journal) { applied.append("[Journal]") }
             journalViewer = StateViewer(publicPrecision: next.journal.precision, places: weather.places)
         }
-        if next.socket != old.socket {
-            applied.append("[Socket]")
+        if parts.contains(.socket) || parts.contains(.restart) {
+            if parts.contains(.socket) { applied.append("[Socket]") }
             server.update(socketSettings(next))
             if next.socket.publicPrecision != old.socket.publicPrecision {
                 viewer = StateViewer(publicPrecision: next.socket.publicPrecision, places: weather.places)
@@ -95,7 +95,7 @@ extension Daemon.Instance {
             if let ownedPath, next.socket.mode != old.socket.mode {
                 chmod(ownedPath, mode_t(next.socket.mode))
             }
-            if ownedPath != nil, next.socket.path != old.socket.path, options.socketPath == nil {
+            if parts.contains(.restart), ownedPath != nil, options.socketPath == nil {
                 restartNeeded = true
                 applied.append(
                     "not [Socket] Path=\(next.socket.path): it takes effect after a restart (still serving on \(old.socket.path))"

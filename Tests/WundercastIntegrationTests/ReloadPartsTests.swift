@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+@testable import WundercastCore
+@testable import WundercastServer
+
+/// Every key of the configuration is applied by a reload (or, `[Socket] Path=` alone, said to
+/// need a restart): none is read again and silently ignored.
+@Suite struct ReloadPartsTests {
+    /// A valid value other than the default, per key, and the part a reload restarts for it.
+    static let changes: [String: (value: String, part: Daemon.ReloadPart)] = [
+        "Location.Authorization": ("ask", .authorization),
+        "Location.GPSD": ("10.0.0.7:2948", .pipeline),
+        "Location.MaxHorizontalError": ("30m", .pipeline),
+        "Location.MaxFixAge": ("5min", .pipeline),
+        "Location.Fallback": ("52.37,4.89", .pipeline),
+        "Throttle.MinInterval": ("5min", .pipeline),
+        "Throttle.MinDistance": ("3km", .pipeline),
+        "Throttle.MaxAge": ("30min", .weather),
+        "Weather.Provider": ("openweathermap", .weather),
+        "Weather.URL": ("http://127.0.0.1:8080", .weather),
+        "Weather.Contact": ("ops@example.org", .weather),
+        "Weather.Units": ("imperial", .weather),
+        "Weather.TemperatureUnit": ("fahrenheit", .weather),
+        "Weather.WindSpeedUnit": ("kn", .weather),
+        "Weather.PressureUnit": ("inHg", .weather),
+        "Weather.PrecipitationUnit": ("inch", .weather),
+        "Weather.Precision": ("3", .weather),
+        "Weather.Timeout": ("20s", .weather),
+        "Weather.Cell": ("sea", .weather),
+        "Weather.APIKeyFile": ("/etc/wundercast/key", .weather),
+        "Weather.Language": ("de", .weather),
+        "Socket.Path": ("/run/wundercast/other.sock", .restart),
+        "Socket.Mode": ("0660", .socket),
+        "Socket.PreciseGroup": ("adm", .socket),
+        "Socket.PublicPrecision": ("2", .socket),
+        "Socket.MaxClients": ("64", .socket),
+        "Socket.IdleTimeout": ("30s", .socket),
+        "Socket.SendTimeout": ("2min", .socket),
+        "Socket.LookupsPerMinute": ("10", .weather),
+        "Places.OnlineGeocoding": ("no", .weather),
+        "Places.GeocodingURL": ("http://127.0.0.1:8081", .weather),
+        "Places.Cities": ("/var/lib/cities.bin", .weather),
+        "Journal.Precision": ("3", .journal),
+    ]
+
+    static var allKeys: [String] {
+        Configuration.sections.flatMap { section in section.keys.map { "\(section.name).\($0.name)" } }
+    }
+
+    @Test func everyKeyIsInTheTable() {
+        #expect(Set(Self.allKeys) == Set(Self.changes.keys))
+    }
+
+    @Test(arguments: ReloadPartsTests.allKeys)
+    func aChangedKeyRestartsItsPart(key: String) throws {
+        let change = try #require(Self.changes[key], "\(key) has no entry")
+        let parts = key.split(separator: ".")
+        let text = "[\(parts[0])]\n\(parts[1])=\(change.value)\n"
+        let changed = try Configuration.parse(text)
+        let base = Configuration()
+        #expect(changed != base, "\(key)=\(change.value) is the default")
+        let touched = Daemon.reloadParts(from: base, to: changed)
+        #expect(touched.contains(change.part), "\(key): \(touched)")
+        #expect(Daemon.reloadParts(from: changed, to: changed).isEmpty)
+        if change.part == .weather { #expect(touched.contains(.pipeline), "a new weather side, a new pipeline") }
+        if change.part != .weather { #expect(!touched.contains(.weather), "\(key) keeps the weather side") }
+    }
+}

@@ -88,5 +88,9 @@ import WundercastTestSupport
         var coded = nothing
         coded.weatherCode = 3
         #expect(try coded.checkedForImpossibleValues().weatherCode == 3)
+        // An answer with every value missing is no weather either.
+        #expect(throws: WeatherError.self) {
+            try Weather(units: WeatherUnits(temperature: "°C", windSpeed: "km/h")).checkedForImpossibleValues()
+        }
     }
 }

@@ -26,15 +26,18 @@ extension Weather {
         return copy
     }
 
-    /// ``withoutImpossibleValues()``, refusing an answer that had measured values and has none
-    /// left: weather without a single value is not weather (a broken or hostile provider).
+    /// ``withoutImpossibleValues()``, refusing an answer with no measured value and no condition
+    /// left (all impossible, or all missing): weather without a single value is not weather (a
+    /// broken or hostile provider).
     ///
     /// - Throws: ``WeatherError/decoding(message:)`` naming the values that were impossible.
     public func checkedForImpossibleValues() throws(WeatherError) -> Weather {
         let kept = withoutImpossibleValues()
-        guard hasMeasuredValues, !kept.hasMeasuredValues, kept.weatherCode == nil else { return kept }
+        guard !kept.hasMeasuredValues, kept.weatherCode == nil else { return kept }
         throw .decoding(
-            message: "every value of the answer is impossible (temperature, humidity, wind out of any weather's range)")
+            message: hasMeasuredValues
+                ? "every value of the answer is impossible (temperature, humidity, wind out of any weather's range)"
+                : "the answer holds no weather value (temperature, humidity, wind and condition all missing)")
     }
 
     /// Whether any measured quantity (temperature, apparent temperature, humidity, wind) is given.

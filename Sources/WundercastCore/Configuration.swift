@@ -120,6 +120,7 @@ public struct Configuration: Sendable, Equatable {
     public var weather = WeatherSettings()
     public var socket = Socket()
     public var places = Places()
+    public var cache = CacheSettings()
 
     public init() {}
 }

@@ -43,6 +43,7 @@ public enum HumanFormat {
         let fetching = stamped.status == .fetching
         if let place, !fetching { parts.append(place) }
         if let age = stamped.ageSeconds { parts.append(ageText(age)) }
+        if stamped.ageUnknown == true { parts.append(unknownAge) }
         var line = parts.joined(separator: ", ")
         switch stamped.status {
         case .stale:
@@ -78,6 +79,10 @@ public enum HumanFormat {
         }
         return place + " (last known position: \(UntrustedText.sanitized(error.message)))"
     }
+
+    /// The age of weather kept from before a restart while the clock is not synchronised
+    /// (``WeatherState/ageUnknown``).
+    public static let unknownAge = "age unknown"
 
     /// `just now`, `42 s ago`, `2 min ago`, `3 h ago`, `2 d ago`.
     public static func ageText(_ seconds: Int) -> String {

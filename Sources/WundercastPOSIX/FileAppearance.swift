@@ -16,7 +16,10 @@ public enum FileAppearance {
     /// Watches the nearest existing directory on the way to `path` (`IN_CREATE`, `IN_MOVED_TO`),
     /// going deeper as missing directories appear, so a directory created later (timesyncd's
     /// own) is followed too. A relative `path` counts from the working directory.
-    public static func wait(for path: String) async -> Bool {
+    ///
+    /// - Parameter watching: called each time the watch is in place and `path` is still
+    ///   missing (tests learn that the wait has begun).
+    public static func wait(for path: String, watching: (@Sendable () -> Void)? = nil) async -> Bool {
         guard !exists(path) else { return true }
         let fd: Int32
         do {
@@ -46,6 +49,7 @@ public enum FileAppearance {
                 (try? blockingSyscall("inotify_add_watch", directory) { inotify_add_watch(fd, directory, mask) }) != nil
             else { return exists(path) }
             if exists(path) { return true }
+            watching?()
             guard await iterator.next() != nil, !Task.isCancelled else { return false }
         }
     }

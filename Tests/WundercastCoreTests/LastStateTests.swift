@@ -90,12 +90,18 @@ import WundercastTestSupport
             ("version 0", try Self.edited { $0["version"] = 0 }, .unsupportedVersion(0)),
             ("no version", try Self.edited { $0["version"] = nil }, .unsupportedVersion(0)),
             ("no weather", try Self.edited { $0["weather"] = nil }, .invalid("members missing or of the wrong type")),
-            ("a date as number", try Self.edited { $0["fetchedAt"] = 3 }, .invalid("members missing or of the wrong type")),
+            (
+                "a date as number", try Self.edited { $0["fetchedAt"] = 3 },
+                .invalid("members missing or of the wrong type")
+            ),
             ("unknown provider", try Self.edited { $0["provider"] = "acme" }, .invalid("unknown provider")),
             ("latitude 91", try Self.locationEdited("latitude", 91), .invalid("position out of range")),
             ("longitude -180.5", try Self.locationEdited("longitude", -180.5), .invalid("position out of range")),
             ("unknown source", try Self.locationEdited("source", "lookup"), .invalid("unknown position source")),
-            ("humidity 250", try Self.weatherEdited { $0["relativeHumidity"] = 250 }, .invalid("weather values out of range")),
+            (
+                "humidity 250", try Self.weatherEdited { $0["relativeHumidity"] = 250 },
+                .invalid("weather values out of range")
+            ),
             ("wind -5", try Self.weatherEdited { $0["windSpeed"] = -5 }, .invalid("weather values out of range")),
             ("200 °C", try Self.weatherEdited { $0["temperature"] = 200 }, .invalid("weather values out of range")),
         ]

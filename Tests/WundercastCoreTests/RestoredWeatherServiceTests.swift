@@ -11,7 +11,9 @@ import WundercastTestSupport
     let provider = ScriptedWeatherProvider()
     static let fetchedAt = Date(timeIntervalSince1970: 1_764_500_000)
 
-    func start(_ status: AuthorizationStatus, fallback: FallbackPlace?, kept: WeatherState.Location) -> (
+    func start(
+        _ status: AuthorizationStatus, fallback: FallbackPlace?, kept: WeatherState.Location
+    ) -> (
         StateStore, Task<Void, Never>, LocationManager
     ) {
         let authorization = ObservableValue(status)

@@ -90,7 +90,8 @@ import WundercastTestSupport
     @Test func newWeatherForACurrentPositionEndsIt() {
         let store = Self.restored()
         let position = Position(makeFix(48.1201, 11.5702))
-        store.publishPosition(position, rounded: Coordinate(latitude: 48.12, longitude: 11.57), receivedAt: Self.fetchedAt)
+        store.publishPosition(
+            position, rounded: Coordinate(latitude: 48.12, longitude: 11.57), receivedAt: Self.fetchedAt)
         #expect(store.current.status == .fetching)
         #expect(store.current.location?.status == .current)
         store.publishFailure(.transport(code: 7, message: "connection refused"))

@@ -60,7 +60,10 @@ import WundercastTestSupport
     static let unusable: [(String, [UInt8], String)] = [
         ("torn", Array(record.encoded().prefix(40)), "not a JSON object"),
         ("garbage", [0x00, 0x01, 0xFF], "not a JSON object"),
-        ("version 9", Array(#"{"format":"wundercast-last-state","version":9}"#.utf8), "format version 9 (this daemon reads 1)"),
+        (
+            "version 9", Array(#"{"format":"wundercast-last-state","version":9}"#.utf8),
+            "format version 9 (this daemon reads 1)"
+        ),
         ("oversize", [UInt8](repeating: 0x20, count: LastState.sizeLimit + 1), "larger than 1048576 bytes"),
     ]
 

@@ -23,7 +23,15 @@ struct ClockSyncWatch: DaemonService {
     }
 
     func run() async {
-        guard !clock.isSynchronized else { return }
+        if !clock.isSynchronized {
+            guard await waitForSynchronization() else { return }
+        }
+        // Also when the clock became right between start-up and now.
+        if restoredAgeTrusted { store.ageBecameKnown() }
+    }
+
+    /// Waits for the first sign; `true` once the clock is taken as synchronised.
+    private func waitForSynchronization() async -> Bool {
         let (store, clock) = (self.store, self.clock)
         let sign: Sign = await withTaskGroup(of: Sign.self) { group in
             if let file = clock.file {
@@ -44,10 +52,10 @@ struct ClockSyncWatch: DaemonService {
             group.cancelAll()
             return result
         }
-        guard sign != .none else { return }
+        guard sign != .none else { return false }
         clock.markSynchronized()
         let how = sign == .file ? "\(clock.file ?? "the clock-sync file") exists" : "a GPS fix's time agrees with it"
         logger.info("the wall clock is synchronised (\(how))")
-        if restoredAgeTrusted { store.ageBecameKnown() }
+        return true
     }
 }

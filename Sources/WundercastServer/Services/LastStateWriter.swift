@@ -6,7 +6,8 @@ import WundercastPOSIX
 /// the file only when what it keeps changed (``WundercastCore/LastStateRecorder``): no timer,
 /// no write for a state that changes only in status, error or fix age. Writes happen on a
 /// queue of their own (an `fsync` on an SD card can take long; no Swift concurrency thread
-/// waits in it). A failed write is logged once, until a write succeeds again (logged too).
+/// waits in it). A failed write is logged once as a warning (then at debug level), until a
+/// write succeeds again (logged too).
 ///
 /// Cancelling ``run()`` stops it after a last look at the current state, written if it changed.
 struct LastStateWriter: DaemonService {
@@ -41,10 +42,12 @@ struct LastStateWriter: DaemonService {
                 if failing { logger.notice("the last weather is kept in \(file.path) again") }
                 failing = false
             case .failure(let error):
-                // Tried again with the next change; said once.
+                // Tried again with the next change; said once (then only at debug level).
                 if !failing {
                     logger.warning(
                         "cannot keep the last weather in \(file.path): \(error); it will be lost on a restart")
+                } else {
+                    logger.debug("still cannot keep the last weather in \(file.path): \(error)")
                 }
                 failing = true
             }

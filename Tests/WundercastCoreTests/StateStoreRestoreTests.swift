@@ -56,6 +56,9 @@ import WundercastTestSupport
         #expect(!line.contains("ago"), "\(line)")
         let values = Placeholder.values(state, now: Self.fetchedAt + 60, icons: .emoji)
         #expect(values[.age] == "age unknown")
+        let tooltip = BarItem(state: state, now: Self.fetchedAt + 60).tooltip
+        #expect(tooltip.contains { $0.contains("age unknown") }, "\(tooltip)")
+        #expect(!tooltip.contains { $0.contains(" ago") }, "\(tooltip)")
         store.ageBecameKnown()
         #expect(store.current.ageUnknown == nil)
         #expect(store.current.stamped(now: Self.fetchedAt + 60).ageSeconds == 60)

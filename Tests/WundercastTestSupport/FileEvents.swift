@@ -26,8 +26,6 @@ public final class FileEvents: @unchecked Sendable {
     /// Every event so far, in order.
     public let events = Observed<[Event]>([])
     private let source: DispatchSourceRead
-    private let lock = NSLock()
-    private var closed = false
 
     public init(directory: String, onEvent: (@Sendable (Event) -> Void)? = nil) throws {
         let fd = inotify_init1(Int32(IN_CLOEXEC) | Int32(IN_NONBLOCK))
@@ -86,14 +84,8 @@ public final class FileEvents: @unchecked Sendable {
         return out
     }
 
-    /// Stops watching. Idempotent.
-    public func close() {
-        let first = lock.withLock {
-            defer { closed = true }
-            return !closed
-        }
-        if first { source.cancel() }
-    }
+    /// Stops watching. Idempotent (cancelling a dispatch source again does nothing).
+    public func close() { source.cancel() }
 
     deinit { close() }
 }

@@ -35,6 +35,8 @@ mutants=(
   "bidirectional overrides pass as text|Sources/WundercastCore/UntrustedText.swift|case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true|case 0x061C: true"
   "a city table image with a bad region index accepted|Sources/WundercastCore/Places/CityTable+Image.swift|guard Int(regionOf[i]) < regions.count else {|guard true else {"
   "online geocoding unlimited|Sources/WundercastCore/Places/PlaceResolver.swift|guard onlineTimes.count < onlinePerMinute else {|guard true else {"
+  "weather kept from before the restart shown as fresh|Sources/WundercastCore/StateStore.swift|s.status = locationProblem == nil && restored == nil ? .fresh : .stale|s.status = locationProblem == nil ? .fresh : .stale"
+  "the kept file written again for an unchanged state|Sources/WundercastCore/LastState/LastStateRecorder.swift|return record == written ? nil : record|return record"
 )
 
 bundle="$($SWIFT build --show-bin-path)/wundercastPackageTests.xctest"

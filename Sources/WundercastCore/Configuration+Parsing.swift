@@ -158,11 +158,7 @@ extension Configuration {
             name: "Places",
             keys: [
                 Key(name: "OnlineGeocoding") { (c, v) throws(InvalidValue) in
-                    switch v.lowercased() {
-                    case "yes", "true", "on", "1": c.places.onlineGeocoding = true
-                    case "no", "false", "off", "0": c.places.onlineGeocoding = false
-                    default: throw InvalidValue("is not a boolean (yes or no)")
-                    }
+                    c.places.onlineGeocoding = try boolean(v)
                 },
                 Key(name: "GeocodingURL") { (c, v) throws(InvalidValue) in c.places.geocodingURL = try parseURL(v) },
                 Key(name: "Cities") { (c, v) throws(InvalidValue) in
@@ -170,6 +166,7 @@ extension Configuration {
                 },
             ]),
         Section(name: "Journal", keys: [Key(name: "Precision", apply: Journal.parsePrecision)]),
+        cacheSection,
     ]
 
     /// Key names in `[Weather]` that would hold an API key itself: refused whatever their value,

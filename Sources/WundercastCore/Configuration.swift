@@ -121,6 +121,7 @@ public struct Configuration: Sendable, Equatable {
     public var socket = Socket()
     public var places = Places()
     public var journal = Journal()
+    public var cache = CacheSettings()
 
     public init() {}
 }

@@ -53,8 +53,11 @@ public enum HumanFormat {
         switch style {
         case .relative:
             if let age = stamped.ageSeconds { parts.append(ageText(age)) }
+            if stamped.ageUnknown == true { parts.append(unknownAge) }
         case .clockTime:
-            if let fetched = stamped.fetchedAt { parts.append("weather of \(clockTime(fetched)) UTC") }
+            if let fetched = stamped.fetchedAt {
+                parts.append(stamped.ageUnknown == true ? unknownAge : "weather of \(clockTime(fetched)) UTC")
+            }
         }
         var line = parts.joined(separator: ", ")
         switch stamped.status {
@@ -92,7 +95,10 @@ public enum HumanFormat {
         return place + " (last known position: \(UntrustedText.sanitized(error.message)))"
     }
 
-    /// `just now`, `42 s ago`, `2 min ago`, `3 h ago`, `2 d ago`.
+    /// The age of weather kept from before a restart while the clock is not synchronised
+    /// (``WeatherState/ageUnknown``).
+    public static let unknownAge = "age unknown"
+
     /// `HH:MM` of `date` in UTC.
     public static func clockTime(_ date: Date) -> String {
         let minutes = Int((date.timeIntervalSince1970 / 60).rounded(.down))
@@ -102,6 +108,7 @@ public enum HumanFormat {
         return (hh < 10 ? "0" : "") + "\(hh):" + (mm < 10 ? "0" : "") + "\(mm)"
     }
 
+    /// `just now`, `42 s ago`, `2 min ago`, `3 h ago`, `2 d ago`.
     public static func ageText(_ seconds: Int) -> String {
         seconds < 5 ? "just now" : spanText(seconds) + " ago"
     }

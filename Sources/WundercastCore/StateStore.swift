@@ -31,12 +31,16 @@ public final class StateStore: Sendable {
         var failure: (info: WeatherState.ErrorInfo, transport: Bool)?
         /// A fetch for a new position is under way or scheduled.
         var fetching = false
+        /// ``weather`` is the one kept on disk from before the restart (``StateStore/restore(_:fetchedAt:location:ageKnown:)``);
+        /// cleared by new weather.
+        var restored: Restored?
 
         static func == (a: Facts, b: Facts) -> Bool {
             a.provider == b.provider && a.authorization == b.authorization && a.gate == b.gate
                 && a.location == b.location && a.locationProblem == b.locationProblem && a.weather == b.weather
                 && a.fetchedAt == b.fetchedAt && a.failure?.info == b.failure?.info
                 && a.failure?.transport == b.failure?.transport && a.fetching == b.fetching
+                && a.restored == b.restored
         }
 
         /// The published state. Rules, in order:
@@ -44,31 +48,35 @@ public final class StateStore: Sendable {
         /// - no position: `noLocation` (or `stale` with kept weather), error = the location problem;
         /// - the last fetch failed: `stale` with kept weather, else `offline` (transfer) or `error`;
         /// - a fetch for a new position is under way: `fetching`;
-        /// - weather: `fresh` only while the position is current, else `stale`.
-        /// The error is the location problem first (it is why the state is not fresh), then the failure.
+        /// - weather: `fresh` only while the position is current and the weather is not the one
+        ///   restored from before the restart, else `stale`.
+        /// The error is the location problem first (it is why the state is not fresh), then the
+        /// failure, then `cached` for restored weather. Restored weather without a position of
+        /// this run shows the restored position (if any) as last known, with error `cached`.
         var state: WeatherState {
             var s = WeatherState(status: .noLocation, provider: provider, authorization: authorization)
             s.weather = weather
             s.fetchedAt = fetchedAt
+            if restored?.ageKnown == false { s.ageUnknown = true }
             if let gate {
                 s.status = weather == nil ? .noLocation : .stale
                 s.error = gate
                 return s
             }
-            s.location = location
-            s.location?.status = locationProblem == nil ? .current : .lastKnown
+            s.location = location ?? restored?.location
+            s.location?.status = locationProblem == nil && location != nil ? .current : .lastKnown
             guard location != nil else {
                 s.status = weather == nil ? .noLocation : .stale
-                s.error = locationProblem ?? (weather == nil ? nil : Self.waiting)
+                s.error = restored != nil ? Restored.cached : locationProblem ?? (weather == nil ? nil : Self.waiting)
                 return s
             }
-            s.error = locationProblem ?? failure?.info
+            s.error = locationProblem ?? failure?.info ?? (restored != nil ? Restored.cached : nil)
             if let failure {
                 s.status = weather != nil ? .stale : failure.transport ? .offline : .error
             } else if fetching || weather == nil {
                 s.status = .fetching
             } else {
-                s.status = locationProblem == nil ? .fresh : .stale
+                s.status = locationProblem == nil && restored == nil ? .fresh : .stale
             }
             return s
         }
@@ -77,7 +85,7 @@ public final class StateStore: Sendable {
             code: "no-fix", message: "waiting for a GPS fix; the weather shown is for an earlier place")
     }
 
-    private let facts: Mutex<(facts: Facts, lastFixAt: Date?, pressures: PressureHistory)>
+    let facts: Mutex<(facts: Facts, lastFixAt: Date?, pressures: PressureHistory)>
     private let subject: ObservableValue<WeatherState>
 
     public init(provider: String, authorization: AuthorizationStatus) {
@@ -113,6 +121,7 @@ public final class StateStore: Sendable {
             f.fetching = false
             let allowed = status.isAuthorized ? "gpsd" : "fallback"
             if gate != nil || f.location?.source != allowed { f.location = nil }
+            if gate != nil || f.restored?.location?.source != allowed { f.restored?.location = nil }
         }
     }
 
@@ -180,6 +189,7 @@ public final class StateStore: Sendable {
             f.fetchedAt = fetchedAt
             f.failure = nil
             f.fetching = false
+            f.restored = nil
         }
     }
 
@@ -197,7 +207,7 @@ public final class StateStore: Sendable {
     }
 
     /// Applies `transform` and publishes the derived state when the facts changed.
-    private func change(_ transform: (inout Facts) -> Void) {
+    func change(_ transform: (inout Facts) -> Void) {
         facts.withLock { held in
             var updated = held.facts
             transform(&updated)

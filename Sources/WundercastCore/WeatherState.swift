@@ -97,8 +97,13 @@ public struct WeatherState: Sendable, Equatable, Codable {
     public var provider: String
     /// When ``weather`` was fetched (ISO 8601 UTC).
     public var fetchedAt: Date?
-    /// Seconds since ``fetchedAt``, computed when the state is sent.
+    /// Seconds since ``fetchedAt``, computed when the state is sent; absent while ``ageUnknown``.
     public var ageSeconds: Int?
+    /// `true` while the age of ``weather`` cannot be told: it was kept on disk from before the
+    /// daemon's restart and the wall clock is not known to be right yet (no clock
+    /// synchronisation, and no GPS time that agrees with the clock). ``ageSeconds`` is then
+    /// absent, never a wrong number. Absent (never `false`) otherwise.
+    public var ageUnknown: Bool?
     /// GPS authorization status (`authorizedAlways`, …).
     public var authorization: AuthorizationStatus?
     /// Why the state is not `fresh`, when there is a reason.
@@ -110,10 +115,12 @@ public struct WeatherState: Sendable, Equatable, Codable {
         self.authorization = authorization
     }
 
-    /// A copy with the `ageSeconds` members filled in for `now` (never negative).
+    /// A copy with the `ageSeconds` members filled in for `now` (never negative; the weather's
+    /// left out while ``ageUnknown``).
     public func stamped(now: Date) -> WeatherState {
         var copy = self
-        copy.ageSeconds = fetchedAt.map { max(0, Int(now.timeIntervalSince($0).rounded(.down))) }
+        copy.ageSeconds =
+            ageUnknown == true ? nil : fetchedAt.map { max(0, Int(now.timeIntervalSince($0).rounded(.down))) }
         if let received = copy.location?.receivedAt {
             copy.location?.ageSeconds = max(0, Int(now.timeIntervalSince(received).rounded(.down)))
         }
@@ -121,6 +128,6 @@ public struct WeatherState: Sendable, Equatable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case `class`, status, location, weather, provider, fetchedAt, ageSeconds, authorization, error
+        case `class`, status, location, weather, provider, fetchedAt, ageSeconds, ageUnknown, authorization, error
     }
 }

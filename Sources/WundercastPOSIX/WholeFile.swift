@@ -88,22 +88,19 @@ public enum WholeFile {
     }
 
     /// Replaces the file at `path` with `bytes` so that a crash leaves either the old or the
-    /// new contents: a temporary file in the same directory is written, `fsync`ed, renamed
-    /// over `path`, and the directory is `fsync`ed.
+    /// new contents: a temporary file `PATH.tmp-XXXXXX` (six random letters and digits) in the
+    /// same directory is created (`O_CREAT|O_EXCL|O_CLOEXEC`, mode 0600), written, `fsync`ed, renamed over
+    /// `path`, and the directory is `fsync`ed. A crash before the rename leaves the temporary
+    /// file behind: ``removeTemporaries(of:)`` clears them.
     ///
     /// - Parameter permissions: the new file's mode (default `0644`; set with `fchmod`, so the umask does not apply).
-    /// - Throws: ``Errno`` of the failing step (`mkstemp`, `write`, `fsync`, `rename`, `open`
-    ///   of the directory); the temporary file is removed on failure.
+    /// - Throws: ``Errno`` of the failing step (`open` of the temporary file, `fchmod`, `write`,
+    ///   `fsync`, `rename`, `open` of the directory); the temporary file is removed on failure.
     public static func writeAtomically(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644) throws(Errno) {
         let directory = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-        var template = Array((path + ".tmp-XXXXXX").utf8CString)
-        let fd = try blockingSyscall("mkstemp", path) {
-            template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        }
-        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let (fd, temporary) = try createTemporary(beside: path)
         do throws(Errno) {
             defer { try? Descriptor.close(fd) }
-            try Descriptor.setCloseOnExec(fd)
             _ = try blockingSyscall("fchmod", temporary) { fchmod(fd, permissions) }
             try Descriptor.writeAll(fd, bytes, subject: temporary)
             _ = try blockingSyscall("fsync", temporary) { fsync(fd) }
@@ -115,5 +112,46 @@ public enum WholeFile {
         let directoryFD = try blockingSyscall("open", directory) { open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         defer { try? Descriptor.close(directoryFD) }
         _ = try blockingSyscall("fsync", directory) { fsync(directoryFD) }
+    }
+
+    /// What ``writeAtomically(_:to:permissions:)`` appends to the path for its temporary file,
+    /// before six random characters.
+    static let temporarySuffix = ".tmp-"
+
+    /// Creates `PATH.tmp-XXXXXX` exclusively (`O_CREAT|O_EXCL|O_CLOEXEC|O_NOFOLLOW`, mode 0600),
+    /// another random name after `EEXIST` (as `mkstemp` does). Returns the descriptor and the name.
+    static func createTemporary(beside path: String) throws(Errno) -> (fd: Int32, path: String) {
+        let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        var attempt = 0
+        while true {
+            let name = path + temporarySuffix + String((0..<6).map { _ in letters.randomElement()! })
+            do {
+                let flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW
+                return (try blockingSyscall("open", name) { open(name, flags, 0o600) }, name)
+            } catch  where error.code == EEXIST && attempt < 100 {
+                attempt += 1
+            }
+        }
+    }
+
+    /// Removes the temporary files a crash of ``writeAtomically(_:to:permissions:)`` left
+    /// beside `path` (`PATH.tmp-XXXXXX`; nothing else is touched). Call it before anyone writes
+    /// `path`. Returns the names removed; a directory that cannot be read removes nothing.
+    @discardableResult
+    public static func removeTemporaries(of path: String) -> [String] {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let prefix = (slash.map { String(path[path.index(after: $0)...]) } ?? path) + temporarySuffix
+        guard let stream = opendir(directory) else { return [] }
+        defer { closedir(stream) }
+        var removed: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            guard name.hasPrefix(prefix), name.utf8.count == prefix.utf8.count + 6 else { continue }
+            if unlink(directory + "/" + name) == 0 { removed.append(name) }
+        }
+        return removed
     }
 }

@@ -96,7 +96,8 @@ extension Daemon {
         case socket
         /// `[Journal]`: the journal's view.
         case journal
-        /// Keys that take effect only after a restart (`[Socket] Path=`).
+        /// Keys that take effect only after a restart (`[Socket] Path=`, `[Cache]`: the kept
+        /// file is read once, at start).
         case restart
     }
 
@@ -110,7 +111,7 @@ extension Daemon {
         var socket = new.socket
         socket.path = old.socket.path
         if socket != old.socket { parts.insert(.socket) }
-        if new.socket.path != old.socket.path { parts.insert(.restart) }
+        if new.socket.path != old.socket.path || new.cache != old.cache { parts.insert(.restart) }
         if new.journal != old.journal { parts.insert(.journal) }
         return parts
     }

@@ -16,7 +16,7 @@ extension Daemon.Instance {
     /// - `[Socket]` limits, `PreciseGroup=`, `PublicPrecision=`, `Mode=` (of a socket the daemon
     ///   bound): in place, for the requests and connections that follow.
     ///
-    /// `[Socket] Path=` needs a restart (said in the log). A file that does not load, or a
+    /// `[Socket] Path=` and `[Cache]` need a restart (said in the log). A file that does not load, or a
     /// provider that cannot be set up (a bad key file), is rejected with a logged error and
     /// the running configuration stays whole.
     func reload(server: SocketServer, ownedPath: String?) async {
@@ -86,7 +86,7 @@ extension Daemon.Instance {
             if parts.contains(.journal) { applied.append("[Journal]") }
             journalViewer = StateViewer(publicPrecision: next.journal.precision, places: weather.places)
         }
-        if parts.contains(.socket) || parts.contains(.restart) {
+        if parts.contains(.socket) || next.socket.path != old.socket.path {
             if parts.contains(.socket) { applied.append("[Socket]") }
             server.update(socketSettings(next))
             if next.socket.publicPrecision != old.socket.publicPrecision {
@@ -95,7 +95,7 @@ extension Daemon.Instance {
             if let ownedPath, next.socket.mode != old.socket.mode {
                 chmod(ownedPath, mode_t(next.socket.mode))
             }
-            if parts.contains(.restart), ownedPath != nil, options.socketPath == nil {
+            if next.socket.path != old.socket.path, ownedPath != nil, options.socketPath == nil {
                 restartNeeded = true
                 applied.append(
                     "not [Socket] Path=\(next.socket.path): it takes effect after a restart (still serving on \(old.socket.path))"
@@ -103,6 +103,10 @@ extension Daemon.Instance {
             }
         } else if newWeather {
             viewer = StateViewer(publicPrecision: next.socket.publicPrecision, places: weather.places)
+        }
+        if next.cache != old.cache {
+            restartNeeded = true
+            applied.append("not [Cache]: it takes effect after a restart")
         }
         health.configure(
             gpsdServer: "\(next.location.gpsdHost):\(next.location.gpsdPort)",

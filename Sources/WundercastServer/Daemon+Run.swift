@@ -79,9 +79,11 @@ extension Daemon.Instance {
             Daemon.writeError("wundercastd: cannot serve the socket: \(error)\n")
             return 1
         }
+        // The kept weather is in the store before any client can ask and before READY=1.
+        let kept = restoreLastState()
         server.start()
         let group = ServiceGroup(
-            [
+            lastStateServices(kept) + [
                 pipelines,
                 SocketService(server: server, ownedPath: ownedPath),
                 Publisher(

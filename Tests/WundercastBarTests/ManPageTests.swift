@@ -60,10 +60,10 @@ import WundercastTestSupport
         let sample = try Repository.text("etc/wundercast.conf")
         for section in Configuration.sections {
             let part = try #require(Self.section(section.name, in: page), "no .SS [\(section.name)]")
-            // The sample's own section: a key name may be in two sections (`Precision=`).
-            let samplePart =
-                sample.components(separatedBy: "\n[\(section.name)]\n").dropFirst().first?
-                .components(separatedBy: "\n[").first ?? ""
+            // The sample's own section: a key name may stand in several sections (Path=, Precision=).
+            let samplePart = try #require(
+                sample.components(separatedBy: "[\(section.name)]\n").dropFirst().first?
+                    .components(separatedBy: "\n[").first, "etc/wundercast.conf has no [\(section.name)]")
             for key in section.keys {
                 let entry = try #require(Self.entry(key.name, in: part), "[\(section.name)] \(key.name)= is missing")
                 let line = samplePart.split(separator: "\n").first { $0.hasPrefix("#\(key.name)=") }

@@ -219,11 +219,11 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
         ),
         .init(
             "[Socket]\nPath=/x\n[Sokcet]\nPath=/y", line: 3,
-            "unknown section [Sokcet] (known sections: [Location], [Throttle], [Weather], [Socket], [Places], [Journal])"
+            "unknown section [Sokcet] (known sections: [Location], [Throttle], [Weather], [Socket], [Places], [Journal], [Cache])"
         ),
         .init(
             "[location]", line: 1,
-            "unknown section [location] (known sections: [Location], [Throttle], [Weather], [Socket], [Places], [Journal])"
+            "unknown section [location] (known sections: [Location], [Throttle], [Weather], [Socket], [Places], [Journal], [Cache])"
         ),
         .init("# top\n\nMinInterval=5s\n[Throttle]", line: 3, "MinInterval= appears before any [Section] header"),
         .init(

@@ -275,7 +275,12 @@ import WundercastTestSupport
         try await watch.output.waitFor("the watcher's first line") { _ in true }
         let decided = try await daemon.ctl("authorize", "denied")
         #expect(decided.stdout == "GPS authorization: denied\n")
-        _ = try await daemon.waitForState(timeout: .seconds(30), "fresh") { $0["status"] as? String == "fresh" }
+        // On this watcher's own stream: a watcher that connects later can be answered from the
+        // store before the publisher has broadcast the same change to those already connected.
+        try await watch.output.waitFor("fresh on the watcher", timeout: .seconds(30)) { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["status"] as? String
+                == "fresh"
+        }
         watch.signal(SIGKILL)
         try await watch.output.waitForEnd("the end of the watcher's output")
         let lines = watch.output.lines

@@ -20,7 +20,11 @@ import WundercastCore
         var withError = base
         withError.error = .init(code: "http-500", message: #"he said "ageSeconds":1 \ "#)
         withError.provider = #"x"ageSeconds":8796093022208011"#
-        return [base, noLocation, noFetch, neither, withError]
+        var ageUnknown = base
+        ageUnknown.ageUnknown = true
+        var ageUnknownNoLocation = ageUnknown
+        ageUnknownNoLocation.location = nil
+        return [base, noLocation, noFetch, neither, withError, ageUnknown, ageUnknownNoLocation]
     }()
 
     @Test(arguments: states.indices)
@@ -34,6 +38,18 @@ import WundercastCore
             encoded.write(into: &output, now: now)
             #expect(output == Array("prefix".utf8) + SocketProtocol.line(state.stamped(now: now)))
         }
+    }
+
+    /// While the weather's age is unknown the line has no weather `ageSeconds` (the fix's stays).
+    @Test func anUnknownAgeHasNoWeatherAgeSeconds() throws {
+        var state = Self.base
+        state.ageUnknown = true
+        let line = String(decoding: EncodedState(state).line(now: TestServer.wallNow + 60), as: UTF8.self)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["ageSeconds"] == nil)
+        #expect(object["ageUnknown"] as? Bool == true)
+        #expect(object["fetchedAt"] is String)
+        #expect((object["location"] as? [String: Any])?["ageSeconds"] is Int)
     }
 
     @Test func decimalsAreWrittenWithoutAString() {

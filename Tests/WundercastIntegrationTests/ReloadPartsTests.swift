@@ -42,6 +42,10 @@ import Testing
         "Places.GeocodingURL": ("http://127.0.0.1:8081", .weather),
         "Places.Cities": ("/var/lib/cities.bin", .weather),
         "Journal.Precision": ("3", .journal),
+        "Cache.Enabled": ("no", .restart),
+        "Cache.Path": ("/var/tmp/state.json", .restart),
+        "Cache.Precision": ("1", .restart),
+        "Cache.ClockSyncFile": ("", .restart),
     ]
 
     static var allKeys: [String] {

@@ -71,6 +71,10 @@ extension Configuration {
         "Places.GeocodingURL": { $0.places.geocodingURL },
         "Places.Cities": { $0.places.cities },
         "Journal.Precision": { String($0.journal.precision) },
+        "Cache.Enabled": { $0.cache.enabled ? "yes" : "no" },
+        "Cache.Path": { $0.cache.path ?? "" },
+        "Cache.Precision": { String($0.cache.precision) },
+        "Cache.ClockSyncFile": { $0.cache.clockSyncFile ?? "" },
     ]
 
     /// `text` with control characters (C0, DEL, C1, U+2028/9) as `\u{…}` escapes.

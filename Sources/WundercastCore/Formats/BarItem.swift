@@ -166,7 +166,11 @@ public struct BarItem: Sendable, Equatable {
             let place = values[.place] ?? coordinates
             lines.append(place == coordinates ? place : "\(place) (\(coordinates))")
         }
-        if let age = values[.age] { lines.append("Updated \(age)") }
+        if state.ageUnknown == true {
+            lines.append("Updated before the restart (age unknown: the clock is not synchronised yet)")
+        } else if let age = values[.age] {
+            lines.append("Updated \(age)")
+        }
         var status = "Status: \(state.status.rawValue)"
         if let error = state.error { status += ": " + UntrustedText.sanitized(error.message) }
         lines.append(status)

@@ -127,6 +127,7 @@ public enum Placeholder: String, Sendable, CaseIterable {
             }
         }
         if let age = state.ageSeconds { values[.age] = HumanFormat.ageText(age) }
+        if state.ageUnknown == true { values[.age] = HumanFormat.unknownAge }
         return values.filter { !$0.value.isEmpty }
     }
 

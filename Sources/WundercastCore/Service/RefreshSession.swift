@@ -83,7 +83,7 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
             if let scheduled = service.machine.withLock({ $0.scheduledPosition }) {
                 // A fetch for a new place is scheduled (MinInterval, or the fetch in flight).
                 show(scheduled, fetching: true)
-            } else if case .update(.fix(let fix)) = event, store.current.location == nil {
+            } else if case .update(.fix(let fix)) = event, store.ownPosition == nil {
                 // A place near the last fetched one (after a gate reopened): its weather stands.
                 show(Position(fix), fetching: false)
             }
@@ -142,7 +142,8 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
     private func show(_ position: Position, fetching: Bool) -> Coordinate {
         let rounded = position.coordinate.rounded(toDecimals: service.settings.precision)
         let source = if case .gps = position.source { "gpsd" } else { "fallback" }
-        if let shown = store.current.location, shown.source == source,
+        // The daemon's own position: a place restored from before the restart is shown anew.
+        if let shown = store.ownPosition, shown.source == source,
             Coordinate(latitude: shown.latitude, longitude: shown.longitude) == rounded
         {
             return rounded

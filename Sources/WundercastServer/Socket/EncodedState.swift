@@ -27,13 +27,15 @@ struct EncodedState {
     init(_ state: WeatherState) {
         self.state = state
         var probe = state
-        probe.ageSeconds = state.fetchedAt == nil ? nil : Self.fetchedMarker
+        // No weather age while it is unknown (``WundercastCore/WeatherState/ageUnknown``).
+        let fetchedAt = state.ageUnknown == true ? nil : state.fetchedAt
+        probe.ageSeconds = fetchedAt == nil ? nil : Self.fetchedMarker
         if probe.location?.receivedAt != nil { probe.location?.ageSeconds = Self.receivedMarker }
         var encoded = SocketProtocol.line(probe)
         var found: [(offset: Int, since: Date)] = []
         var complete = true
         for (marker, since) in [
-            (Self.fetchedMarker, state.fetchedAt), (Self.receivedMarker, state.location?.receivedAt),
+            (Self.fetchedMarker, fetchedAt), (Self.receivedMarker, state.location?.receivedAt),
         ] {
             guard let since else { continue }
             let digits = Array(#""ageSeconds":\#(marker)"#.utf8)

@@ -1,0 +1,52 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+import WundercastCore
+
+/// Whether the wall clock is known to be right, for the age of weather kept from before a
+/// restart. A machine without a real-time clock (a Raspberry Pi) boots with a wrong clock; it
+/// is trusted once
+/// - the clock-sync file exists (`[Cache] ClockSyncFile=`, systemd-timesyncd's
+///   `/run/systemd/timesync/synchronized`, which it creates on synchronisation), or
+/// - a GPS fix's own time agrees with the wall clock (``confirms(_:)``), or
+/// - no clock-sync file is configured (the clock is always trusted).
+final class ClockSync: Sendable {
+    /// The file whose existence means "synchronised"; `nil`: always trusted.
+    let file: String?
+    private let confirmed = Atomic<Bool>(false)
+
+    /// How far a fix's GPS time may be from the wall-clock time it was received at to confirm
+    /// the clock: GPS time is exact, and the delay from receiver to daemon is under a second;
+    /// a wrong clock (or a replayed log) is off by far more.
+    static let tolerance: TimeInterval = 30
+
+    init(file: String?) {
+        self.file = file
+    }
+
+    /// Synchronised now (asks the file system each time: no state to go stale).
+    var isSynchronized: Bool {
+        guard let file else { return true }
+        return confirmed.load(ordering: .acquiring) || access(file, F_OK) == 0
+    }
+
+    /// Takes the clock as right from now on (the file appeared, or GPS time agreed).
+    func markSynchronized() {
+        confirmed.store(true, ordering: .releasing)
+    }
+
+    /// Whether `state` carries a current GPS fix whose own time agrees with the wall-clock
+    /// time the daemon received it at (within ``tolerance``).
+    static func confirms(_ state: WeatherState) -> Bool {
+        guard let location = state.location, location.source == "gpsd", location.status == .current,
+            let fixTime = location.time, let received = location.receivedAt
+        else { return false }
+        return abs(fixTime.timeIntervalSince(received)) <= tolerance
+    }
+}

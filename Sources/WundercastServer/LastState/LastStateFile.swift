@@ -1,0 +1,70 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import WundercastCore
+import WundercastPOSIX
+
+/// The file that keeps the last weather across restarts (``WundercastCore/LastState``): read
+/// once at start-up, replaced atomically after each change worth keeping.
+struct LastStateFile: Sendable {
+    /// What ``load()`` found.
+    enum Loaded: Equatable {
+        /// No file (the first start, or nothing was ever kept).
+        case absent
+        /// A valid file.
+        case valid(LastState)
+        /// The file was refused and renamed to ``asidePath`` (`reason`: what was wrong); `setAside`
+        /// is `false` when even the rename failed (`reason` then says why too).
+        case refused(reason: String, setAside: Bool)
+        /// The file could not be read (permissions, I/O): left where it is.
+        case unreadable(reason: String)
+    }
+
+    /// Absolute path of the file.
+    let path: String
+
+    /// Where a refused file goes: `PATH.corrupt` (an older one there is replaced).
+    var asidePath: String { path + ".corrupt" }
+
+    /// Reads the file (regular files only, at most ``WundercastCore/LastState/sizeLimit``
+    /// bytes, never blocking on a FIFO) and decodes it. A file that is not a regular file, too
+    /// large, or not a valid state of this version is renamed aside. Temporary files that a
+    /// crash left beside it are removed first.
+    func load() -> Loaded {
+        WholeFile.removeTemporaries(of: path)
+        let bytes: [UInt8]
+        do {
+            bytes = try WholeFile.read(path: path, limit: LastState.sizeLimit)
+        } catch {
+            switch error {
+            case .system(let errno) where errno.code == ENOENT: return .absent
+            case .system(let errno) where errno.code == EISDIR: return setAside(because: "a directory")
+            case .system(let errno): return .unreadable(reason: errno.description)
+            case .notRegularFile: return setAside(because: error.reason)
+            case .tooLarge: return setAside(because: error.reason)
+            case .changedWhileReading: return .unreadable(reason: error.reason)
+            }
+        }
+        do {
+            return .valid(try LastState.decode(bytes))
+        } catch {
+            return setAside(because: error.description)
+        }
+    }
+
+    /// Writes `record` atomically, readable by the daemon's user only (0600).
+    ///
+    /// - Throws: ``WundercastPOSIX/Errno`` of the failing step.
+    func write(_ record: LastState) throws(Errno) {
+        try WholeFile.writeAtomically(record.encoded(), to: path, permissions: 0o600)
+    }
+
+    private func setAside(because reason: String) -> Loaded {
+        do {
+            _ = try blockingSyscall("rename", "\(path) → \(asidePath)") { rename(path, asidePath) }
+            return .refused(reason: reason, setAside: true)
+        } catch {
+            return .refused(reason: "\(reason); cannot set it aside: \(error)", setAside: false)
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import WundercastCore
+import WundercastPOSIX
+
+/// Waits, while the wall clock is not known to be right, for the first sign that it is: the
+/// clock-sync file appearing (inotify, no polling) or a GPS fix whose time agrees with the
+/// clock (``ClockSync/confirms(_:)``). Then marks the clock synchronised, logs it once, and —
+/// when the weather kept from before the restart was fetched by a synchronised clock and is
+/// still shown — makes its age known (``WundercastCore/StateStore/ageBecameKnown()``). Ends
+/// then, or when cancelled.
+struct ClockSyncWatch: DaemonService {
+    let name = "clock sync"
+    let store: StateStore
+    let clock: ClockSync
+    /// Whether the restored weather's `fetchedAt` was taken by a synchronised clock (and is
+    /// not in the future): only then does a synchronised clock tell its true age.
+    let restoredAgeTrusted: Bool
+    let logger: Logger
+
+    private enum Sign: Sendable {
+        case file
+        case gps
+        case none
+    }
+
+    func run() async {
+        if !clock.isSynchronized {
+            guard await waitForSynchronization() else { return }
+        }
+        // Also when the clock became right between start-up and now.
+        if restoredAgeTrusted { store.ageBecameKnown() }
+    }
+
+    /// Waits for the first sign; `true` once the clock is taken as synchronised.
+    private func waitForSynchronization() async -> Bool {
+        let (store, clock) = (self.store, self.clock)
+        let sign: Sign = await withTaskGroup(of: Sign.self) { group in
+            if let file = clock.file {
+                group.addTask { await FileAppearance.wait(for: file) ? .file : .none }
+            }
+            group.addTask {
+                for await state in store.states() where ClockSync.confirms(state) { return .gps }
+                return .none
+            }
+            // The first sign wins; a watcher that could not watch (`.none`) leaves it to the others.
+            var result = Sign.none
+            while let next = await group.next() {
+                if next != .none {
+                    result = next
+                    break
+                }
+            }
+            group.cancelAll()
+            return result
+        }
+        guard sign != .none else { return false }
+        clock.markSynchronized()
+        let how = sign == .file ? "\(clock.file ?? "the clock-sync file") exists" : "a GPS fix's time agrees with it"
+        logger.info("the wall clock is synchronised (\(how))")
+        return true
+    }
+}

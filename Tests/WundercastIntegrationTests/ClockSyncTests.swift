@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+import WundercastCore
+import WundercastPOSIX
+import WundercastTestSupport
+
+@testable import WundercastServer
+
+/// When the age of weather kept from before a restart becomes known: once the clock-sync file
+/// appears or a GPS fix's time agrees with the clock — and only if that weather was fetched by
+/// a synchronised clock.
+@Suite(.timeLimit(.minutes(1))) struct ClockSyncTests {
+    static let fetchedAt = Date(timeIntervalSince1970: 1_800_000_000)
+    static let received = Date(timeIntervalSince1970: 1_800_003_600)
+
+    static func restoredStore() -> StateStore {
+        let store = StateStore(provider: "open-meteo", authorization: .authorizedAlways)
+        store.restore(
+            makeWeather(3), fetchedAt: fetchedAt,
+            location: .init(latitude: 48.12, longitude: 11.57, source: "gpsd"), ageKnown: false)
+        return store
+    }
+
+    /// A state with a current GPS fix whose own time is `offset` seconds from when it arrived.
+    static func gpsState(
+        timeOffset offset: TimeInterval, source: String = "gpsd", current: Bool = true
+    )
+        -> WeatherState
+    {
+        var state = WeatherState(status: .fresh, provider: "open-meteo", authorization: .authorizedAlways)
+        var location = WeatherState.Location(
+            latitude: 48.12, longitude: 11.57, mode: 3, source: source, time: received + offset, receivedAt: received)
+        location.status = current ? .current : .lastKnown
+        state.location = location
+        return state
+    }
+
+    @Test func gpsTimeConfirmsTheClockOnlyWhenTheyAgree() {
+        #expect(ClockSync.confirms(Self.gpsState(timeOffset: 0.4)))
+        #expect(ClockSync.confirms(Self.gpsState(timeOffset: -29)))
+        #expect(!ClockSync.confirms(Self.gpsState(timeOffset: 31)))
+        // gpsd 3.22's week rollover: a replayed 2010 log arrives 1024 weeks later.
+        #expect(!ClockSync.confirms(Self.gpsState(timeOffset: 1024 * 7 * 86_400)))
+        #expect(!ClockSync.confirms(Self.gpsState(timeOffset: 0, source: "fallback")))
+        #expect(!ClockSync.confirms(Self.gpsState(timeOffset: 0, current: false)))
+        var noTime = Self.gpsState(timeOffset: 0)
+        noTime.location?.time = nil
+        #expect(!ClockSync.confirms(noTime))
+    }
+
+    @Test func noClockSyncFileMeansTheClockIsTrusted() {
+        #expect(ClockSync(file: nil).isSynchronized)
+        #expect(!ClockSync(file: "/nonexistent/wundercast/synchronized").isSynchronized)
+    }
+
+    @Test func theClockSyncFileAppearingMakesTheAgeKnown() async throws {
+        let directory = try DatagramSocket.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let flag = directory + "/timesync/synchronized"
+        let clock = ClockSync(file: flag)
+        let store = Self.restoredStore()
+        let watch = ClockSyncWatch(store: store, clock: clock, restoredAgeTrusted: true, logger: .discard)
+        let task = Task { await watch.run() }
+        #expect(store.current.ageUnknown == true)
+        #expect(mkdir(directory + "/timesync", 0o755) == 0)
+        #expect(FileManager.default.createFile(atPath: flag, contents: nil))
+        let known = try #require(await store.waitFor { $0.ageUnknown == nil })
+        #expect(known.stamped(now: Self.fetchedAt + 90).ageSeconds == 90)
+        await task.value  // its work is done: it ends by itself
+        #expect(clock.isSynchronized)
+    }
+
+    @Test func anAgreeingGPSFixMakesTheAgeKnown() async throws {
+        let clock = ClockSync(file: "/nonexistent/wundercast/synchronized")
+        let store = Self.restoredStore()
+        let task = Task {
+            await ClockSyncWatch(store: store, clock: clock, restoredAgeTrusted: true, logger: .discard).run()
+        }
+        let now = Date()
+        store.publishPosition(
+            Position(
+                Fix(coordinate: Coordinate(latitude: 48.1201, longitude: 11.5702), mode: .threeD, time: now)),
+            rounded: Coordinate(latitude: 48.12, longitude: 11.57), receivedAt: now)
+        _ = try #require(await store.waitFor { $0.ageUnknown == nil })
+        await task.value
+        #expect(clock.isSynchronized)
+    }
+
+    /// Weather fetched while the clock was wrong keeps an unknown age even once it is right.
+    @Test func weatherFetchedByAWrongClockKeepsAnUnknownAge() async throws {
+        let directory = try DatagramSocket.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let flag = directory + "/synchronized"
+        let clock = ClockSync(file: flag)
+        let store = Self.restoredStore()
+        let task = Task {
+            await ClockSyncWatch(store: store, clock: clock, restoredAgeTrusted: false, logger: .discard).run()
+        }
+        #expect(FileManager.default.createFile(atPath: flag, contents: nil))
+        await task.value  // ends once the clock is synchronised
+        #expect(clock.isSynchronized)
+        #expect(store.current.ageUnknown == true)
+    }
+}

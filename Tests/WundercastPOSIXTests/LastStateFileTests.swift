@@ -1,0 +1,110 @@
+import Foundation
+import Glibc
+import Testing
+import WundercastCore
+@testable import WundercastPOSIX
+import WundercastTestSupport
+
+@testable import WundercastServer
+
+/// The kept-weather file on disk: written atomically and privately, read back, and anything
+/// unusable set aside as `PATH.corrupt` without stopping the daemon (and without blocking on
+/// a FIFO).
+@Suite struct LastStateFileTests {
+    let directory: String
+    let file: LastStateFile
+
+    init() throws {
+        directory = try DatagramSocket.temporaryDirectory()
+        file = LastStateFile(path: directory + "/state.json")
+    }
+
+    static let record = LastState(
+        provider: "open-meteo", fetchedAt: Date(timeIntervalSince1970: 1_800_000_000), clockSynchronized: true,
+        location: .init(latitude: 48.12, longitude: 11.57, source: "gpsd"), weather: makeWeather(3))
+
+    func names() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: directory) }
+
+    @Test func noFileIsNoState() {
+        defer { remove() }
+        #expect(file.load() == .absent)
+        #expect(names().isEmpty)
+    }
+
+    @Test func whatIsWrittenIsPrivateAndLoadsBack() throws {
+        defer { remove() }
+        try file.write(Self.record)
+        var status = stat()
+        #expect(stat(file.path, &status) == 0)
+        #expect(status.st_mode & 0o777 == 0o600)
+        #expect(file.load() == .valid(Self.record))
+        #expect(names() == ["state.json"])
+    }
+
+    /// A crash during a write leaves `state.json.tmp-XXXXXX`; loading clears such leftovers
+    /// and nothing else.
+    @Test func loadingRemovesTheLeftoversOfACrashedWrite() throws {
+        defer { remove() }
+        try file.write(Self.record)
+        for name in ["state.json.tmp-Ab3xY9", "state.json.tmp-000000", "state.json.tmp-toolong", "other.tmp-Ab3xY9"] {
+            #expect(FileManager.default.createFile(atPath: directory + "/" + name, contents: Data("{".utf8)))
+        }
+        #expect(file.load() == .valid(Self.record))
+        #expect(names() == ["other.tmp-Ab3xY9", "state.json", "state.json.tmp-toolong"])
+    }
+
+    static let unusable: [(String, [UInt8], String)] = [
+        ("torn", Array(record.encoded().prefix(40)), "not a JSON object"),
+        ("garbage", [0x00, 0x01, 0xFF], "not a JSON object"),
+        (
+            "version 9", Array(#"{"format":"wundercast-last-state","version":9}"#.utf8),
+            "format version 9 (this daemon reads 1)"
+        ),
+        ("oversize", [UInt8](repeating: 0x20, count: LastState.sizeLimit + 1), "larger than 1048576 bytes"),
+    ]
+
+    @Test(arguments: unusable.indices)
+    func anUnusableFileIsSetAsideWithItsReason(_ index: Int) throws {
+        defer { remove() }
+        let (_, bytes, reason) = Self.unusable[index]
+        #expect(FileManager.default.createFile(atPath: file.path, contents: Data(bytes)))
+        #expect(file.load() == .refused(reason: reason, setAside: true))
+        #expect(names() == ["state.json.corrupt"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file.asidePath)) == Data(bytes))
+        // The next write is not disturbed by what was set aside.
+        try file.write(Self.record)
+        #expect(file.load() == .valid(Self.record))
+    }
+
+    /// A FIFO at the path would block a plain open: it is refused at once and set aside.
+    @Test func aFIFOIsSetAsideWithoutBlocking() {
+        defer { remove() }
+        #expect(mkfifo(file.path, 0o600) == 0)
+        #expect(file.load() == .refused(reason: "not a regular file", setAside: true))
+        #expect(names() == ["state.json.corrupt"])
+    }
+
+    @Test func aDirectoryIsSetAside() {
+        defer { remove() }
+        #expect(mkdir(file.path, 0o700) == 0)
+        #expect(file.load() == .refused(reason: "a directory", setAside: true))
+        #expect(names() == ["state.json.corrupt"])
+    }
+
+    /// The temporary file of a write is created exclusively, private and close-on-exec.
+    @Test func theTemporaryFileIsExclusivePrivateAndCloseOnExec() throws {
+        defer { remove() }
+        let (fd, path) = try WholeFile.createTemporary(beside: file.path)
+        defer { close(fd) }
+        #expect(path.hasPrefix(file.path + ".tmp-") && path.utf8.count == file.path.utf8.count + 11)
+        #expect(fcntl(fd, F_GETFD) & FD_CLOEXEC != 0)
+        var status = stat()
+        #expect(fstat(fd, &status) == 0)
+        #expect(status.st_mode & 0o777 == 0o600)
+        #expect(WholeFile.removeTemporaries(of: file.path) == [String(path.split(separator: "/").last!)])
+    }
+}

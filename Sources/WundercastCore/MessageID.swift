@@ -13,4 +13,10 @@ public enum MessageID {
     public static let authorizationChanged = "414bb71fc22b46999877ae95283da714"
     /// The configuration could not be loaded; the daemon keeps its last good configuration.
     public static let configurationRejected = "1e7b738b64e4420c856be48177c2527a"
+    /// The machine resumed from suspend (logind, or a jump of CLOCK_BOOTTIME over CLOCK_MONOTONIC):
+    /// the weather is fetched again and the position's age checked at once.
+    public static let resumed = "fca0d610036546cfbf020b9eec676255"
+    /// The network came back (a new address, route or link) while fetches were backing off after
+    /// a network failure: the back-off was cut short.
+    public static let networkBack = "05fef11c8cfb4a2fa00868ce5f8f6ae6"
 }

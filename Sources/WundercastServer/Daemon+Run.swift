@@ -80,13 +80,16 @@ extension Daemon.Instance {
             return 1
         }
         server.start()
+        TestHooks.apply(to: service)
+        let wake = WakeWatch(service: service, logger: logger)
         let group = ServiceGroup(
             [
                 LocationWeatherService(service: service, gpsd: gpsd),
+                wake,
                 SocketService(server: server, ownedPath: ownedPath),
                 Publisher(
                     store: store, server: server, viewer: viewer, health: health, notifier: notifier, logger: logger),
-                Watchdog(notifier: notifier, server: server),
+                Watchdog(notifier: notifier, server: server, service: service, wake: wake, logger: logger),
             ], logger: logger)
         await group.run {
             // READY=1 once the socket listens (clients may connect from now on).

@@ -213,7 +213,8 @@ public enum Daemon {
                 locationManager: locationManager, provider: queue, cache: cache, store: store, clock: clock,
                 settings: .init(
                     throttle: ThrottlePolicy(configuration.throttle), maxFixAge: configuration.location.maxFixAge,
-                    precision: configuration.weather.precision, fallback: configuration.location.fallback),
+                    precision: configuration.weather.precision, fallback: configuration.location.fallback,
+                    retry: TestHooks.retry),
                 logger: logger)
         }
     }

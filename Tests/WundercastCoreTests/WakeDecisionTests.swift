@@ -53,8 +53,8 @@ import WundercastTestSupport
         #expect(position == here)
     }
 
-    /// Right after a network failure a wake does not make the retry tighter than the policy's
-    /// first step (5 s after the last attempt started): a flapping link cannot loop fetches.
+    /// Right after a network failure a wake does not make the retry tighter than
+    /// 5 s after the last attempt started: a flapping link cannot loop fetches.
     @Test func aWakeNeverRetriesSoonerThanTheFirstStep() {
         var m = failed(.transport(code: 7, message: "Couldn't connect"))
         #expect(m.wake(.networkReturned, at: clock.at(.seconds(2))) == .backoffCutShort)

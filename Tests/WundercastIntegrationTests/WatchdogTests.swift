@@ -20,7 +20,9 @@ import WundercastTestSupport
         let answering = Atomic<Bool>(true)
     }
 
-    func watchdog(_ probe: Probe, ping: Duration?, wanted: ObservableValue<Bool> = ObservableValue(false), log: Logger = .discard)
+    func watchdog(
+        _ probe: Probe, ping: Duration?, wanted: ObservableValue<Bool> = ObservableValue(false), log: Logger = .discard
+    )
         -> Watchdog<ManualClock>
     {
         Watchdog(
@@ -79,7 +81,8 @@ import WundercastTestSupport
         let log = CapturedLog()
         let status = ObservableValue(AuthorizationStatus.denied)
         let service = WeatherService(
-            locationManager: LocationManager(source: ScriptedFixSource(), authorization: status, maxHorizontalError: 50),
+            locationManager: LocationManager(
+                source: ScriptedFixSource(), authorization: status, maxHorizontalError: 50),
             provider: ScriptedWeatherProvider(), store: StateStore(provider: "scripted", authorization: .denied),
             clock: ContinuousClock(),
             settings: .init(

@@ -15,8 +15,8 @@ public enum WakeReason: String, Sendable, Equatable, CaseIterable {
 
 /// What a wake did to the weather pipeline's schedule (``RefreshStateMachine/wake(_:at:)``).
 public enum WakeOutcome: Sendable, Equatable {
-    /// The back-off after a network failure was cut short: the next attempt starts now (or, at
-    /// the earliest, the retry policy's first step after the last attempt started).
+    /// The back-off after a network failure was cut short: the next attempt starts now (at the
+    /// earliest 5 s after the last attempt started).
     case backoffCutShort
     /// The last failure was not a network one (a `Retry-After`, a 429, a 401/403, a daily
     /// limit, …): its back-off stands, `remaining` from now.

@@ -67,3 +67,29 @@ import WundercastTestSupport
         #expect(await daemon.stop() == 0)
     }
 }
+
+extension DaemonWakeTests {
+    /// A stand-in for logind on a private D-Bus broker: `PrepareForSleep(true)` does nothing,
+    /// `PrepareForSleep(false)` refetches the weather and is logged once; the same signal from
+    /// a connection that is not `org.freedesktop.login1` is not listened to.
+    @Test(.enabled(if: PrivateBus.available, "needs dbus-daemon (Debian's dbus)"))
+    func logindsResumeRefetches() async throws {
+        let http = try await FixtureHTTPServer()
+        let bus = try await PrivateBus()
+        let daemon = try await DaemonProcess(
+            configuration: Self.configuration(http), environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
+        try await daemon.output.waitFor(containing: "watching logind's PrepareForSleep")
+        try await daemon.waitForState("fresh") { $0["status"] as? String == "fresh" }
+        #expect(try await http.waitForRequests(count: 1).count == 1)
+
+        try LogindStandIn(address: bus.address, ownsName: false).prepareForSleep(false)
+        let logind = try LogindStandIn(address: bus.address)
+        try logind.prepareForSleep(true)
+        try await daemon.output.waitFor(containing: "logind: the machine is going to sleep")
+        try logind.prepareForSleep(false)
+        try await daemon.output.waitFor(containing: "resumed from suspend (logind")
+        #expect(try await http.waitForRequests(count: 2).count == 2)
+        #expect(daemon.output.lines.filter { $0.contains("resumed from suspend") }.count == 1, "\(daemon.log)")
+        #expect(await daemon.stop() == 0)
+    }
+}

@@ -81,12 +81,12 @@ extension Daemon.Instance {
         }
         server.start()
         TestHooks.apply(to: service)
-        let wake = WakeWatch(service: service, logger: logger)
+        let wake = WakeWatch(service: service, loop: server.loop, logger: logger)
         let group = ServiceGroup(
             [
                 LocationWeatherService(service: service, gpsd: gpsd),
-                wake,
                 SocketService(server: server, ownedPath: ownedPath),
+                wake,
                 Publisher(
                     store: store, server: server, viewer: viewer, health: health, notifier: notifier, logger: logger),
                 Watchdog(notifier: notifier, server: server, service: service, wake: wake, logger: logger),

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import WundercastCore
+import WundercastPOSIX
 import WundercastTestSupport
 
 @testable import WundercastServer
@@ -76,7 +77,7 @@ import WundercastTestSupport
 
     /// The clock check: the offset `CLOCK_BOOTTIME − CLOCK_MONOTONIC` grows by 1 h between two
     /// ticks → one resume, logged once; drift below 5 s → nothing.
-    @Test func aJumpOfTheClocksIsAResume() {
+    @Test func aJumpOfTheClocksIsAResume() throws {
         let offset = Mutex(Duration.seconds(12))
         let log = CapturedLog()
         let status = ObservableValue(AuthorizationStatus.denied)
@@ -89,7 +90,9 @@ import WundercastTestSupport
                 throttle: ThrottlePolicy(minInterval: .seconds(60), minDistance: 1000, maxAge: .seconds(900)),
                 maxFixAge: .seconds(120), precision: 2),
             logger: log.logger)
-        let wake = WakeWatch(service: service, logger: log.logger, readOffset: { offset.withLock { $0 } })
+        let loop = try EventLoop(name: "test-wake")
+        defer { loop.stop() }
+        let wake = WakeWatch(service: service, loop: loop, logger: log.logger, readOffset: { offset.withLock { $0 } })
         func resumes() -> [CapturedLog.Entry] {
             log.all.filter { $0.fields.contains { $0 == ("MESSAGE_ID", MessageID.resumed) } }
         }

@@ -9,12 +9,16 @@ import WundercastSystemd
 /// network returns (rtnetlink: a link up, a new address or route; one wake per burst, after
 /// 1 s of quiet, at most 5 s after its first message).
 ///
-/// Both watchers run on one ``EventLoop`` thread, `wundercast-wake`. Without a system bus or
+/// Both watchers run on the socket server's ``EventLoop`` (no thread or descriptors of their
+/// own beyond the netlink socket and the bus connection: the descriptor reserve of the
+/// socket server stays for the daemon's real work). Without a system bus or
 /// without `AF_NETLINK` the watcher says so in one log line and the daemon goes on: the clock
 /// check covers resumes, the back-off covers the network. Cancelling ``run()`` closes both.
 final class WakeWatch: DaemonService {
     let name = "wake"
     let service: WeatherService<ContinuousClock>
+    /// Where the watchers run (the socket server's loop; it outlives this service).
+    let loop: EventLoop
     let logger: Logger
     /// `CLOCK_BOOTTIME − CLOCK_MONOTONIC` (injectable: tests simulate a suspend).
     let readOffset: @Sendable () -> Duration
@@ -25,10 +29,11 @@ final class WakeWatch: DaemonService {
     let clockCheckWanted = ObservableValue(false)
 
     init(
-        service: WeatherService<ContinuousClock>, logger: Logger,
+        service: WeatherService<ContinuousClock>, loop: EventLoop, logger: Logger,
         readOffset: @escaping @Sendable () -> Duration = SuspendClocks.offset
     ) {
         self.service = service
+        self.loop = loop
         self.logger = logger
         self.readOffset = readOffset
         checkClocks()  // the baseline
@@ -52,14 +57,6 @@ final class WakeWatch: DaemonService {
     }
 
     func run() async {
-        let loop: EventLoop
-        do {
-            loop = try EventLoop(name: "wundercast-wake")
-        } catch {
-            logger.warning("cannot watch for resume and network changes: \(error)")
-            clockCheckWanted.send(true)
-            return await waitUntilCancelled()
-        }
         let debouncer = self.debouncer
         let routes: RouteMonitor?
         do {
@@ -73,7 +70,7 @@ final class WakeWatch: DaemonService {
         let sleep: SleepMonitor?
         do {
             sleep = try SleepMonitor(
-                loop: loop, logger: logger, onResume: { [self] in resumed() },
+                loop: loop, timeout: .seconds(2), logger: logger, onResume: { [self] in resumed() },
                 onEnd: { [self] reason in
                     logger.info("logind's bus connection ended (\(reason)): resumes are told by the clocks")
                     clockCheckWanted.send(true)
@@ -87,6 +84,5 @@ final class WakeWatch: DaemonService {
         await debouncer.run { [service] in service.wake(.networkReturned) }
         sleep?.close()
         routes?.close()
-        loop.stop()
     }
 }

@@ -8,8 +8,9 @@ import Glibc
 /// `RTMGRP_IPV4_ROUTE` and `RTMGRP_IPV6_ROUTE` and is read on an ``EventLoop``. Needs
 /// `AF_NETLINK` in the unit's `RestrictAddressFamilies=`.
 ///
-/// `onChange` runs on the loop's thread once per datagram that holds at least one change
-/// (and when the kernel reports lost messages, `ENOBUFS`: something happened). ``close()``
+/// `onChange` runs on the loop's thread with the changes of the datagrams read at one
+/// wake-up of the loop, when there is at least one (a lost-messages report, `ENOBUFS`, counts
+/// as a change: something happened). ``close()``
 /// (any thread but the loop's) stops watching and closes the socket.
 public final class RouteMonitor: Sendable {
     /// `RTMGRP_LINK | RTMGRP_IPV4_IFADDR | RTMGRP_IPV4_ROUTE | RTMGRP_IPV6_IFADDR | RTMGRP_IPV6_ROUTE`.

@@ -81,8 +81,8 @@ import WundercastTestSupport
         }
     }
 
-    /// The monitor on an event loop, fed through a datagram socket pair: one call per datagram
-    /// with changes, none for a datagram without.
+    /// The monitor on an event loop, fed through a datagram socket pair: the changes of every
+    /// datagram, in order; a datagram without changes adds none.
     @Test func theMonitorReportsEachDatagramWithChanges() async throws {
         var pair: [Int32] = [0, 0]
         _ = try blockingSyscall("socketpair", "test") {
@@ -101,8 +101,10 @@ import WundercastTestSupport
         send(Self.link(index: 4, flags: 0, change: 0x1) + Self.clonedRoute)  // nothing to report
         send(Self.link(index: 1, flags: Self.up, change: 0x1) + Self.address)
         send(Self.route)
-        let all = try await seen.wait(timeout: .seconds(10), "two reports") { $0.count >= 2 }
-        #expect(all == [[.linkUp(interface: 1), .newAddress(interface: 3)], [.newRoute]])
+        // One report per wake-up of the loop: the three datagrams may come in one or several.
+        let all = try await seen.wait(timeout: .seconds(30), "the changes") { $0.joined().count >= 3 }
+        #expect(Array(all.joined()) == [.linkUp(interface: 1), .newAddress(interface: 3), .newRoute])
+        #expect(!all.contains { $0.isEmpty }, "no report without a change")
     }
 
     /// Where the machine has rtnetlink (any Linux, unless seccomp forbids `AF_NETLINK`), the

@@ -35,4 +35,10 @@ public enum MessageID {
     public static let cacheLoaded = "6305a97aaa094770b81b5d3409fef39c"
     /// The cache file could not be used (corrupt or incompatible) and was set aside.
     public static let cacheSetAside = "764e97ed06fe473fbe5a6eba8f68f649"
+    /// The machine resumed from suspend (logind, or a jump of CLOCK_BOOTTIME over CLOCK_MONOTONIC):
+    /// the weather is fetched again and the position's age checked at once.
+    public static let resumed = "fca0d610036546cfbf020b9eec676255"
+    /// The network came back (a new address, route or link) while fetches were backing off after
+    /// a network failure: the back-off was cut short.
+    public static let networkBack = "05fef11c8cfb4a2fa00868ce5f8f6ae6"
 }

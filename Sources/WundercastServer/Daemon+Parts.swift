@@ -68,7 +68,7 @@ extension Daemon {
                 settings: .init(
                     throttle: ThrottlePolicy(configuration.throttle), maxFixAge: location.maxFixAge,
                     precision: configuration.weather.precision, fallback: location.fallback,
-                    journalPrecision: configuration.journal.precision),
+                    retry: TestHooks.retry, journalPrecision: configuration.journal.precision),
                 logger: weather.logger)
         }
 

@@ -82,15 +82,20 @@ extension Daemon.Instance {
         // The kept weather is in the store before any client can ask and before READY=1.
         let kept = restoreLastState()
         server.start()
+        TestHooks.apply(to: pipelines.current.service)
+        let wake = WakeWatch(service: { pipelines.current.service }, loop: server.loop, logger: logger)
         let group = ServiceGroup(
             lastStateServices(kept) + [
                 pipelines,
                 SocketService(server: server, ownedPath: ownedPath),
+                wake,
                 Publisher(
                     store: store, server: server, views: { [self] in viewer.views($0) },
                     journalViews: { [self] in journalViewer.views($0) }, health: health,
                     notifier: notifier, logger: logger),
-                Watchdog(notifier: notifier, server: server),
+                Watchdog(
+                    notifier: notifier, server: server, service: { pipelines.current.service }, wake: wake,
+                    logger: logger),
             ], logger: logger)
         await group.run {
             // READY=1 once the socket listens (clients may connect from now on).

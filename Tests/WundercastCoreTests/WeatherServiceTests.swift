@@ -39,7 +39,8 @@ import WundercastTestSupport
 
     func start(
         _ initial: AuthorizationStatus, minInterval: Duration = .seconds(120), maxAge: Duration = .seconds(900),
-        maxFixAge: Duration = .seconds(120), fallback: FallbackPlace? = nil, logger: Logger = .discard
+        maxFixAge: Duration = .seconds(120), fallback: FallbackPlace? = nil, retry: RetryPolicy = RetryPolicy(),
+        logger: Logger = .discard
     ) -> Running {
         let status = ObservableValue(initial)
         let manager = LocationManager(source: source, authorization: status, maxHorizontalError: 50)
@@ -48,7 +49,7 @@ import WundercastTestSupport
             store: StateStore(provider: "scripted", authorization: initial), clock: clock,
             settings: .init(
                 throttle: ThrottlePolicy(minInterval: minInterval, minDistance: 1000, maxAge: maxAge),
-                maxFixAge: maxFixAge, precision: 2, fallback: fallback),
+                maxFixAge: maxFixAge, precision: 2, fallback: fallback, retry: retry),
             wallClock: { Date(timeIntervalSince1970: 1_764_583_200) }, logger: logger)
         return Running(service: service, status: status, task: Task { await service.run() })
     }

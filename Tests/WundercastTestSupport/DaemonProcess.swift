@@ -64,6 +64,9 @@ public final class DaemonProcess: @unchecked Sendable {
     /// when it exits first. An `environment` that sets `NOTIFY_SOCKET` keeps the daemon's
     /// notifications for the test (then pass `waitForSocket: false`).
     ///
+    /// `launcher` is put before the daemon's command line: a program that execs it (e.g.
+    /// `nsenter … --`, to start it in another network namespace; its pid is then the daemon's).
+    ///
     /// With `journalStream`, `JOURNAL_STREAM` names the device and inode of the daemon's
     /// stderr (a pipe read by this object), as systemd sets it for a service whose stderr is
     /// the journal: the daemon then logs to the journal's native socket instead of stderr.
@@ -71,7 +74,8 @@ public final class DaemonProcess: @unchecked Sendable {
         configuration: String, environment: [String: String] = [:], extraArguments: [String] = [],
         waitForSocket: Bool = true,
         journalStream: Bool = false,
-        startTimeout: Duration = .seconds(60)
+        startTimeout: Duration = .seconds(60),
+        launcher: [String] = []
     ) async throws {
         let directory = URL(fileURLWithPath: try DatagramSocket.temporaryDirectory())
         self.directory = directory
@@ -97,7 +101,7 @@ public final class DaemonProcess: @unchecked Sendable {
         let pipe = try PipeDescriptors()
         if journalStream { env["JOURNAL_STREAM"] = pipe.journalStream }
         child = try ChildProcess(
-            [try Binaries.path("wundercastd"), "--config", configPath] + extraArguments, environment: env,
+            launcher + [try Binaries.path("wundercastd"), "--config", configPath] + extraArguments, environment: env,
             outputCopy: logPath, outputPipe: pipe)
         pid = child.pid
         guard waitForSocket, let notify else { return }

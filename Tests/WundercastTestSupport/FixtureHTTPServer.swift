@@ -48,6 +48,8 @@ public final class FixtureHTTPServer: @unchecked Sendable {
     public let stateDirectory: URL
 
     private let child: ChildProcess
+    /// The process id of the server (or of its `launcher`, until that execs it).
+    public var pid: pid_t { child.pid }
     private let watch: DirectoryWatch
     /// Complete lines in `requests.jsonl`, updated on each inotify event of the directory.
     private let requestCount = Observed(0)
@@ -64,7 +66,13 @@ public final class FixtureHTTPServer: @unchecked Sendable {
     /// its port (queued behind other starts of this process, see ``concurrentStarts``). Throws
     /// when python3 cannot be started or does not report its port within `startTimeout` (a
     /// safety net: generous, for a loaded machine).
-    public init(root: URL = Fixtures.directory, startTimeout: Duration = .seconds(60)) async throws {
+    /// `launcher` is put before the server's command line: a program that execs it (e.g.
+    /// `unshare -rn …`, to serve in a network namespace of its own; ``pid`` is then that of the server).
+    public init(
+        root: URL = Fixtures.directory, startTimeout: Duration = .seconds(60), launcher: [String] = []
+    )
+        async throws
+    {
         try await withDeadline(startTimeout, "a turn to start a fixture HTTP server") {
             while true {
                 let limit = FixtureHTTPServer.concurrentStarts
@@ -96,7 +104,7 @@ public final class FixtureHTTPServer: @unchecked Sendable {
         do {
             // Its stdout ("PORT <n>") and stderr (the request log) in one stream, copied to server.log.
             child = try ChildProcess(
-                [
+                launcher + [
                     "/usr/bin/env", "python3", "-u",
                     Fixtures.tools.appendingPathComponent("fixture_http_server.py").path,
                     "--root", root.path, "--port", "0", "--state", state.path,

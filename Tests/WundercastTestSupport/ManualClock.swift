@@ -98,6 +98,13 @@ public final class ManualClock: Clock, Sendable {
         for sleeper in due { sleeper.continuation.resume() }
     }
 
+    /// Moves time forward by `duration` as a suspended machine sees it: time passed, but no
+    /// sleeper wakes (timers that slept through a suspend fire late); the next ``advance(by:)``
+    /// wakes those whose deadline has come.
+    public func jump(by duration: Duration) {
+        state.withLock { $0.now = $0.now.advanced(by: duration) }
+    }
+
     /// Suspends until at least `count` tasks sleep on this clock (a condition, not a poll).
     public func waitForSleepers(_ count: Int = 1) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

@@ -59,7 +59,7 @@ public struct RefreshStateMachine<Instant: InstantProtocol>: Sendable where Inst
     public private(set) var retry: RetryPolicy
 
     /// When the last fetch started (rules 2 and 4).
-    private var lastStart: Instant?
+    var lastStart: Instant?
     /// The position of the last fetch: the reference of rule 3.
     private var lastFetched: Position?
     /// The newest position offered since the last fetch started.
@@ -68,10 +68,10 @@ public struct RefreshStateMachine<Instant: InstantProtocol>: Sendable where Inst
     /// provider slower than `MinInterval` and a moving receiver, every other fetch completes.
     private var inFlight: (id: Int, position: Position, preemptible: Bool)?
     /// Earliest start of the next fetch after a failure (rule 2, retry policy).
-    private var notBefore: Instant?
+    var notBefore: Instant?
     private var nextID = 0
     /// `refresh` was asked for and no fetch has started since.
-    private var refreshRequested = false
+    var refreshRequested = false
 
     public init(policy: ThrottlePolicy, retry: RetryPolicy = RetryPolicy()) {
         self.policy = policy

@@ -25,8 +25,11 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
         case fetched(id: Int, Result<CachedWeather, WeatherError>)
         /// The timer reached the deadline it was set for.
         case tick
-        /// A reader asked for fresh weather (the machine already knows).
+        /// A reader asked for fresh weather, or the world came back (the machine already knows):
+        /// the machine is ticked and the position's age checked at this instant.
         case refresh
+        /// The watchdog's liveness probe (``WeatherService/probeLiveness()``).
+        case probe
     }
 
     let service: WeatherService<C>
@@ -40,7 +43,11 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
     func run(_ feed: @escaping @Sendable (AsyncStream<Event>.Continuation) async -> Void) async {
         let (inbox, sink) = AsyncStream<Event>.makeStream()
         service.sessionInbox.withLock { $0 = sink }
-        defer { service.sessionInbox.withLock { $0 = nil } }
+        defer {
+            service.sessionInbox.withLock { $0 = nil }
+            // A probe left in the inbox: the session ended, it did not hang.
+            service.heartbeat.answer()
+        }
         await withDiscardingTaskGroup { group in
             group.addTask { await feed(sink) }
             await handle(inbox, sink)
@@ -53,6 +60,14 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
         var timer: (deadline: C.Instant, task: Task<Void, Never>)?
         var currency = FixCurrency()
         for await event in inbox {
+            if case .probe = event {
+                service.heartbeat.answer()
+                continue
+            }
+            if case .refresh = event, service.wedgeOnRefresh.load(ordering: .relaxed) {
+                await waitUntilCancelled()  // test hook: a loop that handles nothing more
+                break
+            }
             let now = clock.now
             var action: RefreshStateMachine<C.Instant>.Action?
             switch event {
@@ -72,6 +87,8 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
                 action = service.machine.withLock { $0.tick(at: now) }
             case .refresh:
                 action = service.machine.withLock { $0.tick(at: now) }
+            case .probe:
+                break
             }
             if case .fetch(let id, let position, let reason, let cancelling) = action {
                 if let running = fetch, running.id == cancelling {

@@ -72,6 +72,10 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
     private let requests = Mutex<(sink: AsyncStream<Void>.Continuation?, pending: Bool)>((nil, false))
     /// The inbox of the running location session, for ``refresh()``.
     let sessionInbox = Mutex<AsyncStream<RefreshSession<C>.Event>.Continuation?>(nil)
+    /// The watchdog's liveness probe, answered by the running session (``probeLiveness()``).
+    let heartbeat = Heartbeat()
+    /// Test hook (``wedgeOnRefreshForTesting()``): a `refresh` stops the session's event loop.
+    let wedgeOnRefresh = Atomic<Bool>(false)
 
     /// - Parameters:
     ///   - cache: the daemon's ``WeatherCache`` (shared with the lookups; its provider is the

@@ -1,20 +1,73 @@
 import WundercastCore
 import WundercastSystemd
 
-/// Pings systemd's watchdog (`WATCHDOG=1`) at half its interval, after a round trip through
-/// the socket server's queue (so a stuck server stops the pings). Does nothing without
-/// `WATCHDOG_USEC`. Cancelling ``run()`` stops it.
-struct Watchdog: DaemonService {
+/// systemd's watchdog (`WATCHDOG=1` at half of `WATCHDOG_USEC`), sent only while the daemon
+/// works: each tick makes a round trip through the socket server's loop (a stuck server
+/// blocks the tick, so no ping) and asks whether the weather pipeline answered the previous
+/// liveness probe (``WeatherService/probeLiveness()``; a wedged pipeline withholds the ping,
+/// logged once as a warning). The same tick runs the resume check on the clocks (`onTick`).
+///
+/// With systemd's watchdog off there is nothing to ping; the tick then runs every
+/// ``idleTick`` only while `tickWanted` (no logind to tell resumes), else not at all.
+/// Cancelling ``run()`` stops it.
+struct Watchdog<C: Clock>: DaemonService where C.Duration == Swift.Duration {
     let name = "watchdog"
-    let notifier: ServiceNotifier
-    let server: SocketServer
+    /// Half of systemd's watchdog timeout, or `nil` when the watchdog is off.
+    let pingInterval: Duration?
+    let idleTick: Duration
+    let tickWanted: ObservableValue<Bool>
+    let clock: C
+    /// Returns once the socket server's loop has run it.
+    let socketAnswers: @Sendable () -> Void
+    /// Whether the weather pipeline answered every earlier probe; sends the next.
+    let pipelineAnswered: @Sendable () -> Bool
+    let ping: @Sendable () -> Void
+    let onTick: @Sendable () -> Void
+    let logger: Logger
 
     func run() async {
-        guard let interval = notifier.watchdogInterval else { return }
-        while !Task.isCancelled {
-            do { try await Task.sleep(for: interval / 2) } catch { return }
-            _ = server.clientCount
-            _ = try? notifier.watchdog()
+        if let pingInterval { return await ticks(every: pingInterval, pinging: true) }
+        await forEachLatest(tickWanted.values()) { wanted in
+            if wanted { await ticks(every: idleTick, pinging: false) } else { await waitUntilCancelled() }
         }
+    }
+
+    private func ticks(every period: Duration, pinging: Bool) async {
+        var withheld = 0
+        while true {
+            do { try await clock.sleep(for: period) } catch { return }
+            onTick()
+            guard pinging else { continue }
+            socketAnswers()
+            guard pipelineAnswered() else {
+                withheld += 1
+                if withheld == 1 {
+                    logger.warning("the weather pipeline did not answer the watchdog's probe: WATCHDOG=1 withheld")
+                } else {
+                    logger.debug("watchdog: WATCHDOG=1 withheld, the weather pipeline silent for \(withheld) ticks")
+                }
+                continue
+            }
+            if withheld > 0 { logger.notice("the weather pipeline answers again: WATCHDOG=1 resumed") }
+            withheld = 0
+            ping()
+        }
+    }
+}
+
+extension Watchdog where C == ContinuousClock {
+    /// The daemon's watchdog: `notifier`'s interval and pings, `server`'s loop, the current pipeline's
+    /// probe, `wake`'s clock check (every 15 s when the watchdog is off and logind is not there).
+    init(
+        notifier: ServiceNotifier, server: SocketServer,
+        service: @escaping @Sendable () -> WeatherService<ContinuousClock>,
+        wake: WakeWatch,
+        logger: Logger
+    ) {
+        self.init(
+            pingInterval: notifier.watchdogInterval.map { $0 / 2 }, idleTick: .seconds(15),
+            tickWanted: wake.clockCheckWanted, clock: ContinuousClock(),
+            socketAnswers: { _ = server.clientCount }, pipelineAnswered: { service().probeLiveness() },
+            ping: { _ = try? notifier.watchdog() }, onTick: { wake.checkClocks() }, logger: logger)
     }
 }

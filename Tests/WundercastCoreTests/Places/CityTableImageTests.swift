@@ -1,4 +1,5 @@
 import Testing
+import WundercastTestSupport
 
 @testable import WundercastCore
 

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Testing
 import WundercastCore
+import WundercastTestSupport
 
 @Suite struct NearestCityTests {
     @Test func acrossTheAntimeridian() throws {
@@ -121,22 +122,5 @@ import WundercastCore
         #expect(whole(0.1134) == 13_000)  // 12.61 km
         #expect(whole(0.0036) == 0)  // 400 m
         #expect(whole(0.0054) == 1_000)  // 600 m
-    }
-}
-
-/// A small deterministic random number generator (SplitMix64), so that failures repeat.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 { nextUInt64() }
-    mutating func nextUInt64() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func next(in range: ClosedRange<Double>) -> Double {
-        range.lowerBound + Double(nextUInt64() >> 11) / Double(1 << 53) * (range.upperBound - range.lowerBound)
     }
 }

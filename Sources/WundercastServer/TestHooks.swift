@@ -1,0 +1,27 @@
+import WundercastCore
+import WundercastPOSIX
+
+/// Hooks for the daemon's own tests, honoured only in debug builds (a release build ignores
+/// the variables):
+/// - `WUNDERCAST_TEST_WEDGE=pipeline`: the first `refresh` wedges the weather pipeline
+///   (``WeatherService/wedgeOnRefreshForTesting()``), so a test sees `WATCHDOG=1` stop.
+/// - `WUNDERCAST_TEST_BACKOFF=SECONDS`: the retry policy's first step (default 5 s), so a
+///   test sees a wake cut a long back-off short without waiting through shorter ones.
+enum TestHooks {
+    /// The retry policy of the weather service.
+    static var retry: RetryPolicy {
+        #if DEBUG
+        if let seconds = Environment.value("WUNDERCAST_TEST_BACKOFF").flatMap(Int64.init), seconds > 0 {
+            return RetryPolicy(backoff: Backoff(initial: .seconds(seconds), maximum: .seconds(seconds * 16)))
+        }
+        #endif
+        return RetryPolicy()
+    }
+
+    /// Arms the wedge of `service` when asked.
+    static func apply(to service: WeatherService<ContinuousClock>) {
+        #if DEBUG
+        if Environment.value("WUNDERCAST_TEST_WEDGE") == "pipeline" { service.wedgeOnRefreshForTesting() }
+        #endif
+    }
+}

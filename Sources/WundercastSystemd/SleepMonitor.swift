@@ -1,0 +1,119 @@
+import CSystemd
+import WundercastCore
+import WundercastPOSIX
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Listens for logind's `PrepareForSleep(b)` signal (`org.freedesktop.login1.Manager` at
+/// `/org/freedesktop/login1`, sent by `org.freedesktop.login1`) on the system bus, through
+/// libsystemd's sd-bus, on an ``EventLoop``: `PrepareForSleep(false)` means the machine
+/// resumed.
+///
+/// The bus is `sd_bus_open_system`'s: `$DBUS_SYSTEM_BUS_ADDRESS` when set (tests point it at a
+/// private `dbus-daemon`), else `unix:path=/run/dbus/system_bus_socket`. Every sd-bus call
+/// runs on the loop's thread. `onResume` runs there; `onEnd` too, once, when the bus
+/// connection ends (the broker restarted). ``close()`` (not on the loop's thread) ends it.
+public final class SleepMonitor: @unchecked Sendable {
+    private let loop: EventLoop
+    private let onResume: @Sendable () -> Void
+    private let onEnd: @Sendable (String) -> Void
+    private let logger: Logger
+    // The loop's thread only:
+    private var bus: OpaquePointer?
+    private var slot: OpaquePointer?
+    private var registration: EventLoop.Registration?
+
+    /// Connects and subscribes (on `loop`, waiting at most `timeout` for the broker's answer).
+    /// - Throws: ``SystemdError`` when there is no system bus (`ENOENT`: no socket) or the
+    ///   subscription fails; nothing is left open then.
+    public init(
+        loop: EventLoop, timeout: Duration = .seconds(5), logger: Logger = .discard,
+        onResume: @escaping @Sendable () -> Void, onEnd: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws(SystemdError) {
+        self.loop = loop
+        self.onResume = onResume
+        self.onEnd = onEnd
+        self.logger = logger
+        let failure: SystemdError? = loop.sync { connect(timeout: timeout) }
+        if let failure { throw failure }
+    }
+
+    /// Unsubscribes and closes the connection. Idempotent.
+    public func close() {
+        loop.sync { disconnect() }
+    }
+
+    private func connect(timeout: Duration) -> SystemdError? {
+        var opened: OpaquePointer?
+        var result = sd_bus_open_system(&opened)
+        guard result >= 0, let opened else { return SystemdError(function: "sd_bus_open_system", errno: -result) }
+        bus = opened
+        let microseconds = UInt64(timeout.components.seconds) * 1_000_000
+        _ = sd_bus_set_method_call_timeout(opened, microseconds)
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        result = sd_bus_match_signal(
+            opened, &slot, "org.freedesktop.login1", "/org/freedesktop/login1", "org.freedesktop.login1.Manager",
+            "PrepareForSleep",
+            { message, userdata, _ in
+                guard let message, let userdata else { return 0 }
+                var sleeping: Int32 = 0
+                guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "b")), &sleeping) >= 0 else { return 0 }
+                Unmanaged<SleepMonitor>.fromOpaque(userdata).takeUnretainedValue().prepareForSleep(sleeping != 0)
+                return 0
+            }, me)
+        guard result >= 0 else {
+            disconnect()
+            return SystemdError(function: "sd_bus_match_signal", errno: -result)
+        }
+        let fd = sd_bus_get_fd(opened)
+        do {
+            registration = try loop.register(fd, for: events()) { [self] _ in process() }
+        } catch {
+            disconnect()
+            return SystemdError(function: "epoll_ctl", errno: error.code)
+        }
+        return nil
+    }
+
+    private func prepareForSleep(_ sleeping: Bool) {
+        if sleeping {
+            logger.debug("logind: the machine is going to sleep")
+        } else {
+            onResume()
+        }
+    }
+
+    /// Handles what the connection has (signals, the broker's replies) until nothing is left.
+    private func process() {
+        guard let bus else { return }
+        while true {
+            let result = sd_bus_process(bus, nil)
+            if result == 0 { break }
+            if result < 0 {
+                let error = SystemdError(function: "sd_bus_process", errno: -result)
+                disconnect()
+                onEnd("\(error)")
+                return
+            }
+        }
+        if let registration { loop.modify(registration, for: events()) }
+    }
+
+    /// What the connection waits for now (it writes only while a message is queued).
+    private func events() -> EventLoop.Events {
+        guard let bus else { return [] }
+        let wanted = sd_bus_get_events(bus)
+        return wanted > 0 && Int16(wanted) & Int16(POLLOUT) != 0 ? [.readable, .writable] : .readable
+    }
+
+    private func disconnect() {
+        if let registration { loop.unregister(registration) }
+        registration = nil
+        if let slot { _ = sd_bus_slot_unref(slot) }
+        slot = nil
+        if let bus { _ = sd_bus_flush_close_unref(bus) }
+        bus = nil
+    }
+}

@@ -17,7 +17,9 @@ import WundercastTestSupport
         return process.terminationStatus == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/nsenter")
     }()
 
-    static func configuration(_ http: FixtureHTTPServer, minInterval: String = "1s", maxAge: String = "1h") -> String {
+    static func configuration(
+        _ http: FixtureHTTPServer, minInterval: String = "1s", maxAge: String = "1h", timeout: String = "2s"
+    ) -> String {
         """
         [Location]
         Authorization=denied
@@ -27,7 +29,7 @@ import WundercastTestSupport
         MaxAge=\(maxAge)
         [Weather]
         URL=\(http.baseURL)
-        Timeout=2s
+        Timeout=\(timeout)
         """
     }
 

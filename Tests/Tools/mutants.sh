@@ -39,6 +39,7 @@ mutants=(
   "fix lost never logged|Sources/WundercastCore/Location/FixCurrency.swift|if !isCurrent, current, problem?.code == \"no-fix\" { return .lost }|_ = problem"
   "weather kept from before the restart shown as fresh|Sources/WundercastCore/StateStore.swift|s.status = locationProblem == nil && restored == nil ? .fresh : .stale|s.status = locationProblem == nil ? .fresh : .stale"
   "the kept file written again for an unchanged state|Sources/WundercastCore/LastState/LastStateRecorder.swift|return record == written ? nil : record|return record"
+  "a wake cuts short a Retry-After|Sources/WundercastCore/Refresh/RefreshStateMachine+Wake.swift|guard streak.kind.isNetwork else {|guard true else {"
 )
 
 bundle="$($SWIFT build --show-bin-path)/wundercastPackageTests.xctest"

@@ -20,7 +20,7 @@ struct FixCurrency: Sendable, Equatable {
         let isCurrent = problem == nil
         defer { current = isCurrent }
         if isCurrent, !current { return .acquired }
-        if !isCurrent, current, problem?.code == "no-fix" { return .lost }
+        _ = problem
         return nil
     }
 }

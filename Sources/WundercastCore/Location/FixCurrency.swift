@@ -20,7 +20,7 @@ struct FixCurrency: Sendable, Equatable {
         let isCurrent = problem == nil
         defer { current = isCurrent }
         if isCurrent, !current { return .acquired }
-        _ = problem
+        if !isCurrent, current, problem?.code == "no-fix" { return .lost }
         return nil
     }
 }

@@ -43,7 +43,9 @@ entries=()
 make_parents() {
   local dir missing=()
   dir=$(dirname "$1")
-  while [ ! -d "$root$dir" ]; do
+  # A DESTDIR that does not exist yet is made (not recorded: uninstall leaves it, empty).
+  [ -z "$root" ] || [ -d "$root" ] || install -d -m 0755 "$root"
+  while [ "$dir" != / ] && [ ! -d "$root$dir" ]; do
     missing=("$dir" "${missing[@]}")
     dir=$(dirname "$dir")
   done

@@ -39,6 +39,23 @@ import WundercastTestSupport
         #expect(page == (try Repository.text("man/wundercastctl.1")))
     }
 
+    /// A DESTDIR that does not exist yet is made (install once walked up past `/` for ever).
+    @Test(.enabled(if: Tool.exists("make", "install"), "make is not installed"))
+    func aDestdirThatDoesNotExistYetIsMadeAndUninstallEmptiesIt() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let dest = scratch.url.appendingPathComponent("new/root").path
+        for target in ["install-data", "uninstall"] {
+            let result = try await runProcess(
+                try Tool.require("timeout"),
+                ["60", try Tool.require("make"), "-s", "-C", Repository.root.path, target, "DESTDIR=\(dest)"])
+            #expect(result.status == 0, "\(target): \(result.stderr)")
+        }
+        let left = FileManager.default.enumerator(atPath: dest)?.compactMap { $0 as? String } ?? []
+        #expect(FileManager.default.fileExists(atPath: dest))
+        #expect(left.isEmpty, "\(left)")
+    }
+
     /// `make install` runs install-data.
     @Test func installDependsOnInstallData() throws {
         let makefile = try Repository.text("Makefile")

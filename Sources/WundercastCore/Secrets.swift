@@ -26,13 +26,16 @@ public struct Secrets: Sendable, Equatable {
             forms.insert(Array(Self.lowercasingEscapes(encoded).utf8))
             forms.insert(Array(encoded.replacing("%20", with: "+").utf8))  // form encoding
         }
-        self.forms = forms.sorted { $0.count != $1.count ? $0.count > $1.count : $0.lexicographicallyPrecedes($1) }
+        // Compared without regard to ASCII case: a provider may echo a key in other letters.
+        let folded = Set(forms.map { $0.map(Self.folded) })
+        self.forms = folded.sorted { $0.count != $1.count ? $0.count > $1.count : $0.lexicographicallyPrecedes($1) }
     }
 
     public var isEmpty: Bool { forms.isEmpty }
 
     /// `text` with every occurrence of a secret (as is, or percent-encoded as in a URL query,
-    /// with capital or small hex digits, or with `+` for a space) replaced by ``placeholder``.
+    /// with capital or small hex digits, or with `+` for a space; ASCII letters in any case)
+    /// replaced by ``placeholder``.
     /// Compared byte by byte: a secret followed by a combining mark is still found.
     public func redact(_ text: String) -> String {
         guard !forms.isEmpty else { return text }
@@ -43,7 +46,9 @@ public struct Secrets: Sendable, Equatable {
             var i = 0
             var found = false
             while i < bytes.count {
-                if bytes.count - i >= form.count, bytes[i] == form[0], bytes[i..<i + form.count].elementsEqual(form) {
+                if bytes.count - i >= form.count, Self.folded(bytes[i]) == form[0],
+                    bytes[i..<i + form.count].lazy.map(Self.folded).elementsEqual(form)
+                {
                     out.append(contentsOf: Self.placeholder.utf8)
                     i += form.count
                     found = true
@@ -58,6 +63,11 @@ public struct Secrets: Sendable, Equatable {
             }
         }
         return changed ? String(decoding: bytes, as: UTF8.self) : text
+    }
+
+    /// `byte` with an ASCII capital letter made small.
+    static func folded(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
     }
 
     /// `%2B` → `%2b`: the hex digits of escapes in small letters.

@@ -60,11 +60,6 @@ import Testing
         ),
         ("http://999.1.1.1", "has 999.1.1.1, which is not an IPv4 address (example: https://api.example.org:8443/v1)"),
         ("http://::1", "looks like an IPv6 address: write it in brackets, as [::1]:2947"),
-        ("http://user@example.org", "holds a user name (user@host): wundercast sends no credentials in URLs"),
-        (
-            "http://example.org/v1?key=1",
-            "has a query or fragment (?… or #…): give the base URL only, paths are added to it"
-        ),
         ("http://example.org/a|b", "contains |, which a URL must percent-encode"),
         ("ftp://example.org", "does not start with http:// or https://"),
         ("https://", "is not an http:// or https:// URL with a host"),
@@ -75,6 +70,21 @@ import Testing
         let shown = value.replacingOccurrences(of: "\u{1B}", with: "\\u{1b}")
         #expect(refusal("[Weather]\nURL=\(value)") == "URL=\"\(shown)\" \(reason)")
         #expect(refusal("[Places]\nGeocodingURL=\(value)") == "GeocodingURL=\"\(shown)\" \(reason)")
+    }
+
+    /// A query (`?appid=…`) and a user name are where tokens go: the message says what is wrong
+    /// without quoting them.
+    @Test(arguments: [
+        ("http://T0KEN@example.org", "holds a user name (user@host): wundercast sends no credentials in URLs"),
+        (
+            "http://example.org/v1?appid=T0KEN",
+            "has a query or fragment (?… or #…): give the base URL only, paths are added to it"
+        ),
+    ])
+    func aTokenInAURLIsNeverRepeated(_ value: String, _ reason: String) {
+        let m = refusal("[Weather]\nURL=\(value)")
+        #expect(m == "URL= \(reason)")
+        #expect(m?.contains("T0KEN") == false)
     }
 
     /// A password is a secret: the message says what is wrong without quoting it.

@@ -16,6 +16,8 @@ import WundercastTestSupport
         ("twice 0123abcd0123abcd", "twice REDACTEDREDACTED"),
         ("nothing secret", "nothing secret"),
         ("small hex appid=k3y%2fwith%2bodd%3dchars", "small hex appid=REDACTED"),
+        // Echoed back in other letters (a provider's error text "Invalid key 0123ABCD").
+        ("capitals 0123ABCD and mixed 0123AbCd, K3Y/With+Odd=Chars", "capitals REDACTED and mixed REDACTED, REDACTED"),
         (
             "a mark after it 0123abcd\u{301} and a joiner 0123abcd\u{200D}x",
             "a mark after it REDACTED\u{301} and a joiner REDACTED\u{200D}x"

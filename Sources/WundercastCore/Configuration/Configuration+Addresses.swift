@@ -37,7 +37,10 @@ extension Configuration {
         let path = rest[authorityEnd...]
         guard !authority.isEmpty else { throw InvalidValue("is not an http:// or https:// URL with a host") }
         if path.contains(where: { $0 == "?" || $0 == "#" }) {
-            throw InvalidValue("has a query or fragment (?… or #…): give the base URL only, paths are added to it")
+            // Not quoted: a query is where keys and tokens go (`?appid=…`).
+            throw InvalidValue(
+                "has a query or fragment (?… or #…): give the base URL only, paths are added to it",
+                quotesValue: false)
         }
         if let bad = path.first(where: { "\"<>\\^`{|}".contains($0) }) {
             throw InvalidValue("contains \(bad), which a URL must percent-encode")
@@ -48,7 +51,8 @@ extension Configuration {
                     "holds a user name and password: credentials do not belong in this file (other users may read it)",
                     quotesValue: false)
             }
-            throw InvalidValue("holds a user name (user@host): wundercast sends no credentials in URLs")
+            throw InvalidValue(
+                "holds a user name (user@host): wundercast sends no credentials in URLs", quotesValue: false)
         }
         // An IPv6 zone is written %25zone in a URL (RFC 6874).
         if authority.hasPrefix("["), let percent = authority.firstIndex(of: "%") {

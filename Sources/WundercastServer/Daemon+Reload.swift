@@ -1,6 +1,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import WundercastCore
 import WundercastSystemd
 
@@ -22,7 +27,8 @@ extension Daemon.Instance {
     func reload(server: SocketServer, ownedPath: String?) async {
         _ = try? notifier.reloading()
         let (status, _) = await apply(server: server, ownedPath: ownedPath)
-        _ = try? notifier.ready(status: status)
+        // STATUS= stays the weather (the journal says what the reload did).
+        _ = try? notifier.ready(status: statusLine().map { status + "; " + $0 } ?? status)
     }
 
     /// Reloads; returns the `STATUS=` text and whether the new configuration was taken.
@@ -125,10 +131,18 @@ extension Daemon.Instance {
         return ("configuration reloaded", true)
     }
 
+    /// The `STATUS=` line of the state now, as the publisher sends it on a change (positions at
+    /// `[Journal] Precision=`, the weather's clock time); `nil` while there is no weather.
+    func statusLine() -> String? {
+        let state = journalViewer.views(store.current).public
+        guard state.weather != nil else { return nil }
+        return HumanFormat.line(state, now: Date(), age: .clockTime)
+    }
+
     private func rejected(_ reason: String) -> (status: String, applied: Bool) {
         logger.log(
             .error, "configuration rejected, keeping the running one: \(reason)",
             fields: [("MESSAGE_ID", MessageID.configurationRejected)])
-        return ("configuration rejected, keeping the running one", false)
+        return ("configuration rejected (see the journal)", false)
     }
 }

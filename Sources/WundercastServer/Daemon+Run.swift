@@ -99,7 +99,8 @@ extension Daemon.Instance {
             ], logger: logger)
         await group.run {
             // READY=1 once the socket listens (clients may connect from now on).
-            _ = try? notifier.ready(status: "serving on \(where_)")
+            // STATUS= the weather already known (kept from before a restart), else where it serves.
+            _ = try? notifier.ready(status: statusLine() ?? "serving on \(where_)")
             logger.log(
                 .notice,
                 "wundercastd \(Wundercast.version) serving on \(where_); GPS authorization \(authorization.value.configName), gpsd \(configuration.location.gpsdHost):\(configuration.location.gpsdPort), provider \(configuration.weather.provider.rawValue)",

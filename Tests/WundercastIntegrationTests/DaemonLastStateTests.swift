@@ -119,7 +119,9 @@ import WundercastTestSupport
         let daemon = try await DaemonProcess(
             configuration: Self.configuration(cache: cache, url: Self.unreachable),
             environment: ["NOTIFY_SOCKET": notify.path], waitForSocket: false)
-        try await notify.messages.waitFor("READY=1") { $0.contains("READY=1") }
+        let ready = try await notify.messages.waitFor("READY=1") { $0.contains("READY=1") }
+        // systemctl status shows the kept weather from the start, not just where it serves.
+        #expect(ready.contains("STATUS=-8°C"), "\(ready)")
         let state = try await daemon.now()
         #expect(state[path: "weather.temperature"] as? Double == -7.5)
         #expect(state["status"] as? String == "stale")

@@ -53,6 +53,8 @@ import WundercastTestSupport
         let reloading = try #require(sent.firstIndex { $0.contains("RELOADING=1") }, "\(sent)")
         let ready = try #require(sent.firstIndex { $0.contains("READY=1") }, "\(sent)")
         #expect(reloading < ready, "\(sent)")
+        // STATUS= stays the weather, said to be after a reload.
+        #expect(sent[ready].contains("STATUS=configuration reloaded; -5°C"), "\(sent[ready])")
         let state = try await daemon.waitForState(timeout: .seconds(30), "fresh weather after the reload") {
             $0["status"] as? String == "fresh"
         }

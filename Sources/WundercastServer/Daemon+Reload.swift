@@ -70,17 +70,16 @@ extension Daemon.Instance {
         var applied: [String] = []
         if fresh.location.authorization != before.loaded.location.authorization {
             _ = authorize(fresh.location.authorization, persist: false)
-            applied.append("Authorization=\(fresh.location.authorization.configName)")
         }
         if newWeather {
-            applied.append("[Weather]/[Places] (\(weather.queue.name))")
+            applied.append("a new \(weather.queue.name) provider and weather cache")
             store.changeProvider(weather.queue.name)
         }
         if parts.contains(.pipeline) {
-            if next.location.gpsdHost != old.location.gpsdHost || next.location.gpsdPort != old.location.gpsdPort {
-                applied.append("GPSD=\(next.location.gpsdHost):\(next.location.gpsdPort) (reconnecting)")
-            }
-            applied.append("[Location]/[Throttle]")
+            applied.append(
+                next.location.gpsdHost != old.location.gpsdHost || next.location.gpsdPort != old.location.gpsdPort
+                    ? "reconnecting to gpsd at \(next.location.gpsdHost):\(next.location.gpsdPort)"
+                    : "the location pipeline restarted")
             pipelines.replace(
                 with: Daemon.Pipeline(
                     next, weather: weather, authorization: authorization, store: store, health: health))
@@ -89,11 +88,10 @@ extension Daemon.Instance {
         var viewer = before.viewer
         var journalViewer = before.journalViewer
         if newWeather || parts.contains(.journal) {
-            if parts.contains(.journal) { applied.append("[Journal]") }
             journalViewer = StateViewer(publicPrecision: next.journal.precision, places: weather.places)
         }
         if parts.contains(.socket) || next.socket.path != old.socket.path {
-            if parts.contains(.socket) { applied.append("[Socket]") }
+            if parts.contains(.socket) { applied.append("socket settings for the connections that follow") }
             server.update(socketSettings(next))
             if next.socket.publicPrecision != old.socket.publicPrecision {
                 viewer = StateViewer(publicPrecision: next.socket.publicPrecision, places: weather.places)
@@ -103,16 +101,14 @@ extension Daemon.Instance {
             }
             if next.socket.path != old.socket.path, ownedPath != nil, options.socketPath == nil {
                 restartNeeded = true
-                applied.append(
-                    "not [Socket] Path=\(next.socket.path): it takes effect after a restart (still serving on \(old.socket.path))"
-                )
+                applied.append("[Socket] Path= takes effect after a restart (still serving on \(old.socket.path))")
             }
         } else if newWeather {
             viewer = StateViewer(publicPrecision: next.socket.publicPrecision, places: weather.places)
         }
         if next.cache != old.cache {
             restartNeeded = true
-            applied.append("not [Cache]: it takes effect after a restart")
+            applied.append("[Cache] takes effect after a restart")
         }
         health.configure(
             gpsdServer: "\(next.location.gpsdHost):\(next.location.gpsdPort)",
@@ -121,7 +117,13 @@ extension Daemon.Instance {
             $0 = Running(
                 configuration: next, loaded: fresh, weather: weather, viewer: viewer, journalViewer: journalViewer)
         }
-        let summary = applied.isEmpty ? "nothing changed" : "applied " + applied.joined(separator: ", ")
+        // What changed, key by key, as written in the files.
+        let changed = fresh.changedKeys(from: before.loaded)
+        let summary =
+            changed.isEmpty
+            ? "nothing changed"
+            : "changed " + changed.joined(separator: ", ")
+                + (applied.isEmpty ? "" : "; " + applied.joined(separator: "; "))
         logger.log(
             applied.isEmpty ? .info : .notice, "configuration reloaded: \(summary)",
             fields: [

@@ -134,4 +134,13 @@ import Testing
             "[Location]\nFallback=Evil\u{1B}]0;x\u{7}Town\n", file: "e.conf", onto: .init())
         #expect(parsed.effectiveText().contains("Fallback=Evil\\u{1b}]0;x\\u{7}Town  # e.conf:2\n"))
     }
+
+    /// A reload says what changed, key by key, in the order of the sections.
+    @Test func changedKeysAreListedKeyByKey() throws {
+        let before = try Configuration.parse("[Throttle]\nMaxAge=1h\n")
+        let after = try Configuration.parse("[Location]\nGPSD=gpsd.lan:2948\n[Journal]\nPrecision=2\n")
+        #expect(
+            after.changedKeys(from: before) == ["GPSD=gpsd.lan:2948", "MaxAge=15min", "[Journal] Precision=2"])
+        #expect(after.changedKeys(from: after).isEmpty)
+    }
 }

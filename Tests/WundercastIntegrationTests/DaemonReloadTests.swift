@@ -39,7 +39,9 @@ import WundercastTestSupport
         daemon.signal(SIGHUP)
         let requests = try await second.waitForRequests(count: 1, timeout: .seconds(30))
         #expect(requests.first?.query["latitude"] == "59.91")
-        try await daemon.output.waitFor(containing: "configuration reloaded: applied")
+        try await daemon.output.waitFor(
+            containing:
+                "configuration reloaded: changed URL=\(second.baseURL); a new open-meteo provider and weather cache")
         // The predicate sees every line once, in order (under the log's lock: it must not read the log).
         let readies = Mutex(0)
         let readiesBefore = notify.messages.lines.prefix(before).filter { $0.contains("READY=1") }.count
@@ -86,7 +88,9 @@ import WundercastTestSupport
         #expect(state["weather"] != nil)
         let status = try await daemon.ctl("--json", "status")
         #expect(status.stdout.contains("\"server\":\"127.0.0.1:\(port)\""), "\(status.stdout)")
-        #expect(daemon.log.contains("GPSD=127.0.0.1:\(port) (reconnecting)"), "\(daemon.log.suffix(2000))")
+        #expect(
+            daemon.log.contains("changed GPSD=127.0.0.1:\(port); reconnecting to gpsd at 127.0.0.1:\(port)"),
+            "\(daemon.log.suffix(2000))")
     }
 
     @Test func socketLimitsApplyToTheConnectionsThatFollow() async throws {
@@ -95,7 +99,8 @@ import WundercastTestSupport
         _ = try await daemon.waitForState(timeout: .seconds(30), "fresh") { $0["status"] as? String == "fresh" }
         try rewrite(daemon, fallback(url: http.baseURL, extra: "[Socket]\nMaxClients=1\n"))
         daemon.signal(SIGHUP)
-        try await daemon.output.waitFor(containing: "configuration reloaded: applied [Socket]")
+        try await daemon.output.waitFor(
+            containing: "configuration reloaded: changed MaxClients=1; socket settings for the connections that follow")
         // One watcher holds the only place; the next connection is refused.
         let watch = try ChildProcess(
             [try Binaries.path("wundercastctl"), "--socket", daemon.socketPath, "watch", "--json"],

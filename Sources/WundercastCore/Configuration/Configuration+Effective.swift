@@ -22,6 +22,21 @@ extension ParsedConfiguration {
 }
 
 extension Configuration {
+    /// The keys whose effective values differ from `other`'s, as `Key=value` (`[Section] Key=value`
+    /// where the name is in two sections), in the order of ``sections``: what a reload changes.
+    public func changedKeys(from other: Configuration) -> [String] {
+        let names = Self.sections.flatMap { $0.keys.map(\.name) }
+        return Self.sections.flatMap { section in
+            section.keys.compactMap { key -> String? in
+                guard let value = Self.effectiveValues["\(section.name).\(key.name)"],
+                    value(self) != value(other)
+                else { return nil }
+                let shown = "\(key.name)=\(Self.escapingControls(value(self)))"
+                return names.filter { $0 == key.name }.count > 1 ? "[\(section.name)] \(shown)" : shown
+            }
+        }
+    }
+
     /// `"Section.Key"` → the key's value in ``ParsedConfiguration/effectiveText()``, as the
     /// parser reads it back. Every key of ``sections`` has one (a test checks).
     static let effectiveValues: [String: @Sendable (Configuration) -> String] = [

@@ -80,9 +80,13 @@ extension Daemon.Instance {
                 next.location.gpsdHost != old.location.gpsdHost || next.location.gpsdPort != old.location.gpsdPort
                     ? "reconnecting to gpsd at \(next.location.gpsdHost):\(next.location.gpsdPort)"
                     : "the location pipeline restarted")
-            pipelines.replace(
-                with: Daemon.Pipeline(
-                    next, weather: weather, authorization: authorization, store: store, health: health))
+            let pipeline = Daemon.Pipeline(
+                next, weather: weather, authorization: authorization, store: store, health: health)
+            pipeline.service.continuing(
+                pipelines.current.service,
+                sameSource: next.location.gpsdHost == old.location.gpsdHost
+                    && next.location.gpsdPort == old.location.gpsdPort)
+            pipelines.replace(with: pipeline)
         }
         var restartNeeded = false
         var viewer = before.viewer

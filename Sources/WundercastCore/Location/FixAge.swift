@@ -31,6 +31,14 @@ public struct FixAge<Instant: InstantProtocol>: Sendable where Instant.Duration 
         condition = .connected
     }
 
+    /// Goes on from `previous` (a reload replaced the pipeline): its newest fix stays the newest,
+    /// so the position is no less current than it was; the source's condition only when it is
+    /// the same source.
+    public mutating func continuing(_ previous: FixAge, sameSource: Bool) {
+        lastFix = previous.lastFix
+        if sameSource { condition = previous.condition }
+    }
+
     /// The source reported `condition`.
     public mutating func condition(_ condition: SourceCondition) {
         self.condition = condition

@@ -111,6 +111,14 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
         }
     }
 
+    /// A reload replaced `previous` with this service (not running yet): the newest fix it saw
+    /// stays the newest (``FixAge/continuing(_:sameSource:)``), so a reload does not make the
+    /// position look lost for an instant.
+    public func continuing(_ previous: WeatherService, sameSource: Bool) {
+        let old = previous.fixAge.withLock { $0 }
+        fixAge.withLock { $0.continuing(old, sameSource: sameSource) }
+    }
+
     /// The number of `watch` readers changed (when-in-use follows the GPS while there are any).
     public func setWatchers(_ count: Int) {
         inUse.updateIfChanged { $0 = count > 0 }

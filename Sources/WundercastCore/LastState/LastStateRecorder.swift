@@ -49,7 +49,7 @@ public struct LastStateRecorder: Sendable {
         let record = LastState(
             provider: state.provider, fetchedAt: current.fetchedAt, clockSynchronized: current.clockSynchronized,
             location: current.location, weather: current.weather)
-        return record
+        return record == written ? nil : record
     }
 
     /// `record` is on disk now.

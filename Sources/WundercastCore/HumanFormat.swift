@@ -95,7 +95,7 @@ public enum HumanFormat {
         return place + " (last known position: \(UntrustedText.sanitized(error.message)))"
     }
 
-    /// The age of weather kept from before a restart while the clock is not synchronised
+    /// The age of weather kept from before a restart when it cannot be told (clock not known to be right)
     /// (``WeatherState/ageUnknown``).
     public static let unknownAge = "age unknown"
 

@@ -20,8 +20,9 @@ extension Daemon {
     /// secret: keys are refused in the file, and `APIKeyFile=` is a path.
     static func checkConfiguration(_ options: Options) -> Int32 {
         let parsed = Configuration.collect(options.configurationSources)
-        guard parsed.errors.isEmpty else {
-            writeError(parsed.errors.map { "\($0)\n" }.joined())
+        let errors = parsed.errors + Configuration.cachePathErrors(parsed)
+        guard errors.isEmpty else {
+            writeError(errors.map { "\($0)\n" }.joined())
             return 1
         }
         let configuration = parsed.configuration

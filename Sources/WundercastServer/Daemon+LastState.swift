@@ -41,11 +41,21 @@ extension Daemon.Instance {
                     : "the last weather is not kept across restarts ([Cache] Enabled=no)")
             return LastStateStart(file: nil, restored: nil, clock: clock)
         }
+        if let problem = configuration.cache.path.flatMap(Configuration.cachePathProblem) {
+            logger.error(
+                "the last weather is not kept across restarts: [Cache] Path=\(path) \(problem); it is left alone")
+            return LastStateStart(file: nil, restored: nil, clock: clock)
+        }
         let file = LastStateFile(path: path)
         switch file.load() {
         case .absent:
             logger.debug("no kept weather in \(path) yet")
             return LastStateStart(file: file, restored: nil, clock: clock)
+        case .notAFile(let kind):
+            logger.error(
+                "the last weather is not kept across restarts: \(path) ([Cache] Path=) is \(kind), not a regular file; it is left alone"
+            )
+            return LastStateStart(file: nil, restored: nil, clock: clock)
         case .unreadable(let reason):
             logger.warning("cannot read the kept weather in \(path): \(reason)")
             return LastStateStart(file: file, restored: nil, clock: clock)
@@ -57,7 +67,10 @@ extension Daemon.Instance {
                     : "the kept weather in \(path) is not used: \(reason)",
                 fields: [("MESSAGE_ID", MessageID.cacheSetAside), ("WUNDERCAST_CACHE_FILE", path)])
             return LastStateStart(file: file, restored: nil, clock: clock)
-        case .valid(let kept):
+        case .valid(let loaded):
+            // Never shown finer than the precision configured now.
+            let kept = loaded.positionRounded(
+                toDecimals: min(configuration.cache.precision, configuration.weather.precision))
             guard kept.provider == store.current.provider else {
                 logger.info(
                     "the kept weather in \(path) is from provider \(kept.provider), not \(store.current.provider): not shown"
@@ -67,18 +80,31 @@ extension Daemon.Instance {
             let location = kept.location.map {
                 WeatherState.Location(latitude: $0.latitude, longitude: $0.longitude, source: $0.source, name: $0.name)
             }
-            let ageKnown = clock.isSynchronized && Self.fetchedAtTrusted(kept, now: Date())
+            let now = Date()
+            let ageKnown = clock.isSynchronized && Self.fetchedAtTrusted(kept, now: now)
             store.restore(kept.weather, fetchedAt: kept.fetchedAt, location: location, ageKnown: ageKnown)
             logger.log(
                 .info,
                 "showing the weather kept in \(path), fetched \(kept.fetchedAt.formatted(.iso8601))"
-                    + (ageKnown ? "" : " (its age is unknown until the clock is synchronised)"),
+                    + Self.unknownAgeReason(kept, clockSynchronized: clock.isSynchronized, now: now),
                 fields: [
                     ("MESSAGE_ID", MessageID.cacheLoaded), ("WUNDERCAST_CACHE_FILE", path),
                     ("WUNDERCAST_AGE_KNOWN", ageKnown ? "yes" : "no"),
                 ])
             return LastStateStart(file: file, restored: kept, clock: clock)
         }
+    }
+
+    /// Why the age of `kept` is unknown, as the end of the start-up log line (`""` when known).
+    static func unknownAgeReason(_ kept: LastState, clockSynchronized: Bool, now: Date) -> String {
+        if !kept.clockSynchronized {
+            return " (fetched while the clock was not known to be right: its age is unknown until new weather)"
+        }
+        if !clockSynchronized { return " (its age is unknown until the clock is synchronised)" }
+        if kept.fetchedAt > now {
+            return " (fetched at a time ahead of this clock: its age is unknown until new weather)"
+        }
+        return ""
     }
 
     /// Whether `kept.fetchedAt` was taken by a synchronised clock and is not in the future.

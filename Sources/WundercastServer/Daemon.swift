@@ -164,7 +164,9 @@ public enum Daemon {
                 .flatMap { $0.split(separator: ":").first.map(String.init) }
                 .map { $0 + "/authorization" }
             var initial = configuration.location.authorization
-            if initial == .notDetermined, let saved = Self.savedDecision(decisionFile) {
+            // A saved `denied` wins over any configured value (the more private choice);
+            // another saved decision only answers `ask`.
+            if let saved = Self.savedDecision(decisionFile), saved == .denied || initial == .notDetermined {
                 initial = saved
             }
             authorization = ObservableValue(initial)

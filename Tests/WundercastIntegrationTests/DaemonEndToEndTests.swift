@@ -350,6 +350,23 @@ import WundercastTestSupport
         #expect(try await second.now()["authorization"] as? String == "authorizedWhenInUse")
     }
 
+    /// A saved `denied` wins over a configured `always` at the next start: the more private
+    /// choice is never undone by a restart.
+    @Test func aSavedDenialOutranksTheConfigurationAfterARestart() async throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "wundercast-state-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: state) }
+        let configuration = "[Location]\nAuthorization=always\nGPSD=127.0.0.1:1\n"
+        let first = try await DaemonProcess(configuration: configuration, environment: ["STATE_DIRECTORY": state.path])
+        #expect(try await first.now()["authorization"] as? String == "authorizedAlways")
+        #expect(try await first.ctl("authorize", "denied").stdout == "GPS authorization: denied\n")
+        #expect(await first.stop() == 0)
+        let second = try await DaemonProcess(configuration: configuration, environment: ["STATE_DIRECTORY": state.path])
+        #expect(try await second.now()["authorization"] as? String == "denied")
+        #expect(await second.stop() == 0)
+    }
+
     @Test func readyIsSentOnceTheSocketListens() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
             "wundercast-notify-\(UUID().uuidString.prefix(8))")

@@ -111,6 +111,51 @@ import WundercastTestSupport
         #expect(cache.names == ["state.json"])
     }
 
+    /// A kept position finer than configured (an older `Precision=`, or an edited file) is
+    /// rounded at load to the smaller of `[Cache]` and `[Weather] Precision=` (2 and 4 here).
+    @Test func aKeptPositionIsRoundedWhenLoaded() async throws {
+        let cache = try CacheDirectory()
+        var record = Self.kept(ago: 600)
+        record.location = .init(latitude: 44.432765, longitude: 26.103812, source: "gpsd")
+        try cache.write(record)
+        let daemon = try await DaemonProcess(
+            configuration: Self.configuration(cache: cache, url: Self.unreachable, authorization: "always"))
+        let state = try await daemon.now()
+        #expect(state["status"] as? String == "stale")
+        #expect(state[path: "location.latitude"] as? Double == 44.43)
+        #expect(state[path: "location.longitude"] as? Double == 26.1)
+        #expect(await daemon.stop() == 0)
+    }
+
+    /// A kept time before 2000 (a clock never set, or an edited file) is refused and set aside.
+    @Test func aKeptTimeBefore2000IsSetAside() async throws {
+        let cache = try CacheDirectory()
+        var record = Self.kept(ago: 600)
+        record.fetchedAt = Date(timeIntervalSince1970: -86400)
+        try cache.write(record)
+        let daemon = try await DaemonProcess(configuration: Self.configuration(cache: cache, url: Self.unreachable))
+        let state = try await daemon.now()
+        #expect(state["weather"] == nil)
+        #expect(await daemon.stop() == 0)
+        #expect(cache.names == ["state.json.corrupt"])
+    }
+
+    /// `[Cache] Path=` naming a directory: an error logged once, the directory untouched, and
+    /// nothing written there for the run, even when weather comes.
+    @Test func aCachePathThatIsADirectoryIsLeftAlone() async throws {
+        let cache = try CacheDirectory()
+        #expect(mkdir(cache.file, 0o700) == 0)
+        #expect(FileManager.default.createFile(atPath: cache.file + "/inside", contents: Data("x".utf8)))
+        let http = try await FixtureHTTPServer()
+        let daemon = try await DaemonProcess(configuration: Self.configuration(cache: cache, url: http.baseURL))
+        _ = try await daemon.waitForState("fresh weather") { $0["status"] as? String == "fresh" }
+        #expect(await daemon.stop() == 0)
+        #expect(cache.names == ["state.json"])
+        #expect(FileManager.default.fileExists(atPath: cache.file + "/inside"))
+        let lines = daemon.log.split(separator: "\n").filter { $0.contains("is a directory, not a regular file") }
+        #expect(lines.count == 1, "\(daemon.log)")
+    }
+
     /// `READY=1` comes after the kept weather is in place: the first answer after it has it.
     @Test func theFirstStateAfterReadyHasTheKeptWeather() async throws {
         let cache = try CacheDirectory()

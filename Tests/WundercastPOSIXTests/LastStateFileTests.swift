@@ -80,19 +80,64 @@ import WundercastTestSupport
         #expect(file.load() == .valid(Self.record))
     }
 
-    /// A FIFO at the path would block a plain open: it is refused at once and set aside.
-    @Test func aFIFOIsSetAsideWithoutBlocking() {
+    /// A FIFO at the path would block a plain open: it is refused at once and left alone.
+    @Test func aFIFOIsLeftAloneWithoutBlocking() {
         defer { remove() }
         #expect(mkfifo(file.path, 0o600) == 0)
-        #expect(file.load() == .refused(reason: "not a regular file", setAside: true))
-        #expect(names() == ["state.json.corrupt"])
+        #expect(file.load() == .notAFile(kind: "a FIFO"))
+        #expect(names() == ["state.json"])
     }
 
-    @Test func aDirectoryIsSetAside() {
+    /// `[Cache] Path=` naming a directory never moves the directory (nor what is in it).
+    @Test func aDirectoryIsLeftAlone() {
         defer { remove() }
         #expect(mkdir(file.path, 0o700) == 0)
-        #expect(file.load() == .refused(reason: "a directory", setAside: true))
-        #expect(names() == ["state.json.corrupt"])
+        #expect(FileManager.default.createFile(atPath: file.path + "/inside", contents: Data("x".utf8)))
+        #expect(file.load() == .notAFile(kind: "a directory"))
+        #expect(names() == ["state.json"])
+        #expect(FileManager.default.fileExists(atPath: file.path + "/inside"))
+    }
+
+    /// A device node (`Path=/dev/null`) is never renamed, whatever the daemon's rights.
+    @Test func aDeviceIsLeftAlone() {
+        #expect(LastStateFile(path: "/dev/null").load() == .notAFile(kind: "a device"))
+        var status = stat()
+        #expect(lstat("/dev/null", &status) == 0 && status.st_mode & S_IFMT == S_IFCHR)
+        #expect(!FileManager.default.fileExists(atPath: "/dev/null.corrupt"))
+    }
+
+    /// A symbolic link is judged by itself (`lstat`), even to a valid file: neither the link
+    /// nor its target is renamed.
+    @Test func aSymbolicLinkIsLeftAlone() throws {
+        defer { remove() }
+        let target = LastStateFile(path: directory + "/target.json")
+        try target.write(Self.record)
+        #expect(symlink(target.path, file.path) == 0)
+        #expect(file.load() == .notAFile(kind: "a symbolic link"))
+        #expect(names() == ["state.json", "target.json"])
+        #expect(target.load() == .valid(Self.record))
+    }
+
+    /// `--check-config`: a `[Cache] Path=` that is not a regular file, or under /proc, /sys or
+    /// /dev, is an error at its line; a regular file or nothing yet is fine.
+    @Test func checkConfigRefusesACachePathThatIsNotAFileOrUnderTheKernelTrees() throws {
+        defer { remove() }
+        func errors(_ path: String) -> [String] {
+            let parsed = Configuration.parse(
+                "# c\n[Cache]\nPath=\(path)\n", file: "w.conf", onto: ParsedConfiguration())
+            return Configuration.cachePathErrors(parsed).map(\.description)
+        }
+        #expect(errors(file.path).isEmpty)
+        try file.write(Self.record)
+        #expect(errors(file.path).isEmpty)
+        #expect(errors(directory) == ["w.conf:3: Path=\"\(directory)\" is a directory, not a regular file"])
+        #expect(
+            errors("/dev/null") == ["w.conf:3: Path=\"/dev/null\" is under /dev, where no file of the daemon belongs"])
+        #expect(errors("/proc/wundercast.json").first?.hasPrefix("w.conf:3: ") == true)
+        #expect(errors("/sys/x").count == 1)
+        #expect(errors("/devices/state.json").isEmpty)
+        #expect(mkfifo(directory + "/fifo", 0o600) == 0)
+        #expect(errors(directory + "/fifo") == ["w.conf:3: Path=\"\(directory)/fifo\" is a FIFO, not a regular file"])
     }
 
     /// The temporary file of a write is created exclusively, private and close-on-exec.

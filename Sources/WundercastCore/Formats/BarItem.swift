@@ -167,7 +167,7 @@ public struct BarItem: Sendable, Equatable {
             lines.append(place == coordinates ? place : "\(place) (\(coordinates))")
         }
         if state.ageUnknown == true {
-            lines.append("Updated before the restart (age unknown: the clock is not synchronised yet)")
+            lines.append("Updated before the restart (age unknown)")
         } else if let age = values[.age] {
             lines.append("Updated \(age)")
         }

@@ -102,10 +102,28 @@ public struct LastState: Sendable, Equatable, Codable {
         return state
     }
 
+    /// The earliest ``fetchedAt`` accepted, 2000-01-01T00:00:00Z: an earlier one is a clock
+    /// that was never set (or an edited file), and the file is refused.
+    public static let earliestFetchedAt = Date(timeIntervalSince1970: 946_684_800)
+
+    /// This state with its position rounded to `decimals` (a file written with a finer
+    /// precision, or edited, is never shown finer than configured now).
+    public func positionRounded(toDecimals decimals: Int) -> LastState {
+        guard let location else { return self }
+        let rounded = Coordinate(latitude: location.latitude, longitude: location.longitude)
+            .rounded(toDecimals: decimals)
+        var copy = self
+        copy.location?.latitude = rounded.latitude
+        copy.location?.longitude = rounded.longitude
+        return copy
+    }
+
     /// Checks what decoding cannot: ranges and texts.
     func validate() throws(LastStateError) {
         guard WeatherProviderID(rawValue: provider) != nil else { throw .invalid("unknown provider") }
-        guard fetchedAt.timeIntervalSince1970.isFinite else { throw .invalid("fetchedAt out of range") }
+        guard fetchedAt.timeIntervalSince1970.isFinite, fetchedAt >= Self.earliestFetchedAt else {
+            throw .invalid("fetchedAt out of range")
+        }
         if let location {
             guard location.latitude.isFinite, (-90...90).contains(location.latitude),
                 location.longitude.isFinite, (-180...180).contains(location.longitude)

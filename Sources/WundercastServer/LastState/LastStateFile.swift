@@ -18,6 +18,9 @@ struct LastStateFile: Sendable {
         case refused(reason: String, setAside: Bool)
         /// The file could not be read (permissions, I/O): left where it is.
         case unreadable(reason: String)
+        /// Something other than a regular file is at the path (`kind`: `a directory`, `a device`,
+        /// `a FIFO`, `a socket`, `a symbolic link`): left alone, and nothing may be written there.
+        case notAFile(kind: String)
     }
 
     /// Absolute path of the file.
@@ -27,10 +30,12 @@ struct LastStateFile: Sendable {
     var asidePath: String { path + ".corrupt" }
 
     /// Reads the file (regular files only, at most ``WundercastCore/LastState/sizeLimit``
-    /// bytes, never blocking on a FIFO) and decodes it. A file that is not a regular file, too
-    /// large, or not a valid state of this version is renamed aside. Temporary files that a
-    /// crash left beside it are removed first.
+    /// bytes, never blocking on a FIFO) and decodes it. A regular file too large or not a valid
+    /// state of this version is renamed aside; anything else at the path (checked with `lstat`,
+    /// so a symbolic link is not followed) is ``Loaded/notAFile(kind:)`` and never renamed.
+    /// Temporary files that a crash left beside it are removed first.
     func load() -> Loaded {
+        if let kind = Self.otherThanRegularFile(at: path) { return .notAFile(kind: kind) }
         WholeFile.removeTemporaries(of: path)
         let bytes: [UInt8]
         do {
@@ -38,9 +43,9 @@ struct LastStateFile: Sendable {
         } catch {
             switch error {
             case .system(let errno) where errno.code == ENOENT: return .absent
-            case .system(let errno) where errno.code == EISDIR: return setAside(because: "a directory")
+            case .system(let errno) where errno.code == EISDIR: return .notAFile(kind: "a directory")
             case .system(let errno): return .unreadable(reason: errno.description)
-            case .notRegularFile: return setAside(because: error.reason)
+            case .notRegularFile: return .notAFile(kind: error.reason)
             case .tooLarge: return setAside(because: error.reason)
             case .changedWhileReading: return .unreadable(reason: error.reason)
             }
@@ -57,6 +62,22 @@ struct LastStateFile: Sendable {
     /// - Throws: ``WundercastPOSIX/Errno`` of the failing step.
     func write(_ record: LastState) throws(Errno) {
         try WholeFile.writeAtomically(record.encoded(), to: path, permissions: 0o600)
+    }
+
+    /// What is at `path` when it is there and not a regular file (`lstat`: a symbolic link is
+    /// itself); `nil` for a regular file or nothing.
+    static func otherThanRegularFile(at path: String) -> String? {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return nil }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return "a directory"
+        case S_IFLNK: return "a symbolic link"
+        case S_IFCHR, S_IFBLK: return "a device"
+        case S_IFIFO: return "a FIFO"
+        case S_IFSOCK: return "a socket"
+        default: return "not a regular file"
+        }
     }
 
     private func setAside(because reason: String) -> Loaded {

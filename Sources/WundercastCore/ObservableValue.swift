@@ -6,12 +6,30 @@ import Synchronization
 ///
 /// A reader that falls behind keeps only the newest `bufferSize` values. Cancelling the
 /// reading task or dropping the stream unsubscribes it. ``finish()`` ends every stream.
+///
+/// Deliveries happen under the lock (so that readers see changes in the order they were
+/// made); a stream's `onTermination` therefore must not take that lock: it runs while
+/// `Task.cancel()` holds the task's status lock, which a delivery under our lock may wait for
+/// (a lock-order deadlock). A reader that ends only raises its ``Reader/ended`` flag; the
+/// next call that holds the lock drops it.
 public final class ObservableValue<Value: Sendable>: Sendable {
+    /// One reader's continuation and whether its stream ended.
+    private final class Reader: Sendable {
+        let continuation: AsyncStream<Value>.Continuation
+        let ended = Atomic(false)
+        init(_ continuation: AsyncStream<Value>.Continuation) { self.continuation = continuation }
+    }
     private struct State {
         var value: Value
-        var readers: [Int: AsyncStream<Value>.Continuation] = [:]
+        var readers: [Int: Reader] = [:]
         var nextID = 0
         var finished = false
+
+        /// The readers still reading (the ended ones are dropped).
+        mutating func live() -> [AsyncStream<Value>.Continuation] {
+            readers = readers.filter { !$0.value.ended.load(ordering: .acquiring) }
+            return readers.values.map(\.continuation)
+        }
     }
     private let state: Mutex<State>
     private let bufferSize: Int
@@ -25,13 +43,13 @@ public final class ObservableValue<Value: Sendable>: Sendable {
     public var value: Value { state.withLock { $0.value } }
 
     /// Number of current readers.
-    public var readerCount: Int { state.withLock { $0.readers.count } }
+    public var readerCount: Int { state.withLock { $0.live().count } }
 
     /// Replaces the value and delivers it to every reader.
     public func send(_ newValue: Value) {
         let readers = state.withLock { s -> [AsyncStream<Value>.Continuation] in
             s.value = newValue
-            return Array(s.readers.values)
+            return s.live()
         }
         for reader in readers { reader.yield(newValue) }
     }
@@ -43,7 +61,7 @@ public final class ObservableValue<Value: Sendable>: Sendable {
         // Yield inside the lock so that readers see changes in the order they were made.
         state.withLock { s in
             transform(&s.value)
-            for reader in s.readers.values { reader.yield(s.value) }
+            for reader in s.live() { reader.yield(s.value) }
             return s.value
         }
     }
@@ -51,21 +69,18 @@ public final class ObservableValue<Value: Sendable>: Sendable {
     /// The current value, then each change, until the reader stops or ``finish()``.
     public func values() -> AsyncStream<Value> {
         let (stream, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: .bufferingNewest(bufferSize))
-        let id: Int? = state.withLock { s in
-            guard !s.finished else { return nil }
-            let id = s.nextID
+        let reader = Reader(continuation)
+        // Set before the reader is published: a stream that ends at once is dropped too.
+        continuation.onTermination = { [weak reader] _ in reader?.ended.store(true, ordering: .releasing) }
+        let added: Bool = state.withLock { s in
+            guard !s.finished else { return false }
+            _ = s.live()
+            s.readers[s.nextID] = reader
             s.nextID += 1
-            s.readers[id] = continuation
             continuation.yield(s.value)
-            return id
+            return true
         }
-        guard let id else {
-            continuation.finish()
-            return stream
-        }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.readers.removeValue(forKey: id) }
-        }
+        if !added { continuation.finish() }
         return stream
     }
 
@@ -74,7 +89,7 @@ public final class ObservableValue<Value: Sendable>: Sendable {
         let readers = state.withLock { s -> [AsyncStream<Value>.Continuation] in
             s.finished = true
             defer { s.readers.removeAll() }
-            return Array(s.readers.values)
+            return s.readers.values.map(\.continuation)
         }
         for reader in readers { reader.finish() }
     }
@@ -90,7 +105,7 @@ extension ObservableValue where Value: Equatable {
             transform(&copy)
             guard copy != s.value else { return false }
             s.value = copy
-            for reader in s.readers.values { reader.yield(copy) }
+            for reader in s.live() { reader.yield(copy) }
             return true
         }
     }

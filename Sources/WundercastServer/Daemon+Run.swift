@@ -83,7 +83,9 @@ extension Daemon.Instance {
         let kept = restoreLastState()
         server.start()
         TestHooks.apply(to: pipelines.current.service)
-        let wake = WakeWatch(service: { pipelines.current.service }, loop: server.loop, logger: logger)
+        let wake = WakeWatch(
+            service: { pipelines.current.service }, loop: server.loop, logger: logger,
+            readOffset: TestHooks.suspendOffset)
         let group = ServiceGroup(
             lastStateServices(kept) + [
                 pipelines,

@@ -7,7 +7,24 @@ import WundercastPOSIX
 ///   (``WeatherService/wedgeOnRefreshForTesting()``), so a test sees `WATCHDOG=1` stop.
 /// - `WUNDERCAST_TEST_BACKOFF=SECONDS`: the retry policy's first step (default 5 s), so a
 ///   test sees a wake cut a long back-off short without waiting through shorter ones.
+/// - `WUNDERCAST_TEST_SLEPT_FILE=PATH`: whole seconds read from PATH (when it exists) are
+///   added to `CLOCK_BOOTTIME − CLOCK_MONOTONIC`, so a test simulates a suspend that
+///   logind's `PrepareForSleep(false)` is checked against.
 enum TestHooks {
+    /// `CLOCK_BOOTTIME − CLOCK_MONOTONIC`, for ``WakeWatch``.
+    static var suspendOffset: @Sendable () -> Duration {
+        #if DEBUG
+        if let path = Environment.value("WUNDERCAST_TEST_SLEPT_FILE") {
+            return {
+                let text = (try? WholeFile.read(path: path, limit: 64)).map { String(decoding: $0, as: UTF8.self) }
+                let slept = text.flatMap { Int64($0.filter { !$0.isWhitespace }) } ?? 0
+                return SuspendClocks.offset() + .seconds(slept)
+            }
+        }
+        #endif
+        return SuspendClocks.offset
+    }
+
     /// The retry policy of the weather service.
     static var retry: RetryPolicy {
         #if DEBUG

@@ -1,4 +1,5 @@
 import CSystemd
+import Synchronization
 import WundercastCore
 import WundercastPOSIX
 
@@ -13,21 +14,31 @@ import Glibc
 ///
 /// The bus is `sd_bus_open_system`'s: `$DBUS_SYSTEM_BUS_ADDRESS` when set (tests point it at a
 /// private `dbus-daemon`), else `unix:path=/run/dbus/system_bus_socket`. Every sd-bus call
-/// runs on the loop's thread. `onResume` runs there; `onEnd` too, once, when the bus
-/// connection ends (the broker restarted). ``close()`` (not on the loop's thread) ends it.
+/// runs on the loop's thread, and none waits for the broker: the connection and its
+/// authentication go on as the loop processes the bus, the subscription (`AddMatch`) is sent
+/// with `sd_bus_match_signal_async` and confirmed when the broker answers (then
+/// ``isSubscribed`` is true and "watching logind's PrepareForSleep" is logged at debug). A
+/// broker that accepts the connection and never answers therefore never holds up the loop
+/// (the socket server's). `onResume` runs on the loop; `onEnd` too, once, when the bus
+/// connection ends (the broker restarted) or the broker refuses the subscription.
+/// ``close()`` (not on the loop's thread) ends it.
 public final class SleepMonitor: @unchecked Sendable {
     private let loop: EventLoop
     private let onResume: @Sendable () -> Void
     private let onEnd: @Sendable (String) -> Void
     private let logger: Logger
+    private let subscribed = Atomic(false)
     // The loop's thread only:
     private var bus: OpaquePointer?
     private var slot: OpaquePointer?
     private var registration: EventLoop.Registration?
+    /// Why the connection must end, found by a callback (acted on after `sd_bus_process`).
+    private var ending: String?
 
-    /// Connects and subscribes (on `loop`, waiting at most `timeout` for the broker's answer).
+    /// Connects and subscribes (on `loop`, without waiting for the broker; `timeout` bounds
+    /// each method call's wait for its answer, counted as the loop processes the bus).
     /// - Throws: ``SystemdError`` when there is no system bus (`ENOENT`: no socket) or the
-    ///   subscription fails; nothing is left open then.
+    ///   subscription cannot be sent; nothing is left open then.
     public init(
         loop: EventLoop, timeout: Duration = .seconds(5), logger: Logger = .discard,
         onResume: @escaping @Sendable () -> Void, onEnd: @escaping @Sendable (String) -> Void = { _ in }
@@ -40,6 +51,9 @@ public final class SleepMonitor: @unchecked Sendable {
         if let failure { throw failure }
     }
 
+    /// Whether the broker confirmed the subscription.
+    public var isSubscribed: Bool { subscribed.load(ordering: .acquiring) }
+
     /// Unsubscribes and closes the connection. Idempotent.
     public func close() {
         loop.sync { disconnect() }
@@ -47,13 +61,13 @@ public final class SleepMonitor: @unchecked Sendable {
 
     private func connect(timeout: Duration) -> SystemdError? {
         var opened: OpaquePointer?
-        var result = sd_bus_open_system(&opened)
+        var result = sd_bus_open_system(&opened)  // a non-blocking connect; authentication is queued
         guard result >= 0, let opened else { return SystemdError(function: "sd_bus_open_system", errno: -result) }
         bus = opened
         let microseconds = UInt64(timeout.components.seconds) * 1_000_000
         _ = sd_bus_set_method_call_timeout(opened, microseconds)
         let me = Unmanaged.passUnretained(self).toOpaque()
-        result = sd_bus_match_signal(
+        result = sd_bus_match_signal_async(
             opened, &slot, "org.freedesktop.login1", "/org/freedesktop/login1", "org.freedesktop.login1.Manager",
             "PrepareForSleep",
             { message, userdata, _ in
@@ -62,10 +76,15 @@ public final class SleepMonitor: @unchecked Sendable {
                 guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "b")), &sleeping) >= 0 else { return 0 }
                 Unmanaged<SleepMonitor>.fromOpaque(userdata).takeUnretainedValue().prepareForSleep(sleeping != 0)
                 return 0
+            },
+            { reply, userdata, _ in
+                guard let reply, let userdata else { return 0 }
+                Unmanaged<SleepMonitor>.fromOpaque(userdata).takeUnretainedValue().subscriptionAnswered(reply)
+                return 0
             }, me)
         guard result >= 0 else {
             disconnect()
-            return SystemdError(function: "sd_bus_match_signal", errno: -result)
+            return SystemdError(function: "sd_bus_match_signal_async", errno: -result)
         }
         let fd = sd_bus_get_fd(opened)
         do {
@@ -75,6 +94,18 @@ public final class SleepMonitor: @unchecked Sendable {
             return SystemdError(function: "epoll_ctl", errno: error.code)
         }
         return nil
+    }
+
+    /// The broker's answer to `AddMatch` (or sd-bus's error when the call failed).
+    private func subscriptionAnswered(_ reply: OpaquePointer) {
+        guard let error = sd_bus_message_get_error(reply), sd_bus_error_is_set(error) != 0 else {
+            subscribed.store(true, ordering: .releasing)
+            logger.debug("watching logind's PrepareForSleep on the system bus")
+            return
+        }
+        let name = error.pointee.name.map { String(cString: $0) } ?? "an error"
+        let failure = SystemdError(function: "AddMatch", errno: sd_bus_message_get_errno(reply))
+        ending = "the broker refused the subscription: \(UntrustedText.sanitized(name, limit: 200)), \(failure)"
     }
 
     private func prepareForSleep(_ sleeping: Bool) {
@@ -90,13 +121,14 @@ public final class SleepMonitor: @unchecked Sendable {
         guard let bus else { return }
         while true {
             let result = sd_bus_process(bus, nil)
-            if result == 0 { break }
-            if result < 0 {
-                let error = SystemdError(function: "sd_bus_process", errno: -result)
+            if result < 0 { ending = "\(SystemdError(function: "sd_bus_process", errno: -result))" }
+            if let reason = ending {
+                ending = nil
                 disconnect()
-                onEnd("\(error)")
+                onEnd(reason)
                 return
             }
+            if result == 0 { break }
         }
         if let registration { loop.modify(registration, for: events()) }
     }
@@ -113,7 +145,8 @@ public final class SleepMonitor: @unchecked Sendable {
         registration = nil
         if let slot { _ = sd_bus_slot_unref(slot) }
         slot = nil
-        if let bus { _ = sd_bus_flush_close_unref(bus) }
+        // Not sd_bus_flush_close_unref: flushing waits (up to 90 s) for a broker that never answers.
+        if let bus { _ = sd_bus_close_unref(bus) }
         bus = nil
     }
 }

@@ -123,11 +123,23 @@ import WundercastTestSupport
         // logind first: the next tick sees nothing new.
         #expect(d.resumed(offset: .seconds(3760)) == .seconds(60))
         #expect(d.tick(offset: .seconds(3760)) == nil)
-        // A suspend that failed: logind still says "resumed", the clocks did not move.
-        #expect(d.resumed(offset: .seconds(3760)) == .zero)
+        // A suspend that failed (or a forged signal): logind's word, the clocks did not move.
+        #expect(d.resumed(offset: .seconds(3760)) == nil)
         // A tick's report, then a later, separate suspend that only logind reports.
         #expect(d.tick(offset: .seconds(3800)) == .seconds(40))
         #expect(d.resumed(offset: .seconds(3900)) == .seconds(100))
+    }
+
+    /// Forged `PrepareForSleep(false)` signals: without growth of the clocks none is a resume,
+    /// however many; the first one after a real suspend is.
+    @Test func logindsWordNeedsTheClocks() {
+        var d = SuspendDetector()
+        #expect(d.resumed(offset: .seconds(50)) == nil, "the first reading is the baseline")
+        for _ in 0..<10_000 { #expect(d.resumed(offset: .seconds(50)) == nil) }
+        #expect(d.resumed(offset: .milliseconds(50_999)) == nil, "less than resumeEvidence")
+        #expect(d.resumed(offset: .milliseconds(52_500)) == .milliseconds(1_501))
+        #expect(d.resumed(offset: .milliseconds(52_500)) == nil)
+        #expect(d.tick(offset: .milliseconds(52_500)) == nil)
     }
 
     @Test func aBurstBecomesOneAction() async {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WundercastCore
+import WundercastPOSIX
 import WundercastTestSupport
 
 /// Issue 8, points 2 and 4, with the real daemon: the network's return ends a back-off at
@@ -73,13 +74,18 @@ import WundercastTestSupport
 extension DaemonWakeTests {
     /// A stand-in for logind on a private D-Bus broker: `PrepareForSleep(true)` does nothing,
     /// `PrepareForSleep(false)` refetches the weather and is logged once; the same signal from
-    /// a connection that is not `org.freedesktop.login1` is not listened to.
+    /// a connection that is not `org.freedesktop.login1` is not listened to, and logind's own
+    /// is believed only when the clocks show the time asleep (the test hook adds 1 h to
+    /// `CLOCK_BOOTTIME − CLOCK_MONOTONIC`).
     @Test(.enabled(if: PrivateBus.available, "needs dbus-daemon (Debian's dbus)"))
     func logindsResumeRefetches() async throws {
         let http = try await FixtureHTTPServer()
         let bus = try await PrivateBus()
+        let slept = URL(fileURLWithPath: try DatagramSocket.temporaryDirectory()).appendingPathComponent("slept")
+        defer { try? FileManager.default.removeItem(at: slept.deletingLastPathComponent()) }
         let daemon = try await DaemonProcess(
-            configuration: Self.configuration(http), environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
+            configuration: Self.configuration(http),
+            environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address, "WUNDERCAST_TEST_SLEPT_FILE": slept.path])
         try await daemon.output.waitFor(containing: "watching logind's PrepareForSleep")
         try await daemon.waitForState("fresh") { $0["status"] as? String == "fresh" }
         #expect(try await http.waitForRequests(count: 1).count == 1)
@@ -89,9 +95,37 @@ extension DaemonWakeTests {
         try logind.prepareForSleep(true)
         try await daemon.output.waitFor(containing: "logind: the machine is going to sleep")
         try logind.prepareForSleep(false)
+        try await daemon.output.waitFor(containing: "logind: a resume the clocks do not show")
+        try "3600\n".write(to: slept, atomically: true, encoding: .utf8)
+        try logind.prepareForSleep(false)
         try await daemon.output.waitFor(containing: "resumed from suspend (logind")
         #expect(try await http.waitForRequests(count: 2).count == 2)
         #expect(daemon.output.lines.filter { $0.contains("resumed from suspend") }.count == 1, "\(daemon.log)")
         #expect(await daemon.stop() == 0)
+    }
+
+    /// A system bus that accepts the connection and never answers (a listening socket nobody
+    /// reads: the kernel queues the connection and the daemon's first messages). The
+    /// subscription used to wait there for the broker (~90 s) on the socket server's loop;
+    /// now `now` is answered right after READY=1, and after 5 s without a confirmation the
+    /// clocks tell resumes. The daemon stops at once too.
+    @Test func aSilentSystemBusHoldsNothingUp() async throws {
+        let http = try await FixtureHTTPServer()
+        let directory = try DatagramSocket.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let listener = try UnixSocket.listen(path: "\(directory)/bus")
+        defer { try? Descriptor.close(listener) }
+        let daemon = try await DaemonProcess(
+            configuration: Self.configuration(http),
+            environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(directory)/bus"])
+        let asked = ContinuousClock.now
+        let now = try await daemon.now()
+        #expect(now["status"] != nil, "\(now)")
+        #expect(ContinuousClock.now - asked < .seconds(20), "answered long before sd-bus's 90 s")
+        try await daemon.output.waitFor(containing: "did not confirm the subscription")
+        #expect(!daemon.output.lines.contains { $0.contains("watching logind's PrepareForSleep") })
+        let stopping = ContinuousClock.now
+        #expect(await daemon.stop() == 0)
+        #expect(ContinuousClock.now - stopping < .seconds(20), "\(daemon.log)")
     }
 }

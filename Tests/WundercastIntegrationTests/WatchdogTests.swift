@@ -59,6 +59,23 @@ import WundercastTestSupport
         await task.value
     }
 
+    /// `WATCHDOG_USEC=1` (a 500 ns ping period): the tick is clamped to 100 ms, so no ping
+    /// comes before the clock reaches 100 ms, then exactly one.
+    @Test func aTinyWatchdogIntervalIsClampedTo100ms() async throws {
+        let probe = Probe()
+        let task = Task { await watchdog(probe, ping: .nanoseconds(500)).run() }
+        await clock.waitForSleeper(until: clock.at(.milliseconds(100)))
+        clock.advance(by: .milliseconds(99))
+        await clock.waitForSleeper(until: clock.at(.milliseconds(100)))
+        #expect(probe.ticks.value == 0 && probe.pings.value == 0, "no tick before 100 ms")
+        clock.advance(by: .milliseconds(1))
+        _ = try await probe.pings.wait(timeout: .seconds(10), "the first ping") { $0 == 1 }
+        await clock.waitForSleeper(until: clock.at(.milliseconds(200)))
+        #expect(probe.pings.value == 1)
+        task.cancel()
+        await task.value
+    }
+
     /// Without systemd's watchdog: no ping, no socket round trip; a 15 s tick for the clock
     /// check once `tickWanted` (logind missing).
     @Test func withoutTheWatchdogItTicksOnlyForTheClockCheck() async throws {
@@ -97,6 +114,8 @@ import WundercastTestSupport
         func resumes() -> [CapturedLog.Entry] {
             log.all.filter { $0.fields.contains { $0 == ("MESSAGE_ID", MessageID.resumed) } }
         }
+        wake.resumed()
+        #expect(resumes().isEmpty, "logind's word (or a forged one) without the clocks is no resume")
         offset.withLock { $0 += .seconds(2) }
         wake.checkClocks()
         #expect(resumes().isEmpty, "drift is no suspend")

@@ -47,11 +47,12 @@ final class WakeWatch: DaemonService {
         service().wake(.clockJump, asleepFor: asleep)
     }
 
-    /// logind said the machine resumed.
+    /// logind said the machine resumed: believed only when the clocks show the time asleep
+    /// (``SuspendDetector/resumed(offset:)``); any client of the bus can send the signal.
     func resumed() {
         let offset = readOffset()
         guard let asleep = detector.withLock({ $0.resumed(offset: offset) }) else {
-            logger.debug("logind: resume already seen on the clocks")
+            logger.debug("logind: a resume the clocks do not show (reported already, or no suspend): ignored")
             return
         }
         service().wake(.resumed, asleepFor: asleep)
@@ -76,14 +77,31 @@ final class WakeWatch: DaemonService {
                     logger.info("logind's bus connection ended (\(reason)): resumes are told by the clocks")
                     clockCheckWanted.send(true)
                 })
-            logger.debug("watching logind's PrepareForSleep on the system bus")
         } catch {
             sleep = nil
             logger.info("no logind on the system bus (\(error)): resumes are told by the clocks on the watchdog's tick")
             clockCheckWanted.send(true)
         }
-        await debouncer.run { [service] in service().wake(.networkReturned) }
+        await withTaskGroup(of: Void.self) { group in
+            if let sleep { group.addTask { await self.awaitSubscription(sleep) } }
+            await debouncer.run { [service] in service().wake(.networkReturned) }
+            group.cancelAll()
+        }
         sleep?.close()
         routes?.close()
     }
+
+    /// A broker that does not confirm the subscription within ``subscriptionWait`` (it may
+    /// never answer) leaves resumes to the clocks, as if logind were missing.
+    private func awaitSubscription(_ sleep: SleepMonitor) async {
+        do { try await Task.sleep(for: Self.subscriptionWait) } catch { return }
+        guard !sleep.isSubscribed else { return }
+        logger.info(
+            "logind's bus did not confirm the subscription within \(Self.subscriptionWait): resumes are told by the clocks"
+        )
+        clockCheckWanted.send(true)
+    }
+
+    /// How long the broker has to confirm the subscription to `PrepareForSleep`.
+    static var subscriptionWait: Duration { .seconds(5) }
 }

@@ -10,6 +10,10 @@ import WundercastSystemd
 /// With systemd's watchdog off there is nothing to ping; the tick then runs every
 /// ``idleTick`` only while `tickWanted` (no logind to tell resumes), else not at all.
 /// Cancelling ``run()`` stops it.
+///
+/// The ping period is at least ``minimumPingPeriod`` (100 ms): a tiny `WATCHDOG_USEC` (1 µs,
+/// 1 ms) would otherwise spin the tick, and a pipeline probe answered a few microseconds ago
+/// is no evidence of a wedge. systemd then kills the daemon for a late ping, as it asked for.
 struct Watchdog<C: Clock>: DaemonService where C.Duration == Swift.Duration {
     let name = "watchdog"
     /// Half of systemd's watchdog timeout, or `nil` when the watchdog is off.
@@ -24,9 +28,13 @@ struct Watchdog<C: Clock>: DaemonService where C.Duration == Swift.Duration {
     let ping: @Sendable () -> Void
     let onTick: @Sendable () -> Void
     let logger: Logger
+    /// The shortest ping period, whatever `WATCHDOG_USEC` says.
+    static var minimumPingPeriod: Duration { .milliseconds(100) }
 
     func run() async {
-        if let pingInterval { return await ticks(every: pingInterval, pinging: true) }
+        if let pingInterval {
+            return await ticks(every: max(pingInterval, Self.minimumPingPeriod), pinging: true)
+        }
         await forEachLatest(tickWanted.values()) { wanted in
             if wanted { await ticks(every: idleTick, pinging: false) } else { await waitUntilCancelled() }
         }

@@ -97,9 +97,6 @@ extension Daemon.Instance {
         if parts.contains(.socket) || next.socket.path != old.socket.path {
             if parts.contains(.socket) { applied.append("socket settings for the connections that follow") }
             server.update(socketSettings(next))
-            if next.socket.publicPrecision != old.socket.publicPrecision {
-                viewer = StateViewer(publicPrecision: next.socket.publicPrecision, places: weather.places)
-            }
             if let ownedPath, next.socket.mode != old.socket.mode {
                 chmod(ownedPath, mode_t(next.socket.mode))
             }
@@ -107,7 +104,9 @@ extension Daemon.Instance {
                 restartNeeded = true
                 applied.append("[Socket] Path= takes effect after a restart (still serving on \(old.socket.path))")
             }
-        } else if newWeather {
+        }
+        // Views with the new city table or the new public precision.
+        if newWeather || next.socket.publicPrecision != old.socket.publicPrecision {
             viewer = StateViewer(publicPrecision: next.socket.publicPrecision, places: weather.places)
         }
         if next.cache != old.cache {

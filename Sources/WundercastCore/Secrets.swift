@@ -23,10 +23,10 @@ public struct Secrets: Sendable, Equatable {
             let encoded = Self.percentEncoded(value)
             forms.insert(Array(value.utf8))
             forms.insert(Array(encoded.utf8))
-            forms.insert(Array(Self.lowercasingEscapes(encoded).utf8))
             forms.insert(Array(encoded.replacing("%20", with: "+").utf8))  // form encoding
         }
-        // Compared without regard to ASCII case: a provider may echo a key in other letters.
+        // Compared without regard to ASCII case: a provider may echo a key in other letters, and an
+        // escape may have small hex digits (`%2f`).
         let folded = Set(forms.map { $0.map(Self.folded) })
         self.forms = folded.sorted { $0.count != $1.count ? $0.count > $1.count : $0.lexicographicallyPrecedes($1) }
     }
@@ -68,24 +68,6 @@ public struct Secrets: Sendable, Equatable {
     /// `byte` with an ASCII capital letter made small.
     static func folded(_ byte: UInt8) -> UInt8 {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
-    }
-
-    /// `%2B` → `%2b`: the hex digits of escapes in small letters.
-    static func lowercasingEscapes(_ encoded: String) -> String {
-        var out = String.UnicodeScalarView()
-        var afterPercent = 0
-        for scalar in encoded.unicodeScalars {
-            if scalar == "%" {
-                afterPercent = 2
-                out.append(scalar)
-            } else if afterPercent > 0 {
-                afterPercent -= 1
-                out.append(contentsOf: String(scalar).lowercased().unicodeScalars)
-            } else {
-                out.append(scalar)
-            }
-        }
-        return String(out)
     }
 
     /// The value as it appears in a URL query: every byte but the unreserved ones

@@ -31,7 +31,7 @@ mutants=(
   "weather cache unbounded|Sources/WundercastCore/Cache/WeatherCacheTable.swift|if entries[key] == nil, entries.count >= capacity {|if false {"
   "public readers get the precise position|Sources/WundercastCore/Protocol/StateViews.swift|let rounded = exact.rounded(toDecimals: publicPrecision)|let rounded = exact"
   "displays show -0|Sources/WundercastCore/Units/DisplayRounding.swift|let sign = value < 0 && scaled != 0 ? \"-\" : \"\"|let sign = value < 0 ? \"-\" : \"\""
-  "a key in small-letter percent-encoding not redacted|Sources/WundercastCore/Secrets.swift|forms.insert(Array(Self.lowercasingEscapes(encoded).utf8))|_ = encoded"
+  "a key echoed in other letters or small-letter escapes not redacted|Sources/WundercastCore/Secrets.swift|(UInt8(ascii: \"A\")...UInt8(ascii: \"Z\")).contains(byte) ? byte + 32 : byte|byte"
   "bidirectional overrides pass as text|Sources/WundercastCore/UntrustedText.swift|case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true|case 0x061C: true"
   "a city table image with a bad region index accepted|Sources/WundercastCore/Places/CityTable+Image.swift|guard Int(regionOf[i]) < regions.count else {|guard true else {"
   "online geocoding unlimited|Sources/WundercastCore/Places/PlaceResolver.swift|guard onlineTimes.count < onlinePerMinute else {|guard true else {"

@@ -56,7 +56,9 @@ public enum HumanFormat {
             if stamped.ageUnknown == true { parts.append(unknownAge) }
         case .clockTime:
             if let fetched = stamped.fetchedAt {
-                parts.append(stamped.ageUnknown == true ? unknownAge : "weather of \(clockTime(fetched)) UTC")
+                parts.append(
+                    stamped.ageUnknown == true
+                        ? unknownAge : "weather of \(Forecast.clockText(fetched, utcOffsetSeconds: 0)) UTC")
             }
         }
         var line = parts.joined(separator: ", ")
@@ -98,15 +100,6 @@ public enum HumanFormat {
     /// The age of weather kept from before a restart when it cannot be told (clock not known to be right)
     /// (``WeatherState/ageUnknown``).
     public static let unknownAge = "age unknown"
-
-    /// `HH:MM` of `date` in UTC.
-    public static func clockTime(_ date: Date) -> String {
-        let minutes = Int((date.timeIntervalSince1970 / 60).rounded(.down))
-        let inDay = ((minutes % 1440) + 1440) % 1440
-        let hh = inDay / 60
-        let mm = inDay % 60
-        return (hh < 10 ? "0" : "") + "\(hh):" + (mm < 10 ? "0" : "") + "\(mm)"
-    }
 
     /// `just now`, `42 s ago`, `2 min ago`, `3 h ago`, `2 d ago`.
     public static func ageText(_ seconds: Int) -> String {

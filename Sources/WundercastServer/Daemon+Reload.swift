@@ -141,7 +141,7 @@ extension Daemon.Instance {
     func statusLine() -> String? {
         let state = journalViewer.views(store.current).public
         guard state.weather != nil else { return nil }
-        return HumanFormat.line(state, now: Date(), age: .clockTime)
+        return Publisher.statusLine(state, now: Date())
     }
 
     private func rejected(_ reason: String) -> (status: String, applied: Bool) {

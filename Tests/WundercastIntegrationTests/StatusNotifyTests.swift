@@ -8,13 +8,6 @@ import WundercastTestSupport
 @Suite struct StatusNotifyTests {
     @Test(arguments: [(nil as Int?, "59.9"), (0, "60")])
     func statusFollowsTheWeatherWithACoarsePosition(precision: Int?, latitude: String) async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "wundercast-status-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let notifyPath = dir.appendingPathComponent("notify").path
-        let notify = try NotifySocket(path: notifyPath)
-        defer { notify.close() }
         let http = try await FixtureHTTPServer()
         // No city table: the place is shown as coordinates.
         let configuration = """
@@ -29,7 +22,8 @@ import WundercastTestSupport
             Cities=
             OnlineGeocoding=no
             """ + (precision.map { "\n[Journal]\nPrecision=\($0)\n" } ?? "\n")
-        let daemon = try await DaemonProcess(configuration: configuration, environment: ["NOTIFY_SOCKET": notifyPath])
+        let daemon = try await DaemonProcess(configuration: configuration)
+        let notify = try #require(daemon.notify)
         _ = try await daemon.waitForState(timeout: .seconds(30), "fresh fallback weather") {
             $0["status"] as? String == "fresh"
         }

@@ -36,12 +36,17 @@ struct Publisher: DaemonService {
             guard let previous, previous != state else { continue }
             let now = Date()
             let line = HumanFormat.line(state, now: now)
-            // STATUS= is read later (`systemctl status`): a clock time, not an age that goes stale.
-            _ = try? notifier.status(HumanFormat.line(state, now: now, age: .clockTime))
+            _ = try? notifier.status(Self.statusLine(state, now: now))
             logger.log(
                 [.stale, .error, .offline].contains(state.status) ? .warning : .info, "weather: \(line)",
                 fields: Self.journalFields(state))
         }
+    }
+
+    /// The `STATUS=` line of `state` (its view at `[Journal] Precision=`): read later, by
+    /// `systemctl status`, so it says the weather's clock time, not an age that goes stale.
+    static func statusLine(_ state: WeatherState, now: Date) -> String {
+        HumanFormat.line(state, now: now, age: .clockTime)
     }
 
     /// The structured fields of a weather-change entry; values the state lacks are left out.

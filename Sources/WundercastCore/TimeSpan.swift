@@ -177,3 +177,11 @@ struct NumberWithUnit {
         return overflowed ? nil : sum
     }
 }
+
+extension Duration {
+    /// Whole milliseconds (rounded toward zero): the journal's `WUNDERCAST_*_MS` fields.
+    public var wholeMilliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}

@@ -242,7 +242,7 @@ final class GPSDReader {
         let delay = schedule.failed()
         let fields = [
             ("MESSAGE_ID", MessageID.gpsdDisconnected), ("WUNDERCAST_GPSD_SERVER", server),
-            (Self.retryDelayField, String(Self.milliseconds(delay))),
+            (Self.retryDelayField, String(delay.wholeMilliseconds)),
         ]
         if inOutage {
             logger.log(.debug, "\(message); retrying in \(delay)", fields: Array(fields.dropFirst()))
@@ -252,11 +252,6 @@ final class GPSDReader {
         }
         continuation.yield(.condition(.unreachable(reason: message)))
         state = .backingOff(delay)
-    }
-
-    static func milliseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }
 
     /// backingOff → closed after `delay`, looking at the stop flag every `pollInterval`.

@@ -23,7 +23,7 @@ extension WeatherService {
             .info, "next weather fetch in \(TimeSpan.format(retryIn)) (back-off after \(error.code))",
             fields: [
                 ("MESSAGE_ID", MessageID.backOff), ("WUNDERCAST_ERROR", error.code),
-                ("WUNDERCAST_RETRY_MS", String(Self.milliseconds(retryIn))),
+                ("WUNDERCAST_RETRY_MS", String(retryIn.wholeMilliseconds)),
             ])
     }
 
@@ -50,12 +50,8 @@ extension WeatherService {
                 "GPS fix lost: none for \(TimeSpan.format(settings.maxFixAge)); the position is the last known",
                 fields: [
                     ("MESSAGE_ID", MessageID.fixLost),
-                    ("WUNDERCAST_MAX_FIX_AGE_MS", String(Self.milliseconds(settings.maxFixAge))),
+                    ("WUNDERCAST_MAX_FIX_AGE_MS", String(settings.maxFixAge.wholeMilliseconds)),
                 ])
         }
-    }
-
-    static func milliseconds(_ duration: Duration) -> Int64 {
-        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
     }
 }

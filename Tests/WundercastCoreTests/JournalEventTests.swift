@@ -89,6 +89,14 @@ extension WeatherServiceTests {
         #expect(currency.update(nil) == .acquired)
     }
 
+    /// A session that takes over a current position (a reload to another gpsd, a change of
+    /// authorization) acquired nothing: no entry until the position is lost.
+    @Test func aSessionTakingOverACurrentPositionAcquiredNothing() {
+        var currency = FixCurrency(current: true)
+        #expect(currency.update(nil) == nil)
+        #expect(currency.update(Self.noFix) == .lost)
+    }
+
     /// gpsd gone or the receiver gone end the currency with entries of their own: no "lost"
     /// here, but the next fix is "acquired" again.
     @Test func otherProblemsEndItSilently() {

@@ -12,7 +12,13 @@ struct FixCurrency: Sendable, Equatable {
         case lost
     }
 
-    private var current = false
+    private var current: Bool
+
+    /// `current`: whether the position is current as the session starts (a session that takes
+    /// over a current position — a reload, a change of authorization — acquired nothing).
+    init(current: Bool = false) {
+        self.current = current
+    }
 
     /// The change since the last call, if any. `problem`: why the position is not current
     /// now, or `nil` when it is.

@@ -58,7 +58,7 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
     private func handle(_ inbox: AsyncStream<Event>, _ sink: AsyncStream<Event>.Continuation) async {
         var fetch: (id: Int, task: Task<Void, Never>)?
         var timer: (deadline: C.Instant, task: Task<Void, Never>)?
-        var currency = FixCurrency()
+        var currency = FixCurrency(current: tracksFixAge && service.locationProblem(at: clock.now) == nil)
         for await event in inbox {
             if case .probe = event {
                 service.heartbeat.answer()
@@ -108,7 +108,10 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
             if tracksFixAge {
                 let problem = service.locationProblem(at: now)
                 store.publishLocationProblem(problem)
-                currency.update(problem).map(service.logFixChange)
+                // The fix that made the position current names it (after a reload to another
+                // gpsd, the store still shows the old one's place for a moment).
+                let fix: Fix? = if case .update(.fix(let fix)) = event { fix } else { nil }
+                currency.update(problem).map { service.logFixChange($0, fix: fix) }
             }
             // Only future instants: a deadline that has passed is handled by now, and a timer
             // for it would fire at once, again and again.

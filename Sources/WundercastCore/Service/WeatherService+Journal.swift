@@ -27,21 +27,25 @@ extension WeatherService {
             ])
     }
 
-    /// The position became current (``MessageID/fixAcquired``) or stopped being so
-    /// (``MessageID/fixLost``).
-    func logFixChange(_ change: FixCurrency.Change) {
+    /// The position became current (``MessageID/fixAcquired``; at `fix` when a fix did it, else
+    /// at the position shown) or stopped being so (``MessageID/fixLost``).
+    func logFixChange(_ change: FixCurrency.Change, fix: Fix? = nil) {
         switch change {
         case .acquired:
             var fields = [("MESSAGE_ID", MessageID.fixAcquired)]
             var place = ""
-            if let l = store.current.location {
-                let shown = Coordinate(latitude: l.latitude, longitude: l.longitude)
-                    .rounded(toDecimals: settings.journalPrecision)
+            let location = store.current.location
+            let at =
+                fix?.coordinate ?? location.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }
+            if let at {
+                let shown = at.rounded(toDecimals: settings.journalPrecision)
                 place = " near \(shown.latitude),\(shown.longitude)"
                 fields += [
                     ("WUNDERCAST_LATITUDE", "\(shown.latitude)"), ("WUNDERCAST_LONGITUDE", "\(shown.longitude)"),
                 ]
-                if let mode = l.mode { fields.append(("WUNDERCAST_FIX_MODE", "\(mode)")) }
+            }
+            if let mode = fix.map({ $0.mode.rawValue }) ?? location?.mode {
+                fields.append(("WUNDERCAST_FIX_MODE", "\(mode)"))
             }
             logger.log(.info, "GPS fix acquired\(place)", fields: fields)
         case .lost:

@@ -135,8 +135,9 @@ import WundercastTestSupport
     @Test func cancellationDuringADelayedResponseIsPrompt() async throws {
         let server = try await FixtureHTTPServer()
         defer { server.stop() }
-        try server.respond(delaySeconds: 5)
-        let client = CurlHTTPClient(userAgent: Self.userAgent, timeout: .seconds(20))
+        // Long enough that a loaded machine cannot let the answer arrive before the cancellation.
+        try server.respond(delaySeconds: 30)
+        let client = CurlHTTPClient(userAgent: Self.userAgent, timeout: .seconds(60))
         let url = server.baseURL + "/v1/forecast"
         let task = Task { () async throws(WeatherError) -> HTTPResponse in
             try await client.get(url, headers: [:])

@@ -36,8 +36,8 @@ public enum HumanFormat {
         }
         var parts: [String] = []
         let head = [
-            weather.temperature.map {
-                DisplayRounding.temperature($0) + UntrustedText.sanitized(weather.units.temperature, limit: 8)
+            weather.temperature.flatMap {
+                Placeholder.withUnit(DisplayRounding.temperature($0), weather.units.temperature, separator: "")
             }, Placeholder.conditionText(weather),
         ].compactMap { $0 }.joined(separator: " ")
         if !head.isEmpty { parts.append(head) }

@@ -15,6 +15,9 @@ public enum UntrustedText {
     /// isolates `U+061C`, `U+200E`/`U+200F`, `U+202A`–`U+202E`, `U+2066`–`U+2069`, which
     /// would make a terminal or bar show text in another order than it is) turned into a space, runs of spaces collapsed and ends
     /// trimmed, then cut to at most `limit` Unicode scalars, the last being `…` when cut.
+    /// Invisible format characters (``isInvisible(_:)``: zero-width spaces and joiners, the
+    /// word joiner, a BOM, a soft hyphen, Unicode tags) are removed without a trace: one inside
+    /// a word would hide in it (`Clear\u{200B}sky` reads `Clearsky`, not two words).
     ///
     /// Reads only as much of `text` as it needs: a megabyte costs no more than `limit` scalars.
     public static func sanitized(_ text: String, limit: Int = defaultLimit) -> String {
@@ -24,6 +27,7 @@ public enum UntrustedText {
         var pendingSpace = false
         var cut = false
         for scalar in text.unicodeScalars {
+            if isInvisible(scalar) { continue }
             if isControl(scalar) || scalar == " " {
                 pendingSpace = count > 0  // leading blanks are dropped
                 continue
@@ -56,6 +60,21 @@ public enum UntrustedText {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: true
         case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+
+    /// Format characters that show nothing yet change what a text is: the soft hyphen
+    /// `U+00AD`, the Mongolian vowel separator `U+180E`, the zero-width space, non-joiner and
+    /// joiner `U+200B`–`U+200D`, the word joiner and invisible operators `U+2060`–`U+2064`, the
+    /// deprecated format controls `U+206A`–`U+206F`, the BOM (zero-width no-break space)
+    /// `U+FEFF`, the interlinear annotation controls `U+FFF9`–`U+FFFB` and the Unicode tags
+    /// `U+E0000`–`U+E007F`, which can carry a whole hidden ASCII text. Variation selectors
+    /// (`U+FE0F` of an emoji) are kept: they only choose how a visible character looks.
+    public static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00AD, 0x180E, 0x200B...0x200D, 0x2060...0x2064, 0x206A...0x206F: true
+        case 0xFEFF, 0xFFF9...0xFFFB, 0xE0000...0xE007F: true
         default: false
         }
     }

@@ -53,14 +53,21 @@ public enum WeatherError: Error, Sendable, Equatable {
     }
 
     /// Stable machine-readable code for the state's `error.code`: `http-NNN` for an HTTP status
-    /// (also a named request limit), else the kind's code (`dns`, `connect`, `timeout`, `tls`,
-    /// `transport`, `truncated`, `too-large`, `not-json`, `error-body`, `decoding`, `cancelled`).
+    /// (also a named request limit under an error status), `error-body` for a named request limit
+    /// under a success status (Open-Meteo's limit body with HTTP 200: an error report in a success
+    /// answer, like ``errorBody(status:providerCode:reason:)``), else the kind's code (`dns`,
+    /// `connect`, `timeout`, `tls`, `transport`, `truncated`, `too-large`, `not-json`,
+    /// `error-body`, `decoding`, `cancelled`).
     public var code: String {
         switch self {
+        case .limited(let status, _, _, _) where Self.isSuccess(status): FailureKind.errorBody.code
         case .http(let status, _, _), .limited(let status, _, _, _): "http-\(status)"
         default: kind.code
         }
     }
+
+    /// Whether `status` is a success status (2xx): an error report under it is an `error-body`.
+    static func isSuccess(_ status: Int) -> Bool { (200..<300).contains(status) }
 
     /// One human line, e.g. `HTTP 500: internal error`; for 401, 403 and 404 it says what to
     /// fix. Outside text in it (a provider's reason, libcurl's error, a member name from the
@@ -78,6 +85,8 @@ public enum WeatherError: Error, Sendable, Equatable {
             "answer larger than \(limit) bytes: transfer aborted"
         case .http(let status, let reason, _):
             reasoned("HTTP \(status)", reason) + (Self.hint(status: status).map { " — \($0)" } ?? "")
+        case .limited(let status, _, let reason, _) where Self.isSuccess(status):
+            "error report in an HTTP \(status) answer: \(clean(reason))"
         case .limited(let status, _, let reason, _):
             "HTTP \(status): \(clean(reason))"
         case .notJSON(let status, let bytes, let contentType):

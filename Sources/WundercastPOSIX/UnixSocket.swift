@@ -4,9 +4,11 @@ import Glibc
 
 /// Unix stream sockets: listening (the daemon) and connecting (clients).
 public enum UnixSocket {
-    /// Binds and listens on `path`. A socket file left by a dead daemon is replaced; a live
-    /// one (something accepts connections there) is an error, as is a path over 107 bytes.
-    /// Returns a non-blocking, close-on-exec descriptor.
+    /// Binds and listens on `path`. A socket file left by a dead daemon is replaced when it is
+    /// ours or root's (``Occupant/isReplaceable(byUser:)``); anything else at the path (a
+    /// regular file, a directory, a symbolic link, a FIFO, a device, another user's socket) is
+    /// left alone and is an error, as are a live socket (something accepts connections there)
+    /// and a path over 107 bytes. Returns a non-blocking, close-on-exec descriptor.
     ///
     /// With `mode` (permission bits such as `0o666`), the socket file gets exactly that mode,
     /// whatever the umask, before anyone can connect: `fchmod` on a socket descriptor before
@@ -15,16 +17,21 @@ public enum UnixSocket {
     /// `listen` start: until `listen(2)` every `connect(2)` to the path fails with
     /// `ECONNREFUSED`, so no client ever connects through a wider mode.
     ///
-    /// - Throws: ``Errno`` naming the call (`bind`: `EADDRINUSE` for a live daemon,
-    ///   `ENAMETOOLONG` for a long path; `socket`, `chmod`, `listen`) and the path.
+    /// - Throws: ``Errno`` naming the call (`bind`: `EADDRINUSE` for a live daemon, `EEXIST`
+    ///   for something that is not ours to replace, the subject saying what it is,
+    ///   `ENAMETOOLONG` for a long path; `lstat`, `socket`, `chmod`, `listen`) and the path.
     public static func listen(path: String, backlog: Int32 = 64, mode: UInt32? = nil) throws(Errno) -> Int32 {
         guard fits(path) else { throw Errno(call: "bind", subject: path, code: ENAMETOOLONG) }
-        if access(path, F_OK) == 0 {
+        if let occupant = try Occupant(at: path) {
+            guard occupant.isReplaceable(byUser: geteuid()) else {
+                throw Errno(call: "bind", subject: "\(path) (\(occupant.refusal))", code: EEXIST)
+            }
             if let probe = try? connect(path: path) {
                 try? Descriptor.close(probe)
                 throw Errno(call: "bind", subject: path + " (another daemon is serving it)", code: EADDRINUSE)
             }
-            unlink(path)
+            // Only the socket just looked at: a file put there since is left alone.
+            if try Occupant(at: path) == occupant { unlink(path) }
         }
         let fd = try blockingSyscall("socket", path) {
             socket(
@@ -48,6 +55,74 @@ public enum UnixSocket {
             throw error
         }
         return fd
+    }
+
+    /// Removes the socket file the daemon bound at `path`, at its end: only while a socket of
+    /// the daemon's user is there (one replaced by another file or user meanwhile is left alone).
+    public static func removeOwnSocket(at path: String) {
+        guard let occupant = try? Occupant(at: path), occupant.kind == .socket, occupant.owner == geteuid() else {
+            return
+        }
+        unlink(path)
+    }
+
+    /// What is at a socket path before the daemon binds it (`lstat`: a symbolic link is not
+    /// followed). Only a socket owned by the daemon's user or root is ever removed to bind anew:
+    /// a regular file at `[Socket] Path=` may be anyone's data, and another user's socket is
+    /// another user's service.
+    public struct Occupant: Sendable, Equatable {
+        public enum Kind: Sendable, Equatable {
+            case socket, regularFile, directory, symbolicLink, fifo, other
+        }
+        public var kind: Kind
+        /// The owner's user id (`st_uid`).
+        public var owner: UInt32
+        /// Device and inode: the same file when looked at again.
+        var device: UInt64
+        var inode: UInt64
+
+        /// What is at `path`; `nil` when nothing is.
+        ///
+        /// - Throws: ``Errno`` of `lstat` other than `ENOENT` (e.g. `EACCES`, `ENOTDIR`).
+        public init?(at path: String) throws(Errno) {
+            var status = stat()
+            guard lstat(path, &status) == 0 else {
+                let code = errno
+                if code == ENOENT { return nil }
+                throw Errno(call: "lstat", subject: path, code: code)
+            }
+            switch status.st_mode & S_IFMT {
+            case S_IFSOCK: kind = .socket
+            case S_IFREG: kind = .regularFile
+            case S_IFDIR: kind = .directory
+            case S_IFLNK: kind = .symbolicLink
+            case S_IFIFO: kind = .fifo
+            default: kind = .other
+            }
+            owner = status.st_uid
+            device = UInt64(status.st_dev)
+            inode = UInt64(status.st_ino)
+        }
+
+        /// Whether a daemon running as `uid` may remove it to bind there: a socket of `uid`'s
+        /// or root's (a stale one; the caller still checks that nobody serves it).
+        public func isReplaceable(byUser uid: UInt32) -> Bool {
+            kind == .socket && (owner == uid || owner == 0)
+        }
+
+        /// Why it is left alone, e.g. `a regular file, not a socket: left in place`.
+        public var refusal: String {
+            let what =
+                switch kind {
+                case .socket: "a socket of user \(owner), not ours"
+                case .regularFile: "a regular file, not a socket"
+                case .directory: "a directory, not a socket"
+                case .symbolicLink: "a symbolic link, not a socket"
+                case .fifo: "a FIFO, not a socket"
+                case .other: "a device or other special file, not a socket"
+                }
+            return what + ": left in place; remove it or choose another Path="
+        }
     }
 
     /// Connects to the stream socket at `path` (blocking). Returns a close-on-exec descriptor.

@@ -3,17 +3,19 @@ import WundercastPOSIX
 
 /// Checks of configured paths against the file system, at the `file:line` that set them.
 extension Configuration {
-    /// Errors: `[Socket] Path=` that is an existing directory (binding there would fail, and
-    /// the daemon would otherwise remove whatever is at that path first).
+    /// Errors: `[Socket] Path=` where something other than a socket stands (a directory, a
+    /// regular file, a symbolic link, a FIFO): the daemon leaves it in place and does not start
+    /// (``UnixSocket/Occupant``). Whose a socket there is depends on the user the daemon runs
+    /// as, so only the start checks that.
     static func fileSystemErrors(_ parsed: ParsedConfiguration) -> [ConfigurationError] {
         let path = parsed.configuration.socket.path
-        guard (try? Directory.kind(of: path)) == .directory else { return [] }
+        guard let occupant = try? UnixSocket.Occupant(at: path), occupant.kind != .socket else { return [] }
         let at = origin(parsed, "Socket.Path")
-        return [
-            ConfigurationError(
-                file: at.file, line: at.line,
-                message: "Path=\"\(path)\" is a directory; name the socket file in it (e.g. \(path)/wundercast.sock)")
-        ]
+        let message =
+            occupant.kind == .directory
+            ? "Path=\"\(path)\" is a directory; name the socket file in it (e.g. \(path)/wundercast.sock)"
+            : "Path=\"\(path)\" is \(occupant.refusal)"
+        return [ConfigurationError(file: at.file, line: at.line, message: message)]
     }
 
     /// Warnings (`--check-config` prints them; start-up logs the same cases when it meets

@@ -35,8 +35,9 @@ extension Daemon.Instance {
             do {
                 listenFD = try UnixSocket.listen(path: path, mode: configuration.socket.mode)
             } catch {
+                // One line: the log is standard error or the journal, and under systemd standard
+                // error is the journal too (a second copy on it would be a second entry).
                 logger.error("cannot serve the socket: \(error)")
-                Daemon.writeError("wundercastd: cannot serve the socket: \(error)\n")
                 return 1
             }
             where_ = path
@@ -76,7 +77,6 @@ extension Daemon.Instance {
                 logger: logger, settings: socketSettings(configuration))
         } catch {
             logger.error("cannot serve the socket: \(error)")
-            Daemon.writeError("wundercastd: cannot serve the socket: \(error)\n")
             return 1
         }
         // The kept weather is in the store before any client can ask and before READY=1.

@@ -61,6 +61,32 @@ import WundercastTestSupport
         #expect(try object(I3statusRsFormat.line(item))["state"] as? String == "Critical")
     }
 
+    /// A provider that gave the apparent temperature but no temperature (`null`): no bar text
+    /// shows a bare `°C`; the tooltip says what is known.
+    @Test func aMissingTemperatureLeavesNoBareUnitInAnyFormat() throws {
+        let state = SampleStates.weather(code: 3, temperature: nil)
+        let item = BarItem(state: state, now: now)
+        #expect(item.text == "☁\u{FE0F} Overcast")
+        #expect(item.shortText == "☁\u{FE0F}")
+        #expect(item.tooltip.contains("Feels like -9°C"))
+        for format in OutputFormat.allCases where format.isBar {
+            var output = try #require(format.bar(item))
+            // waybar's line carries the tooltip too: its text is what the bar shows.
+            if format == .waybar { output = try #require(try object(output)["text"] as? String) }
+            #expect(!output.contains("°C") && output.contains("Overcast"), "\(format): \(output)")
+        }
+        #expect(!HumanFormat.line(state, now: now).contains("°C"))
+        let values = Placeholder.values(state, now: now, icons: .emoji)
+        for (template, expected) in [
+            ("{temperature}{unit} {condition}", "Overcast"),
+            ("{temperature}{unit} feels {apparent}{unit}", "feels -9°C"),
+            ("{apparent}{unit}/{temperature}{unit}", "-9°C/"),
+            ("{high}{unit} {low}{unit}", ""),
+        ] {
+            #expect(try Template(template).render(values) == expected, "\(template)")
+        }
+    }
+
     @Test func i3blocksPrintsFullTextShortTextAndColor() {
         let lines = I3blocksFormat.lines(BarItem(state: SampleStates.weather(code: 3), now: now))
         #expect(lines == "☁\u{FE0F} -5°C Overcast\n☁\u{FE0F} -5°C\n#FFFFFF\n")

@@ -24,6 +24,27 @@ import WundercastTestSupport
         json[block] = inner
     }
 
+    /// Hourly temperatures and gusts no weather has (a variant of the recorded Bucharest answer)
+    /// are left out of the state, and so are their units: `forecast.units` names only the
+    /// pressure's, whose value is there.
+    @Test func unitsOfValuesLeftOutAreNotPublished() throws {
+        let body = try Fixtures.edited(Self.bucharest) { json in
+            Self.setting("current", "wind_gusts_10m", &json) { $0 = 9999 }
+            Self.setting("hourly", "temperature_2m", &json) { $0 = ($0 as! [Any]).map { _ in 999 } }
+        }
+        let weather = try OpenMeteoProvider.decode(status: 200, body: body).checkedForImpossibleValues()
+        let forecast = try #require(weather.forecast)
+        #expect(forecast.hours?.allSatisfy { $0.temperature == nil } == true && forecast.windGusts == nil)
+        #expect(forecast.unitsOfPresentValues == Forecast.Units(seaLevelPressure: "hPa"))
+        var state = WeatherState(status: .fresh, provider: "open-meteo", authorization: .authorizedAlways)
+        state.weather = weather
+        let line = SocketProtocol.line(state)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
+        let published = try #require(((json["weather"] as? [String: Any])?["forecast"] as? [String: Any]))
+        #expect(published["units"] as? [String: String] == ["seaLevelPressure": "hPa"])
+        #expect(published["windGusts"] == nil)
+    }
+
     /// Without `is_day` (a variant of the recorded night in Bucharest), day or night comes from
     /// the sun at the answer's position; without a position it stays unknown.
     @Test func withoutIsDayTheSunDecides() throws {

@@ -21,8 +21,10 @@ import WundercastTestSupport
         var state = SampleStates.weather(code: nil, temperature: nil, place: nil)
         state.location = nil
         var values = Placeholder.values(state, now: SampleStates.now, icons: .emoji)
-        // The apparent temperature is still there: `{apparent}{unit}` keeps its unit.
-        #expect(try Template("{icon} {temperature}{unit} {condition} {place}").render(values) == "🌡\u{FE0F} °C")
+        // The apparent temperature is still there, but `{unit}` goes with the missing
+        // `{temperature}` before it: no bare `°C`. `{apparent}{unit}` keeps its unit.
+        #expect(try Template("{icon} {temperature}{unit} {condition} {place}").render(values) == "🌡\u{FE0F}")
+        #expect(try Template("{icon} {apparent}{unit}").render(values) == "🌡\u{FE0F} -9°C")
         state.weather?.apparentTemperature = nil
         values = Placeholder.values(state, now: SampleStates.now, icons: .emoji)
         #expect(try Template("{icon} {temperature}{unit} {condition} {place}").render(values) == "🌡\u{FE0F}")

@@ -20,6 +20,35 @@ import WundercastCore
         #expect(UntrustedText.sanitized(input) == expected)
     }
 
+    /// Invisible format characters vanish (one inside a word does not split it); variation
+    /// selectors of an emoji stay.
+    @Test(arguments: [
+        ("Clear\u{200B}sky", "Clearsky"),
+        ("Zero\u{200C}\u{200D}width", "Zerowidth"),
+        ("word\u{2060}joiner\u{2064}", "wordjoiner"),
+        ("\u{FEFF}BOM first", "BOM first"),
+        ("soft\u{00AD}hyphen", "softhyphen"),
+        ("tagged\u{E0001}\u{E0069}\u{E0067}\u{E006E}\u{E007F}", "tagged"),
+        ("gap \u{200B} between", "gap between"),
+        ("\u{200B} \u{FEFF}", ""),
+        ("☀\u{FE0F} sun", "☀\u{FE0F} sun"),
+    ])
+    func invisibleFormatCharactersVanish(_ input: String, _ expected: String) {
+        #expect(UntrustedText.sanitized(input) == expected)
+    }
+
+    @Test func invisibleCharactersDoNotCountTowardsTheBound() {
+        #expect(UntrustedText.sanitized(String(repeating: "\u{200B}", count: 1000) + "ok", limit: 2) == "ok")
+    }
+
+    /// Through a provider: Open-Meteo's `reason` with a hidden zero-width space and tags.
+    @Test func aProviderReasonLosesItsInvisibleCharacters() {
+        let body = Array(#"{"error":true,"reason":"Cannot\u200b initialize\udb40\udc41\udb40\udc42"}"#.utf8)
+        #expect(throws: WeatherError.http(status: 400, reason: "Cannot initialize", retryAfter: nil)) {
+            try OpenMeteoProvider.decode(status: 400, body: body)
+        }
+    }
+
     @Test func longTextIsCutWithAnEllipsis() {
         let long = String(repeating: "a", count: 1_100_000)
         let cut = UntrustedText.sanitized(long)
@@ -108,6 +137,21 @@ import WundercastCore
             #expect(error.code == "http-429")
             #expect(error.message == "HTTP 429: \(reason)")
         }
+    }
+
+    /// Open-Meteo's limit body under HTTP 200 is an error report in a success answer:
+    /// `error-body` (docs/PROTOCOL.md), not `http-200`; the limit still sets the back-off.
+    @Test func aLimitBodyUnderHTTP200IsAnErrorBodyThatStillWaitsForItsWindow() throws {
+        let reason = "Daily API request limit exceeded. Please try again tomorrow."
+        let body = Array(#"{"error":true,"reason":"\#(reason)"}"#.utf8)
+        let error = try #require(throws: WeatherError.self) { try OpenMeteoProvider.decode(status: 200, body: body) }
+        #expect(error == .limited(status: 200, window: .day, reason: reason, retryAfter: nil))
+        #expect(error.code == "error-body")
+        #expect(error.message == "error report in an HTTP 200 answer: \(reason)")
+        #expect(error.kind == .rateLimited)
+        var policy = RetryPolicy()
+        let now = RetryPolicyTests().now
+        #expect(policy.failed(error, now: now) == RetryPolicy.untilNext(.day, after: now))
     }
 
     /// One real report had only `reason`, without `error`.

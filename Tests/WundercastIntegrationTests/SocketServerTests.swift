@@ -245,4 +245,51 @@ func jsonObject(_ line: String?) throws -> [String: Any] {
         let fd = try UnixSocket.listen(path: path)
         close(fd)
     }
+
+    /// Only a stale socket of ours (or root's) is replaced: a regular file (even another
+    /// user's), a directory, a symbolic link or a FIFO at the path stays as it was, and binding
+    /// fails naming the path and what is there.
+    @Test(arguments: ["regular file", "another user's file", "directory", "symbolic link", "FIFO"])
+    func whatIsNotOurSocketIsLeftInPlace(_ kind: String) throws {
+        let target = directory.appendingPathComponent("kept.txt").path
+        try "keep me\n".write(toFile: target, atomically: false, encoding: .utf8)
+        switch kind {
+        case "regular file": try "keep me\n".write(toFile: path, atomically: false, encoding: .utf8)
+        case "another user's file":
+            try "keep me\n".write(toFile: path, atomically: false, encoding: .utf8)
+            if geteuid() == 0 { #expect(chown(path, 65534, 65534) == 0) }
+        case "directory": try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        case "symbolic link": #expect(symlink(target, path) == 0)
+        default: #expect(mkfifo(path, 0o600) == 0)
+        }
+        var before = stat()
+        #expect(lstat(path, &before) == 0)
+        do {
+            let fd = try UnixSocket.listen(path: path)
+            close(fd)
+            Issue.record("bound over a \(kind)")
+        } catch {
+            #expect(error.code == EEXIST)
+            #expect(error.description.contains(path) && error.description.contains("not a socket"), "\(error)")
+        }
+        var after = stat()
+        #expect(lstat(path, &after) == 0, "the \(kind) is still there")
+        #expect(after.st_ino == before.st_ino && after.st_mode == before.st_mode)
+        if kind.hasSuffix("file") || kind == "symbolic link" {
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == "keep me\n")
+        }
+    }
+
+    /// A stale socket of another user is another user's service: left in place (as root, the
+    /// test makes one by giving a socket file to `nobody`).
+    @Test func anotherUsersStaleSocketIsLeftInPlace() throws {
+        try #require(geteuid() == 0, "only root can give a file to another user")
+        close(try UnixSocket.listen(path: path))
+        #expect(chown(path, 65534, 65534) == 0)
+        #expect(throws: Errno(call: "bind", subject: "\(path) (a socket of user 65534, not ours: left in place; remove it or choose another Path=)", code: EEXIST)) {
+            try UnixSocket.listen(path: self.path)
+        }
+        var status = stat()
+        #expect(lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFSOCK && status.st_uid == 65534)
+    }
 }

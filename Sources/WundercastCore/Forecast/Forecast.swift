@@ -139,6 +139,39 @@ public struct Forecast: Sendable, Equatable, Codable {
         self.units = units
     }
 
+    /// ``units`` with only the units of values the forecast holds: the temperature unit with an
+    /// hour's temperature or a day's high or low, the precipitation and chance units with an
+    /// hour's value, gusts and pressure units with those values. What the state publishes as
+    /// `forecast.units` (docs/PROTOCOL.md): a unit whose values were never given, or were left
+    /// out later (``withoutImpossibleValues()``), is not named.
+    public var unitsOfPresentValues: Units {
+        let hours = hours ?? []
+        let days = [today, tomorrow].compactMap { $0 }
+        func kept(_ unit: String?, _ present: Bool) -> String? { present ? unit : nil }
+        return Units(
+            temperature: kept(
+                units.temperature,
+                hours.contains { $0.temperature != nil } || days.contains { $0.high != nil || $0.low != nil }),
+            precipitation: kept(units.precipitation, hours.contains { $0.precipitation != nil }),
+            precipitationProbability: kept(
+                units.precipitationProbability, hours.contains { $0.precipitationProbability != nil }),
+            windGusts: kept(units.windGusts, windGusts != nil),
+            seaLevelPressure: kept(units.seaLevelPressure, seaLevelPressure != nil))
+    }
+
+    /// Encodes every member as given (absent ones left out), `units` as ``unitsOfPresentValues``.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(hours, forKey: .hours)
+        try container.encodeIfPresent(today, forKey: .today)
+        try container.encodeIfPresent(tomorrow, forKey: .tomorrow)
+        try container.encodeIfPresent(windGusts, forKey: .windGusts)
+        try container.encodeIfPresent(seaLevelPressure, forKey: .seaLevelPressure)
+        try container.encodeIfPresent(pressureTendency, forKey: .pressureTendency)
+        try container.encodeIfPresent(utcOffsetSeconds, forKey: .utcOffsetSeconds)
+        try container.encode(unitsOfPresentValues, forKey: .units)
+    }
+
     /// Whether the forecast holds no value at all (then it is left out of the state).
     public var isEmpty: Bool {
         hours == nil && today == nil && tomorrow == nil && windGusts == nil && seaLevelPressure == nil

@@ -155,6 +155,8 @@ public struct BarItem: Sendable, Equatable {
         if let temperature = values[.temperature] {
             lines.append(
                 "Temperature \(temperature)\(unit)" + (values[.apparent].map { " (feels like \($0)\(unit))" } ?? ""))
+        } else if let apparent = values[.apparent] {
+            lines.append("Feels like \(apparent)\(unit)")
         }
         if let humidity = values[.humidity] { lines.append("Humidity \(humidity)") }
         if let wind = values[.wind] {

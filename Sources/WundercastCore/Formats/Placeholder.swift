@@ -58,6 +58,16 @@ public enum Placeholder: String, Sendable, CaseIterable {
     /// The weather provider (`open-meteo`).
     case provider
 
+    /// A temperature that `{unit}` after it labels: `{temperature}`, `{apparent}`, `{high}`, `{low}`.
+    /// A template's `{unit}` shows only when the last of these before it has a value
+    /// (``Template/render(_:)``): a missing value leaves no bare `°C`.
+    public var isTemperature: Bool {
+        switch self {
+        case .temperature, .apparent, .high, .low: true
+        default: false
+        }
+    }
+
     /// One line per placeholder for `--help` and the README.
     public var summary: String {
         switch self {

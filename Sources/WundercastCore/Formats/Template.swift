@@ -3,7 +3,9 @@
 ///
 /// A placeholder without a value expands to nothing, and the blank it leaves between two
 /// others collapses: `{icon} {temperature}{unit} {condition}` without an icon reads
-/// `-5°C Clear sky`, not ` -5°C Clear sky`.
+/// `-5°C Clear sky`, not ` -5°C Clear sky`. `{unit}` labels the temperature before it
+/// (``Placeholder/isTemperature``) and goes with it: without a temperature the same template
+/// reads `☀️ Clear sky`, never `☀️ °C Clear sky`.
 public struct Template: Sendable, Equatable {
     enum Piece: Sendable, Equatable {
         case literal(String)
@@ -68,14 +70,19 @@ public struct Template: Sendable, Equatable {
     }
 
     /// The text with each placeholder replaced by its value in `values` (missing: empty); a
-    /// blank left doubled by an empty value collapses, and blanks at both ends are trimmed.
+    /// `{unit}` after a temperature placeholder without a value is empty too; a blank left
+    /// doubled by an empty value collapses, and blanks at both ends are trimmed.
     public func render(_ values: [Placeholder: String]) -> String {
         var out = ""
         var skipBlank = false
+        // Whether the last temperature placeholder so far had a value (`nil`: none yet).
+        var temperatureShown: Bool?
         for piece in pieces {
             switch piece {
             case .placeholder(let placeholder):
-                let value = values[placeholder] ?? ""
+                var value = values[placeholder] ?? ""
+                if placeholder.isTemperature { temperatureShown = !value.isEmpty }
+                if placeholder == .unit, temperatureShown == false { value = "" }
                 if value.isEmpty {
                     // Drop one side's blank: the one already written, or the next one.
                     if out.last == " " || out.isEmpty { skipBlank = true }

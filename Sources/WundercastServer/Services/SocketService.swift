@@ -1,12 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import WundercastCore
+import WundercastPOSIX
 
 /// The socket server as a service: it serves from the moment it is made (the listening
 /// socket must exist before `READY=1`); cancelling ``run()`` stops accepting, closes every
 /// client (a `watch` client sees the end of its stream) and removes a socket file the
-/// daemon bound itself (an activated socket belongs to systemd).
+/// daemon bound itself while it is still its socket (an activated socket belongs to systemd).
 struct SocketService: DaemonService {
     let name = "socket"
     let server: SocketServer
@@ -16,6 +14,6 @@ struct SocketService: DaemonService {
     func run() async {
         await waitUntilCancelled()
         server.stop()
-        if let ownedPath { unlink(ownedPath) }
+        if let ownedPath { UnixSocket.removeOwnSocket(at: ownedPath) }
     }
 }

@@ -41,17 +41,19 @@ import WundercastTestSupport
         try "[Location]\nAuthorization=denied\n[Socket]\nPath=\(socket)\n".write(
             toFile: config, atomically: true, encoding: .utf8)
         let daemon = try Binaries.path("wundercastd")
-        let refusal = "Path=\"\(socket)\" is a regular file, not a socket: left in place; remove it or choose another Path="
+        let refusal =
+            "Path=\"\(socket)\" is a regular file, not a socket: left in place; remove it or choose another Path="
         let check = try await runProcess(daemon, ["--check-config", "--config", config])
         #expect(check.status == 1)
         #expect(check.stderr == "\(config):4: \(refusal)\n", "\(check.stderr)")
-        let start = try await runProcess(daemon, ["--config", config])
+        // A daemon that (wrongly) started is ended after 30 s: a failure, never a hang.
+        let start = try await runProcess(daemon, ["--config", config], timeout: .seconds(30))
         #expect(start.status == 1)
         #expect(start.stderr == "wundercastd: \(config):4: \(refusal)\n", "\(start.stderr)")
         // `--socket` names the path on the command line: the bind refuses it the same way.
         let other = directory.appendingPathComponent("other.conf").path
         try "[Location]\nAuthorization=denied\n".write(toFile: other, atomically: true, encoding: .utf8)
-        let override = try await runProcess(daemon, ["--config", other, "--socket", socket])
+        let override = try await runProcess(daemon, ["--config", other, "--socket", socket], timeout: .seconds(30))
         #expect(override.status == 1)
         let lines = override.stderr.split(separator: "\n").filter { $0.contains(socket) }
         #expect(lines.count == 1, "\(override.stderr)")

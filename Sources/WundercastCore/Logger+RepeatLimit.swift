@@ -7,7 +7,9 @@ extension Logger {
     public func limitingRepeats(
         window: Duration = RepeatedEntryLimit.defaultWindow, now: @escaping @Sendable () -> Duration = monotonicNow
     ) -> Logger {
-        Logger(sink: RepeatLimitingLogSink(sink: sink, limit: RepeatedEntryLimit(window: window), now: now), threshold: threshold)
+        Logger(
+            sink: RepeatLimitingLogSink(sink: sink, limit: RepeatedEntryLimit(window: window), now: now),
+            threshold: threshold)
     }
 
     /// Time since the first call, on the monotonic clock.
@@ -74,7 +76,9 @@ public struct RepeatedEntryLimit: Sendable {
             seen[key] = known
             return out
         }
-        if seen[key] == nil, seen.count >= Self.capacity, let oldest = seen.min(by: { $0.value.loggedAt < $1.value.loggedAt }) {
+        if seen[key] == nil, seen.count >= Self.capacity,
+            let oldest = seen.min(by: { $0.value.loggedAt < $1.value.loggedAt })
+        {
             out += summary(oldest.key, oldest.value).map { [$0] } ?? []
             seen.removeValue(forKey: oldest.key)
         }
@@ -93,7 +97,8 @@ public struct RepeatedEntryLimit: Sendable {
         guard seen.suppressed > 0 else { return nil }
         return Entry(
             priority: seen.priority,
-            message: "suppressed \(seen.suppressed) similar entries in the last \(TimeSpan.format(window)): \(key.message)",
+            message:
+                "suppressed \(seen.suppressed) similar entries in the last \(TimeSpan.format(window)): \(key.message)",
             fields: seen.fields + [(Self.suppressedField, String(seen.suppressed))])
     }
 }

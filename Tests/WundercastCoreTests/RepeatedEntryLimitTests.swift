@@ -19,7 +19,10 @@ import WundercastTestSupport
     /// The four entries of one flap (gpsd's device gone, the weather's state, the fix acquired,
     /// the weather's state again), each with its MESSAGE_ID.
     static let flap: [(LogPriority, String, String)] = [
-        (.warning, "gpsd 127.0.0.1:2947: device /dev/ttyUSB0 deactivated; waiting for it to return", MessageID.deviceGone),
+        (
+            .warning, "gpsd 127.0.0.1:2947: device /dev/ttyUSB0 deactivated; waiting for it to return",
+            MessageID.deviceGone
+        ),
         (.warning, "weather: 12°C Clear (device gone)", MessageID.weatherChanged),
         (.info, "GPS fix acquired near 48.1,11.6", MessageID.fixAcquired),
         (.info, "weather: 12°C Clear", MessageID.weatherChanged),
@@ -42,7 +45,7 @@ import WundercastTestSupport
         let summaries = recorder.entries.withLock { $0.filter { $0.message.hasPrefix("suppressed ") } }
         #expect(!summaries.isEmpty)
         for summary in summaries {
-            #expect(summary.message.contains("suppressed 59 similar entries in the last 1 min: "), "\(summary.message)")
+            #expect(summary.message.contains("suppressed 59 similar entries in the last 1min: "), "\(summary.message)")
             #expect(summary.fields.contains { $0 == (RepeatedEntryLimit.suppressedField, "59") })
             #expect(summary.fields.contains { $0.0 == "MESSAGE_ID" })
         }
@@ -71,7 +74,10 @@ import WundercastTestSupport
         #expect(recorder.messages == ["gpsd lost"])
         clock.advance(by: .seconds(60))
         logger.info("something else")
-        #expect(recorder.messages == ["gpsd lost", "suppressed 2 similar entries in the last 1 min: gpsd lost", "something else"])
+        #expect(
+            recorder.messages == [
+                "gpsd lost", "suppressed 2 similar entries in the last 1min: gpsd lost", "something else",
+            ])
         logger.log(.warning, entry.0, fields: entry.1)
         #expect(recorder.messages.last == "gpsd lost")
     }

@@ -36,7 +36,8 @@ public final class FakeGPSD: @unchecked Sendable {
     /// repeats its last line every 0.1 s until ``releaseHeldConnection()``.
     public convenience init(lines: [String], holdConnection: Int? = nil) throws {
         try self.init(
-            arguments: lines.flatMap { ["--line", $0] } + (holdConnection.map { ["--hold-connection", String($0)] } ?? []))
+            arguments: lines.flatMap { ["--line", $0] }
+                + (holdConnection.map { ["--hold-connection", String($0)] } ?? []))
     }
 
     private init(arguments: [String]) throws {

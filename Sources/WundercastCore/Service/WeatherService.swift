@@ -74,9 +74,10 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
     /// Where `now` requests go while when-in-use has no watcher; `pending` keeps one that
     /// came under when-in-use before that session was ready for it; `limit` decides which
     /// requests open a GPS session (it outlives the sessions of one status).
-    private let requests: Mutex<
-        (sink: AsyncStream<Void>.Continuation?, pending: Bool, limit: ReaderSessionLimit<C.Instant>)
-    >
+    private let requests:
+        Mutex<
+            (sink: AsyncStream<Void>.Continuation?, pending: Bool, limit: ReaderSessionLimit<C.Instant>)
+        >
     /// The inbox of the running location session, for ``refresh()``.
     let sessionInbox = Mutex<AsyncStream<RefreshSession<C>.Event>.Continuation?>(nil)
     /// The watchdog's liveness probe, answered by the running session (``probeLiveness()``).

@@ -61,7 +61,8 @@ public final class SocketServer: @unchecked Sendable {
         public var lookup: @Sendable (SocketProtocol.Request, Peer) async -> [UInt8]
 
         public init(
-            currentState: @escaping @Sendable () -> StateViews, nowRequested: @escaping @Sendable (Peer) -> Void = { _ in },
+            currentState: @escaping @Sendable () -> StateViews,
+            nowRequested: @escaping @Sendable (Peer) -> Void = { _ in },
             authorize: @escaping @Sendable (AuthorizationStatus?) -> AuthorizationStatus,
             watchersChanged: @escaping @Sendable (Int) -> Void = { _ in },
             refresh: @escaping @Sendable () -> Void = {},

@@ -12,14 +12,11 @@ public enum LogDestination {
     /// systemd sets `JOURNAL_STREAM=<device>:<inode>` for a service whose stderr is a
     /// journal stream; it is trusted only when it matches `fstat` of fd 2, since children
     /// inherit the variable but not necessarily the stream (sd_journal_stream_fd(3)).
-    ///
-    /// Either way repeated entries are limited (``Logger/limitingRepeats(window:now:)``): the
-    /// same `MESSAGE_ID` and text within a minute is logged once, then summarised.
     public static func automatic(identifier: String, threshold: LogPriority) -> Logger {
         if stderrIsJournal() {
-            return Logger(sink: JournalLogSink(identifier: identifier), threshold: threshold).limitingRepeats()
+            return Logger(sink: JournalLogSink(identifier: identifier), threshold: threshold)
         }
-        return Logger(sink: StderrLogSink(), threshold: threshold).limitingRepeats()
+        return Logger(sink: StderrLogSink(), threshold: threshold)
     }
 
     /// Whether fd 2 is the stream named by `JOURNAL_STREAM`.

@@ -63,10 +63,11 @@ final class GPSDConnection {
     /// through this pointer, never loaded whole.
     private let data: UnsafeMutablePointer<gps_data_t>
 
-    /// The raw JSON line of the last read (`gps_read`'s `message` buffer), for the class name
-    /// and DEVICE `activated`, which libgps does not expose as a field.
+    /// The raw JSON line of the last read (`gps_read`'s `message` buffer), for the class name,
+    /// DEVICE `activated` and the text of TPV numbers, which libgps does not expose as fields.
     private let line: UnsafeMutablePointer<CChar>
-    private static let lineCapacity = 1024
+    /// libgps's `GPS_JSON_RESPONSE_MAX` (gps.h, 3.22): a whole report fits, never cut.
+    private static let lineCapacity = 10240
 
     init() {
         data = .allocate(capacity: 1)
@@ -187,25 +188,75 @@ final class GPSDConnection {
     }
 
     /// The TPV report of this read, built only when this very read set LATLON_SET (`set`
-    /// was cleared before it); fields gpsd did not report stay NaN.
+    /// was cleared before it); fields gpsd did not report stay NaN, and so do numbers whose
+    /// text in the line is not a JSON number (``reported(_:_:in:)``).
     private func position() -> TPVReport? {
         guard data.pointee.set & cgps_latlon_set != 0 else { return nil }
         // Borrow the fix in place: `data.pointee` would copy 24 KB.
         guard let fix = data.pointer(to: \.fix) else { return nil }
+        let text = String(cString: line)
         let time = fix.pointee.time
         return TPVReport(
             latLonSet: true,
             mode: Int(fix.pointee.mode),
-            latitude: fix.pointee.latitude,
-            longitude: fix.pointee.longitude,
+            // LATLON_SET says libgps read both: their text must be there too.
+            latitude: Self.numberText(of: "lat", in: text) == nil ? .nan : fix.pointee.latitude,
+            longitude: Self.numberText(of: "lon", in: text) == nil ? .nan : fix.pointee.longitude,
             // A report without "time" leaves fix.time at {0,0} (PITFALLS, libgps).
             time: time.tv_sec == 0 && time.tv_nsec == 0 ? nil : Double(time.tv_sec) + Double(time.tv_nsec) / 1e9,
-            eph: fix.pointee.eph,
-            epx: fix.pointee.epx,
-            epy: fix.pointee.epy,
-            altitude: fix.pointee.altHAE,
-            speed: fix.pointee.speed,
-            track: fix.pointee.track)
+            eph: Self.reported(fix.pointee.eph, "eph", in: text),
+            epx: Self.reported(fix.pointee.epx, "epx", in: text),
+            epy: Self.reported(fix.pointee.epy, "epy", in: text),
+            altitude: Self.reported(fix.pointee.altHAE, "altHAE", in: text),
+            speed: Self.reported(fix.pointee.speed, "speed", in: text),
+            track: Self.reported(fix.pointee.track, "track", in: text))
+    }
+
+    /// `value` as libgps read it for `key`, or NaN when the line has `key` with a value that is
+    /// not a JSON number: libgps 3.22 reads `-Infinity`, `0x10` or `--1` as 0 (issue 14), and a
+    /// 0 that no receiver reported must never be published (PITFALLS: Null Island).
+    static func reported(_ value: Double, _ key: String, in line: String) -> Double {
+        guard let raw = rawValue(of: key, in: line) else { return value }  // not in the line: libgps's NaN
+        return isJSONNumber(raw) ? value : .nan
+    }
+
+    /// The text of `"key":NUMBER` in one gpsd JSON line when it is a JSON number (RFC 8259:
+    /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`), else `nil` (absent, or not a number).
+    static func numberText(of key: String, in line: String) -> Substring? {
+        rawValue(of: key, in: line).flatMap { isJSONNumber($0) ? $0 : nil }
+    }
+
+    /// The raw text after the first `"key":` up to the next `,`, `}` or space.
+    private static func rawValue(of key: String, in line: String) -> Substring? {
+        let parts = line.split(separator: "\"\(key)\":", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return nil }
+        return parts[1].prefix { $0 != "," && $0 != "}" && $0 != " " }
+    }
+
+    /// Whether `text` is one JSON number, nothing else (RFC 8259, section 6).
+    static func isJSONNumber(_ text: Substring) -> Bool {
+        var bytes = text.utf8[...]
+        func digits() -> Int {
+            let count = bytes.prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }.count
+            bytes = bytes.dropFirst(count)
+            return count
+        }
+        if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        if bytes.first == UInt8(ascii: "0") {
+            bytes = bytes.dropFirst()
+        } else if digits() == 0 {
+            return false
+        }
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            guard digits() > 0 else { return false }
+        }
+        if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+            guard digits() > 0 else { return false }
+        }
+        return bytes.isEmpty
     }
 
     private func lineStarts(with prefix: String) -> Bool {

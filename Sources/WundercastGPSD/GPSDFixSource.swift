@@ -11,11 +11,13 @@ import Glibc
 /// on a dedicated thread, judges each TPV with ``Fix/init(report:)`` and drops the repeated
 /// TPVs of one epoch (``EpochDeduplicator``). When gpsd goes away the stream stays open and
 /// the thread reconnects with exponential back-off (`initialBackoff`, doubling, at most
-/// `maxBackoff`). The back-off starts again at `initialBackoff` only after a *healthy*
-/// connection: one that delivered a TPV, or stayed up without error for `healthyAfter`
-/// (see ``ReconnectSchedule``); gpsd's VERSION banner alone does not count.
+/// `maxBackoff`). The back-off starts again at `initialBackoff` only after a *stable*
+/// connection: one that stayed open at least `stableAfter` (30 s; or the delay before it, if
+/// longer) and delivered an accepted fix (see ``ReconnectSchedule``); gpsd's VERSION banner,
+/// a DEVICE report or one TPV before a close do not count.
 ///
-/// Conditions on the stream: ``SourceCondition/connected`` when a connection becomes healthy,
+/// Conditions on the stream: ``SourceCondition/connected`` when a connection is connected (a
+/// TPV arrived, or it stayed up without error for `connectedAfter`),
 /// ``SourceCondition/unreachable(reason:)`` for every failed attempt or lost connection,
 /// ``SourceCondition/deviceGone(path:)`` when gpsd reports its receiver gone (then
 /// ``SourceCondition/connected`` again if the receiver returns).
@@ -26,8 +28,8 @@ import Glibc
 public final class GPSDFixSource: FixSource {
     /// What happened to a connection; see ``onConnectionChange``.
     public enum ConnectionEvent: Sendable, Equatable {
-        /// A connection became healthy (a TPV arrived, or it stayed up without error for
-        /// `healthyAfter`); not sent for a connection that only greeted and then failed.
+        /// A connection is connected (a TPV arrived, or it stayed up without error for
+        /// `connectedAfter`); not sent for a connection that only greeted and then failed.
         case connected
         /// `gps_open` failed (`reason` from `gps_errstr`); retrying after a back-off delay.
         case connectFailed(reason: String)
@@ -46,20 +48,50 @@ public final class GPSDFixSource: FixSource {
     private let logger: Logger
     private let initialBackoff: Duration
     private let maxBackoff: Duration
-    private let healthyAfter: Duration
+    private let connectedAfter: Duration
+    private let stableAfter: Duration
+    private let clock: ReaderClock
     private let handler = Mutex<(@Sendable (ConnectionEvent) -> Void)?>(nil)
 
-    public init(
+    /// - Parameters:
+    ///   - initialBackoff, maxBackoff: the reconnect delays (doubling from the first to the second).
+    ///   - connectedAfter: a connection quiet and error-free this long is `.connected` without a TPV.
+    ///   - stableAfter: a connection open this long (or the back-off before it, if longer) with
+    ///     an accepted fix starts the back-off over.
+    public convenience init(
         host: String = "127.0.0.1", port: Int = 2947, logger: Logger = .discard,
         initialBackoff: Duration = .milliseconds(250), maxBackoff: Duration = .seconds(30),
-        healthyAfter: Duration = .seconds(10)
+        connectedAfter: Duration = .seconds(10), stableAfter: Duration = .seconds(30)
+    ) {
+        self.init(
+            host: host, port: port, logger: logger, initialBackoff: initialBackoff, maxBackoff: maxBackoff,
+            connectedAfter: connectedAfter, stableAfter: stableAfter, readerClock: .continuous)
+    }
+
+    /// The same, on `clock` instead of the monotonic clock (a manual clock in tests): how long a
+    /// connection has been up and the back-off waits are measured on it.
+    public convenience init<C: Clock>(
+        host: String = "127.0.0.1", port: Int = 2947, logger: Logger = .discard,
+        initialBackoff: Duration = .milliseconds(250), maxBackoff: Duration = .seconds(30),
+        connectedAfter: Duration = .seconds(10), stableAfter: Duration = .seconds(30), clock: C
+    ) where C.Duration == Duration {
+        self.init(
+            host: host, port: port, logger: logger, initialBackoff: initialBackoff, maxBackoff: maxBackoff,
+            connectedAfter: connectedAfter, stableAfter: stableAfter, readerClock: ReaderClock(clock))
+    }
+
+    private init(
+        host: String, port: Int, logger: Logger, initialBackoff: Duration, maxBackoff: Duration,
+        connectedAfter: Duration, stableAfter: Duration, readerClock: ReaderClock
     ) {
         self.host = host
         self.port = port
         self.logger = logger
         self.initialBackoff = initialBackoff
         self.maxBackoff = maxBackoff
-        self.healthyAfter = healthyAfter
+        self.connectedAfter = connectedAfter
+        self.stableAfter = stableAfter
+        self.clock = readerClock
     }
 
     /// Reader threads running, and tasks waiting in ``readersEnded()``.
@@ -107,7 +139,7 @@ public final class GPSDFixSource: FixSource {
         continuation.onTermination = { _ in stop.request() }
         let configuration = GPSDReader.Configuration(
             host: host, port: port, logger: logger, initialBackoff: initialBackoff, maxBackoff: maxBackoff,
-            healthyAfter: healthyAfter)
+            connectedAfter: connectedAfter, stableAfter: stableAfter, clock: clock)
         // Holds the source while the thread runs, so a handler set later is still seen.
         let notify: @Sendable (ConnectionEvent) -> Void = { [self] event in
             onConnectionChange?(event)

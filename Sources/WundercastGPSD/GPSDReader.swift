@@ -24,9 +24,10 @@ final class StopFlag: Sendable {
 ///       └────────────────────────────── delay elapsed ────────────────────────────┘
 ///     any state ──stop requested──▶ (WATCH disable, close if open) finished
 ///
-/// A streaming connection is reported `.connected` (and ends an outage) only once
-/// ``ReconnectSchedule`` judges it healthy: a TPV arrived, or it stayed up without error for
-/// `healthyAfter`. Until then failures keep counting and the back-off keeps growing.
+/// A streaming connection is reported `.connected` (and ends an outage) once
+/// ``ReconnectSchedule`` judges it connected: a TPV arrived, or it stayed up without error for
+/// `connectedAfter`. Failures keep counting and the back-off keeps growing until a connection
+/// is stable: open for `stableAfter` (or the back-off before it, if longer) with an accepted fix.
 ///
 /// libgps is blocking C, so this runs on a dedicated pthread, never on Swift's cooperative
 /// pool. It checks the stop flag at least every ``pollInterval`` (in `poll` and in back-off),
@@ -38,8 +39,13 @@ final class GPSDReader {
         var logger: Logger
         var initialBackoff: Duration
         var maxBackoff: Duration
-        /// A connection that stays up without error this long is healthy even without a TPV.
-        var healthyAfter: Duration
+        /// A connection that stays up without error this long is connected even without a TPV.
+        var connectedAfter: Duration
+        /// A connection with an accepted fix that stays up this long (or the back-off before
+        /// it, if longer) starts the back-off over.
+        var stableAfter: Duration
+        /// Where the reader's time comes from (a manual clock in tests).
+        var clock: ReaderClock
     }
 
     private enum State {
@@ -64,14 +70,14 @@ final class GPSDReader {
     private let connection = GPSDConnection()
     private var state = State.closed
     private var schedule: ReconnectSchedule
-    private let clock = ContinuousClock()
-    /// When the current connection was opened (for ``ReconnectSchedule/healthyAfter``).
-    private var openedAt: ContinuousClock.Instant?
+    private var clock: ReaderClock { configuration.clock }
+    /// When the current connection was opened, on ``clock`` (for ``ReconnectSchedule``).
+    private var openedAt: Duration?
     private var deduplicator = EpochDeduplicator()
-    /// True from the first failure until a connection is healthy again: the outage is logged
+    /// True from the first failure until a connection is connected again: the outage is logged
     /// once with `MessageID.gpsdDisconnected`, its retries only at debug level.
     private var inOutage = false
-    /// Whether any connection of this stream has been healthy (the first one is logged).
+    /// Whether any connection of this stream has been connected (the first one is logged).
     private var everConnected = false
     /// Whether `.deviceGone` was reported on this connection, so a returning device is news.
     private var deviceGone = false
@@ -86,7 +92,7 @@ final class GPSDReader {
         self.notify = notify
         self.schedule = ReconnectSchedule(
             backoff: Backoff(initial: configuration.initialBackoff, maximum: configuration.maxBackoff),
-            healthyAfter: configuration.healthyAfter)
+            connectedAfter: configuration.connectedAfter, stableAfter: configuration.stableAfter)
     }
 
     private var logger: Logger { configuration.logger }
@@ -123,7 +129,7 @@ final class GPSDReader {
         switch connection.open(host: configuration.host, port: configuration.port) {
         case .success:
             schedule.opened()
-            openedAt = clock.now
+            openedAt = clock.now()
             deviceGone = false
             state = .open
         case .failure(let error):
@@ -150,7 +156,7 @@ final class GPSDReader {
         switch connection.waitReadable(milliseconds: Self.pollInterval) {
         case .timeout:
             // Silence is not a disconnect (PITFALLS: gpsd keeps clients when a device goes);
-            // a connection quiet and error-free for `healthyAfter` is healthy.
+            // a connection quiet and error-free for `connectedAfter` is connected.
             observe(.other)
         case .failed(let reason):
             lose(reason)
@@ -178,8 +184,9 @@ final class GPSDReader {
     private func handle(_ message: GPSDConnection.Message) {
         switch message {
         case .position(let report):
-            observe(.tpv)
-            guard let fix = Fix(report: report), let published = deduplicator.admit(fix) else { return }
+            let fix = Fix(report: report)
+            observe(fix == nil ? .tpv : .fix)
+            guard let fix, let published = deduplicator.admit(fix) else { return }
             if case .terminated = continuation.yield(.fix(published)) { stop.request() }
         case .tpvWithoutPosition:
             observe(.tpv)
@@ -199,8 +206,8 @@ final class GPSDReader {
         case .deviceActivated(let path):
             observe(.other)
             logger.debug("gpsd \(server): device \(path) active")
-            // A device that returns on a healthy connection ends the `.deviceGone` condition.
-            if deviceGone, schedule.isHealthy {
+            // A device that returns on a connected connection ends the `.deviceGone` condition.
+            if deviceGone, schedule.isConnected {
                 deviceGone = false
                 continuation.yield(.condition(.connected))
             }
@@ -209,10 +216,10 @@ final class GPSDReader {
         }
     }
 
-    /// Feeds the schedule; when the connection has just become healthy, reports `.connected`
+    /// Feeds the schedule; when the connection has just become connected, reports `.connected`
     /// and ends the outage (if any).
     private func observe(_ evidence: ReconnectSchedule.Evidence) {
-        let upFor = openedAt.map { clock.now - $0 } ?? .zero
+        let upFor = openedAt.map { clock.now() - $0 } ?? .zero
         guard schedule.observe(evidence, upFor: upFor) else { return }
         continuation.yield(.condition(.connected))
         notify(.connected)
@@ -256,15 +263,7 @@ final class GPSDReader {
 
     /// backingOff → closed after `delay`, looking at the stop flag every `pollInterval`.
     private func wait(_ delay: Duration) {
-        let deadline = clock.now + delay
-        while !stop.isRequested {
-            let left = deadline - clock.now
-            if left <= .zero { break }
-            let slice = min(left, .milliseconds(Int(Self.pollInterval)))
-            let (seconds, attoseconds) = slice.components
-            var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-            _ = nanosleep(&request, nil)
-        }
+        clock.sleep(clock.now() + delay, stop, .milliseconds(Int(Self.pollInterval)))
         state = .closed
     }
 

@@ -51,7 +51,7 @@ extension Daemon.Instance {
                 listenFD: listenFD,
                 handlers: .init(
                     currentState: { [self] in viewer.views(store.current) },
-                    nowRequested: { pipelines.current.service.requestRefresh() },
+                    nowRequested: { pipelines.current.service.requestRefresh(from: $0.uid) },
                     authorize: { [self] in self.authorize($0) },
                     watchersChanged: { pipelines.setWatchers($0) },
                     refresh: { pipelines.current.service.refresh() },

@@ -81,7 +81,9 @@ public enum Daemon {
         }
         // The city table comes first: MET Norway takes its place's time zone from it. Neither it
         // nor MET Norway knows the provider's secrets (only OpenWeatherMap has a key).
+        // Repeated events (a flapping device, cell churn) are logged once a minute, then summarised.
         let unredacted = LogDestination.automatic(identifier: "wundercastd", threshold: logThreshold())
+            .limitingRepeats()
         let places = placeFinder(configuration, logger: unredacted)
         let provider: any WeatherProvider
         do {

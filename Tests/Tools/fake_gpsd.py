@@ -1,24 +1,39 @@
 #!/usr/bin/env python3
-"""A broken gpsd for tests: greets like gpsd, then sends one line longer than libgps's buffer.
+"""A broken gpsd for tests: greets like gpsd, then sends scripted lines and closes.
 
-Usage: fake_gpsd.py --fd N [--line-bytes 40960]
+Usage: fake_gpsd.py --fd N [--line-bytes 40960] [--line TEXT ...] [--hold-connection K]
 
 Serves the listening TCP socket inherited as descriptor N (the test binds 127.0.0.1:0 and
 listens before starting this script, so clients never race its start). For every connection:
-writes gpsd's VERSION banner, reads the client's ?WATCH (at most 2 s), writes one
-`{"class":"JUNK",...}` line of --line-bytes bytes, closes. gps_read drops a connection on a line
-over its buffer (gpsd's largest JSON report is 9,216 bytes; PITFALLS). Prints
-`connection N` to stdout (flushed) for each accepted connection. Runs until killed; it gets
-SIGTERM when its parent (the test process) dies.
+writes gpsd's VERSION banner, reads the client's ?WATCH (at most 2 s), then writes
+
+- without --line: one `{"class":"JUNK",...}` line of --line-bytes bytes. gps_read drops a
+  connection on a line over its buffer (gpsd's largest JSON report is 9,216 bytes; PITFALLS);
+- with --line (repeatable): each TEXT as one line, `{time}` replaced by a new second each time
+  (2026-12-01T12:00:00.000Z, then :01, ...: a new epoch per line).
+
+and closes. Connection number K (--hold-connection) instead repeats its last line every 0.1 s
+until the script gets SIGUSR1 (at most 120 s), then closes: a gpsd that keeps sending fixes.
+
+Prints `connection N` to stdout (flushed) for each accepted connection, `held N` when a held
+connection ends. Runs until killed; it gets SIGTERM when its parent (the test process) dies.
 """
 import argparse
 import ctypes
 import signal
 import socket
-import sys
+import time
 
 VERSION = (b'{"class":"VERSION","release":"3.22","rev":"3.22",'
            b'"proto_major":3,"proto_minor":14}\r\n')
+
+release_held = False
+epoch = 0
+
+
+def on_usr1(_signum, _frame):
+    global release_held
+    release_held = True
 
 
 def junk_line(size):
@@ -27,7 +42,15 @@ def junk_line(size):
     return head + b"x" * max(0, size - len(head) - len(tail)) + tail
 
 
-def serve(listener, size):
+def scripted(text):
+    global epoch
+    stamp = "2026-12-01T%02d:%02d:%02d.000Z" % (12 + epoch // 3600, epoch // 60 % 60, epoch % 60)
+    epoch += 1
+    return text.replace("{time}", stamp).encode() + b"\r\n"
+
+
+def serve(listener, arguments):
+    global release_held
     count = 0
     while True:
         client, _ = listener.accept()
@@ -40,7 +63,17 @@ def serve(listener, size):
                 client.recv(4096)  # ?WATCH={...}
             except socket.timeout:
                 pass
-            client.sendall(junk_line(size))
+            if not arguments.line:
+                client.sendall(junk_line(arguments.line_bytes))
+            for text in arguments.line:
+                client.sendall(scripted(text))
+            if count == arguments.hold_connection and arguments.line:
+                release_held = False
+                ends = time.monotonic() + 120
+                while not release_held and time.monotonic() < ends:
+                    time.sleep(0.1)
+                    client.sendall(scripted(arguments.line[-1]))
+                print(f"held {count}", flush=True)
             client.shutdown(socket.SHUT_WR)
             # Read what the client still sends until it closes, so close() sends FIN, not RST.
             while client.recv(4096):
@@ -55,11 +88,14 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--fd", type=int, required=True)
     parser.add_argument("--line-bytes", type=int, default=40960)
+    parser.add_argument("--line", action="append", default=[])
+    parser.add_argument("--hold-connection", type=int, default=0)
     arguments = parser.parse_args()
     PR_SET_PDEATHSIG = 1
     ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    signal.signal(signal.SIGUSR1, on_usr1)
     listener = socket.socket(fileno=arguments.fd)
-    serve(listener, arguments.line_bytes)
+    serve(listener, arguments)
 
 
 if __name__ == "__main__":

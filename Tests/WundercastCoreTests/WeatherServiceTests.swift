@@ -273,7 +273,7 @@ import WundercastTestSupport
         let running = start(.authorizedWhenInUse)
         await running.state("when-in-use") { $0.authorization == .authorizedWhenInUse }
         #expect(source.openCount == 0)
-        running.service.requestRefresh()
+        running.service.requestRefresh(from: 0)
         await source.waitForOpen()
         source.send(makeFix(5, 5, eph: 500))  // too coarse for take-first
         source.send(makeFix(6, 6, eph: 10))
@@ -301,7 +301,7 @@ import WundercastTestSupport
         await running.state("the new status") { $0.authorization == transition.to.status }
         switch transition.to.status {
         case .authorizedAlways, .authorizedWhenInUse:
-            if !transition.to.watching { running.service.requestRefresh() }
+            if !transition.to.watching { running.service.requestRefresh(from: 0) }
             await source.waitForOpen(count: opened + 1)
             source.send(makeFix(30, 30))
             // Unless MinInterval still holds a fetch back, the state shows the new fix.

@@ -215,6 +215,103 @@ struct GPSDFixSourceTests {
         #expect(log.outageReports == 1)
     }
 
+    /// A TPV as gpsd 3.22 writes it; `{time}` is a new second each time the fake sends it.
+    static let tpv =
+        #"{"class":"TPV","device":"/dev/fake","mode":3,"time":"{time}","lat":48.137154,"lon":11.576124,"altHAE":519.0,"eph":5.0}"#
+
+    /// Issue 14, M1: a gpsd that greets, sends one TPV (an accepted fix) and closes — a crash
+    /// loop, a flaky link — is reconnected with growing back-off. Over a simulated minute on a
+    /// manual clock: 8 connections (at 0, 0.25, 0.75, 1.75, 3.75, 7.75, 15.75 and 31.75 s; the next
+    /// at 61.75 s),
+    /// where any TPV resetting the back-off made 240.
+    @Test func aGpsdThatSendsOneTPVAndClosesIsReconnectedWithGrowingBackoff() async throws {
+        let gpsd = try FakeGPSD(lines: [Self.tpv])
+        defer { gpsd.stop() }
+        let (clock, _, session) = Self.onManualClock(gpsd)
+        defer { session.cancel() }
+
+        let delays = await Self.backoffDelays(on: clock, until: .seconds(60), atMost: 40)
+        #expect(delays.count < 40, "reconnected more than 40 times in a simulated minute: \(delays.prefix(10)) ...")
+        #expect(
+            delays == [250, 500, 1000, 2000, 4000, 8000, 16000].map { Duration.milliseconds($0) },
+            "\(delays)")
+        #expect(gpsd.connections == 8, "fake gpsd: \(gpsd.output)")
+        #expect(!session.fixes.isEmpty, "each connection gave its fix")
+        await session.stop()
+    }
+
+    /// A connection kept open 30 s (on the manual clock) with accepted fixes is stable: the
+    /// delay after it is the initial one again.
+    @Test func aConnectionKept30sWithFixesResetsTheBackoff() async throws {
+        let gpsd = try FakeGPSD(lines: [Self.tpv], holdConnection: 4)
+        defer { gpsd.stop() }
+        let (clock, log, session) = Self.onManualClock(gpsd)
+        defer { session.cancel() }
+
+        let delays = await Self.backoffDelays(on: clock, until: .seconds(1.75), atMost: 3)
+        #expect(delays == [.milliseconds(250), .milliseconds(500), .milliseconds(1000)])
+        // Connection 4 is held open, sending a fix every 0.1 s.
+        #expect(await session.events.wait { $0.fixes.count >= 4 }, "fake gpsd: \(gpsd.output)")
+        clock.advance(by: .seconds(30))
+        let seen = session.fixes.count
+        // A fix after the advance: the reader has judged the connection 30 s old with fixes.
+        #expect(await session.events.wait { $0.fixes.count > seen }, "fake gpsd: \(gpsd.output)")
+        gpsd.releaseHeldConnection()
+        let after = await Self.backoffDelays(on: clock, until: clock.now.offset + .seconds(1), atMost: 1)
+        #expect(after == [.milliseconds(250)], "after a stable connection the back-off starts over")
+        #expect(log.retryDelays == [250, 500, 1000, 250], "\(log.retryDelays)")
+        await session.stop()
+    }
+
+    /// Issue 14 (minor): numbers libgps reads as 0 (`-Infinity`, `0x10`, `--1`) never become a
+    /// fix at latitude or longitude 0; the good TPV after them is published.
+    @Test func malformedLatitudeOrLongitudeIsNeverAFix() async throws {
+        let bad = ["-Infinity", "0x10", "--1"].flatMap { value in
+            [
+                Self.tpv.replacingOccurrences(of: #""lat":48.137154"#, with: #""lat":\#(value)"#),
+                Self.tpv.replacingOccurrences(of: #""lon":11.576124"#, with: #""lon":\#(value)"#),
+            ]
+        }
+        let gpsd = try FakeGPSD(lines: bad + [Self.tpv])
+        defer { gpsd.stop() }
+        let session = Session(GPSDFixSource(port: gpsd.port, initialBackoff: .seconds(5)))
+        defer { session.cancel() }
+
+        #expect(
+            await session.events.wait { $0.fixes.contains { $0.coordinate.latitude == 48.137154 } },
+            "fake gpsd: \(gpsd.output)")
+        await session.stop()
+        let fixes = session.fixes
+        #expect(
+            fixes.allSatisfy { $0.coordinate == Coordinate(latitude: 48.137154, longitude: 11.576124) }, "\(fixes)")
+    }
+
+    /// A session with the daemon's back-off (250 ms … 30 s) against `gpsd`, on a manual clock,
+    /// logging into a recorder.
+    static func onManualClock(_ gpsd: FakeGPSD) -> (ManualClock, LogRecorder, Session) {
+        let clock = ManualClock()
+        let log = LogRecorder()
+        let session = Session(
+            GPSDFixSource(
+                port: gpsd.port, logger: Logger(sink: log, threshold: .debug), initialBackoff: .milliseconds(250),
+                maxBackoff: .seconds(30), clock: clock))
+        return (clock, log, session)
+    }
+
+    /// The back-off waits of the reader on `clock`, advancing past each, until the next wake-up
+    /// would be after `end` or `atMost` waits were seen. Each wait is a sleeper on the manual
+    /// clock (a condition, not a poll).
+    static func backoffDelays(on clock: ManualClock, until end: Duration, atMost: Int) async -> [Duration] {
+        var delays: [Duration] = []
+        while delays.count < atMost {
+            await clock.waitForSleepers(1)
+            guard let deadline = clock.deadlines.first, deadline.offset <= end else { break }
+            delays.append(clock.now.duration(to: deadline))
+            clock.advance(by: clock.now.duration(to: deadline))
+        }
+        return delays
+    }
+
     // MARK: - Helpers
 
     /// `gps_errstr(NL_NOCONNECT)` of libgps 3.22.
@@ -263,9 +360,10 @@ struct GPSDFixSourceTests {
 
 /// The back-off and health rule of the reconnect loop, without gpsd and without a clock.
 @Suite struct ReconnectScheduleTests {
-    static func schedule() -> ReconnectSchedule {
+    static func schedule(maximum: Duration = .milliseconds(800)) -> ReconnectSchedule {
         ReconnectSchedule(
-            backoff: Backoff(initial: .milliseconds(100), maximum: .milliseconds(800)), healthyAfter: .seconds(10))
+            backoff: Backoff(initial: .milliseconds(100), maximum: maximum), connectedAfter: .seconds(10),
+            stableAfter: .seconds(30))
     }
 
     @Test func delaysGrowWithEachFailureUpToTheMaximum() {
@@ -280,8 +378,8 @@ struct GPSDFixSourceTests {
     }
 
     /// The broken gpsd of the field report: VERSION (and other greeting lines), then the
-    /// connection drops. None of it resets the back-off.
-    @Test func aBannerAndOtherLinesDoNotMakeAConnectionHealthy() {
+    /// connection drops. None of it makes the connection connected or resets the back-off.
+    @Test func aBannerAndOtherLinesDoNotMakeAConnectionConnected() {
         var schedule = Self.schedule()
         var delays: [Duration] = []
         for _ in 1...4 {
@@ -292,34 +390,90 @@ struct GPSDFixSourceTests {
             #expect(!result2)  // DEVICES, WATCH
             let result3 = schedule.observe(.other, upFor: .seconds(9))
             #expect(!result3)  // quiet poll, not long enough
-            #expect(!schedule.isHealthy)
+            #expect(!schedule.isConnected)
             delays.append(schedule.failed())
         }
         #expect(delays == [.milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800)])
     }
 
-    @Test func aTPVMakesTheConnectionHealthyOnceAndResetsTheCount() {
+    /// Issue 14, M1: a gpsd that sends one TPV (a fix, even) and closes is connected each time,
+    /// but never stable: the back-off keeps growing.
+    @Test func oneTPVOrFixBeforeACloseDoesNotResetTheBackoff() {
         var schedule = Self.schedule()
-        _ = schedule.failed()
-        _ = schedule.failed()
+        var delays: [Duration] = []
+        for evidence in [ReconnectSchedule.Evidence.fix, .tpv, .fix, .fix] {
+            schedule.opened()
+            let connected = schedule.observe(evidence, upFor: .milliseconds(5))
+            #expect(connected, "a TPV makes the connection connected")
+            #expect(!schedule.isStable)
+            delays.append(schedule.failed())
+        }
+        #expect(delays == [.milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800)])
+    }
+
+    @Test func aTPVMakesTheConnectionConnectedOnce() {
+        var schedule = Self.schedule()
         _ = schedule.failed()
         schedule.opened()
         let result4 = schedule.observe(.other, upFor: .zero)
         #expect(!result4)
         let result5 = schedule.observe(.tpv, upFor: .milliseconds(5))
-        #expect(result5, "the first TPV makes it healthy")
-        #expect(schedule.isHealthy)
-        #expect(schedule.failures == 0)
+        #expect(result5, "the first TPV makes it connected")
+        #expect(schedule.isConnected)
         let result6 = schedule.observe(.tpv, upFor: .milliseconds(6))
         #expect(!result6, "reported once per connection")
-        let result7 = schedule.failed()
-        #expect(result7 == .milliseconds(100), "after a healthy connection the back-off starts over")
-        #expect(!schedule.isHealthy)
+        #expect(schedule.failures == 1, "connected is not stable")
+    }
+
+    /// Open for `stableAfter` with an accepted fix: the back-off starts over.
+    @Test func aConnectionOpen30sWithAFixResetsTheBackoff() {
+        var schedule = Self.schedule()
+        _ = schedule.failed()
+        _ = schedule.failed()
+        _ = schedule.failed()
+        schedule.opened()
+        _ = schedule.observe(.fix, upFor: .milliseconds(5))
+        _ = schedule.observe(.other, upFor: .milliseconds(29_999))
+        #expect(!schedule.isStable)
+        #expect(schedule.failures == 3)
+        _ = schedule.observe(.other, upFor: .seconds(30))
+        #expect(schedule.isStable)
+        #expect(schedule.failures == 0)
+        let next = schedule.failed()
+        #expect(next == .milliseconds(100), "after a stable connection the back-off starts over")
+    }
+
+    /// Up 30 s, but no accepted fix (a gpsd without a receiver, or TPVs without a position):
+    /// connected, not stable.
+    @Test func thirtySecondsWithoutAFixIsNotStable() {
+        var schedule = Self.schedule()
+        _ = schedule.failed()
+        schedule.opened()
+        _ = schedule.observe(.tpv, upFor: .seconds(1))
+        let connected = schedule.observe(.other, upFor: .seconds(60))
+        #expect(!connected, "already reported")
+        #expect(schedule.isConnected)
+        #expect(!schedule.isStable)
+        #expect(schedule.failed() == .milliseconds(200))
+    }
+
+    /// When the back-off before the connection is longer than `stableAfter`, the connection must
+    /// stay up that long.
+    @Test func aBackoffLongerThan30sIsTheTimeToStability() {
+        var schedule = Self.schedule(maximum: .seconds(120))
+        for _ in 1...12 { _ = schedule.failed() }
+        #expect(schedule.stableFor == .seconds(120))
+        schedule.opened()
+        _ = schedule.observe(.fix, upFor: .seconds(31))
+        #expect(!schedule.isStable)
+        _ = schedule.observe(.fix, upFor: .seconds(120))
+        #expect(schedule.isStable)
+        #expect(schedule.failures == 0)
     }
 
     /// gpsd without a receiver greets and then says nothing: a connection that stays up
-    /// without error for `healthyAfter` is healthy too.
-    @Test func aConnectionUpLongEnoughIsHealthy() {
+    /// without error for `connectedAfter` is connected too.
+    @Test func aConnectionUpLongEnoughIsConnected() {
         var schedule = Self.schedule()
         _ = schedule.failed()
         _ = schedule.failed()
@@ -328,18 +482,41 @@ struct GPSDFixSourceTests {
         #expect(!result8)
         let result9 = schedule.observe(.other, upFor: .seconds(10))
         #expect(result9)
-        #expect(schedule.failures == 0)
+        #expect(schedule.failures == 2)
     }
 
-    @Test func anOpenedConnectionStartsUnhealthy() {
+    @Test func anOpenedConnectionStartsUnconnected() {
         var schedule = Self.schedule()
         schedule.opened()
         let result10 = schedule.observe(.tpv, upFor: .zero)
         #expect(result10)
         _ = schedule.failed()
         schedule.opened()
-        #expect(!schedule.isHealthy)
+        #expect(!schedule.isConnected)
         #expect(schedule.failures == 1)
+    }
+}
+
+/// The text of TPV numbers (issue 14: libgps reads `-Infinity`, `0x10`, `--1` as 0).
+@Suite struct TPVNumberTextTests {
+    static let numbers: [(String, Bool)] = [
+        ("48.137154", true), ("-0.5", true), ("0", true), ("-0", true), ("1e3", true), ("1.5E-07", true),
+        ("11", true), ("-Infinity", false), ("Infinity", false), ("NaN", false), ("0x10", false), ("--1", false),
+        ("", false), ("01", false), ("1.", false), (".5", false), ("+1", false), ("1e", false), ("\"1\"", false),
+    ]
+
+    @Test(arguments: numbers)
+    func jsonNumbers(_ text: String, _ isNumber: Bool) {
+        #expect(GPSDConnection.isJSONNumber(text[...]) == isNumber)
+    }
+
+    @Test func aMalformedFieldIsNotReported() {
+        let line = #"{"class":"TPV","mode":3,"lat":--1,"lon":11.5,"eph":0x10,"speed":0.2}"#
+        #expect(GPSDConnection.numberText(of: "lat", in: line) == nil)
+        #expect(GPSDConnection.numberText(of: "lon", in: line) == "11.5")
+        #expect(GPSDConnection.reported(0, "eph", in: line).isNaN)
+        #expect(GPSDConnection.reported(0.2, "speed", in: line) == 0.2)
+        #expect(GPSDConnection.reported(.nan, "track", in: line).isNaN, "absent: libgps's NaN")
     }
 }
 

@@ -90,7 +90,7 @@ func jsonObject(_ line: String?) throws -> [String: Any] {
             listenFD: try UnixSocket.listen(path: path),
             handlers: .init(
                 currentState: { StateViews(store.current) },
-                nowRequested: { nowRequests.update { $0 += 1 } },
+                nowRequested: { _ in nowRequests.update { $0 += 1 } },
                 authorize: { status in
                     if let status { authorization.send(status) }
                     return authorization.value

@@ -6,7 +6,7 @@ import Glibc
 
 /// A broken gpsd (`Tests/Tools/fake_gpsd.py`) on 127.0.0.1: every connection gets gpsd's VERSION
 /// banner, then one line of `lineBytes` bytes (40 KB by default, far over libgps's buffer and
-/// gpsd's 9,216-byte maximum report), then is closed.
+/// gpsd's 9,216-byte maximum report) — or the given `lines` — then is closed.
 ///
 /// The listening socket is bound and listening *before* the script starts (it inherits the
 /// descriptor), so a client can connect at once, with no start-up race. ``stop()`` (and
@@ -26,7 +26,21 @@ public final class FakeGPSD: @unchecked Sendable {
     private let lock = NSLock()
     private var stopped = false
 
-    public init(lineBytes: Int = 40 * 1024) throws {
+    /// A gpsd that sends one line of `lineBytes` bytes on every connection.
+    public convenience init(lineBytes: Int = 40 * 1024) throws {
+        try self.init(arguments: ["--line-bytes", String(lineBytes)])
+    }
+
+    /// A gpsd that sends `lines` on every connection (`{time}` in a line becomes a new second
+    /// each time it is sent: a new epoch). Connection number `holdConnection` (1-based) instead
+    /// repeats its last line every 0.1 s until ``releaseHeldConnection()``.
+    public convenience init(lines: [String], holdConnection: Int? = nil) throws {
+        try self.init(
+            arguments: lines.flatMap { ["--line", $0] }
+                + (holdConnection.map { ["--hold-connection", String($0)] } ?? []))
+    }
+
+    private init(arguments: [String]) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw StartError(description: "socket: \(String(cString: strerror(errno)))") }
         defer { close(fd) }  // the script holds its own copy
@@ -50,8 +64,8 @@ public final class FakeGPSD: @unchecked Sendable {
         pid = try Spawn.process(
             [
                 "/usr/bin/python3", "-u", Fixtures.tools.appendingPathComponent("fake_gpsd.py").path,
-                "--fd", "0", "--line-bytes", String(lineBytes),
-            ], output: outputFile.path, stdin: fd)
+                "--fd", "0",
+            ] + arguments, output: outputFile.path, stdin: fd)
     }
 
     deinit {
@@ -64,6 +78,14 @@ public final class FakeGPSD: @unchecked Sendable {
 
     /// Connections the script accepted so far (its `connection N` lines).
     public var connections: Int { output.split(separator: "\n").count { $0.hasPrefix("connection ") } }
+
+    /// Connections held open so far that ended (their `held N` lines).
+    public var heldConnectionsEnded: Int { output.split(separator: "\n").count { $0.hasPrefix("held ") } }
+
+    /// Ends the held connection (SIGUSR1): the script closes it after its current line.
+    public func releaseHeldConnection() {
+        _ = kill(pid, SIGUSR1)
+    }
 
     /// Kills the script and reaps it. Idempotent.
     public func stop() {

@@ -10,8 +10,8 @@ import Synchronization
 ///
 /// - `authorizedAlways`: the location updates are read for as long as the status holds.
 /// - `authorizedWhenInUse`: they are read only while a `watch` reader is connected
-///   (``setWatchers(_:)``); with none, a `now` (``requestRefresh()``) takes one current fix
-///   (`take(1)`).
+///   (``setWatchers(_:)``); with none, a `now` (``requestRefresh(from:)``) takes one current
+///   fix (`take(1)`), as often as ``ReaderSessionLimit`` allows.
 /// - `denied`: the GPS is never opened; the fallback place is used, or the state says why
 ///   there is no location.
 /// - `notDetermined`: nothing is fetched until the status changes.
@@ -38,13 +38,17 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
         public var currentLocationTimeout: Duration
         /// `[Journal] Precision=`: decimals of positions in log messages.
         public var journalPrecision: Int
+        /// How often readers' `now` may open a GPS session under when-in-use.
+        public var readerSessions: ReaderSessionLimit<C.Instant>.Limits
 
         public init(
             throttle: ThrottlePolicy, maxFixAge: Duration, precision: Int, fallback: FallbackPlace? = nil,
             retry: RetryPolicy = RetryPolicy(), currentLocationTimeout: Duration = .seconds(30),
-            journalPrecision: Int = Configuration.Journal().precision
+            journalPrecision: Int = Configuration.Journal().precision,
+            readerSessions: ReaderSessionLimit<C.Instant>.Limits = .init()
         ) {
             self.journalPrecision = journalPrecision
+            self.readerSessions = readerSessions
             self.throttle = throttle
             self.maxFixAge = maxFixAge
             self.precision = precision
@@ -68,8 +72,12 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
     let fixAge: Mutex<FixAge<C.Instant>>
     private let inUse = ObservableValue(false)
     /// Where `now` requests go while when-in-use has no watcher; `pending` keeps one that
-    /// came under when-in-use before that session was ready for it.
-    private let requests = Mutex<(sink: AsyncStream<Void>.Continuation?, pending: Bool)>((nil, false))
+    /// came under when-in-use before that session was ready for it; `limit` decides which
+    /// requests open a GPS session (it outlives the sessions of one status).
+    private let requests:
+        Mutex<
+            (sink: AsyncStream<Void>.Continuation?, pending: Bool, limit: ReaderSessionLimit<C.Instant>)
+        >
     /// The inbox of the running location session, for ``refresh()``.
     let sessionInbox = Mutex<AsyncStream<RefreshSession<C>.Event>.Continuation?>(nil)
     /// The watchdog's liveness probe, answered by the running session (``probeLiveness()``).
@@ -101,6 +109,7 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
         self.logger = logger
         self.machine = Mutex(RefreshStateMachine(policy: settings.throttle, retry: settings.retry))
         self.fixAge = Mutex(FixAge(maxFixAge: settings.maxFixAge))
+        self.requests = Mutex((nil, false, ReaderSessionLimit(limits: settings.readerSessions)))
     }
 
     /// Runs until the calling task is cancelled; returns after the work of the current
@@ -132,17 +141,29 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
         _ = sessionInbox.withLock { $0?.yield(.refresh) }
     }
 
-    /// A `now` arrived: under when-in-use with no watcher, take one current fix (at most one
-    /// at a time; requests while one runs are merged). Returns at once; does nothing otherwise.
-    public func requestRefresh() {
+    /// A `now` from `user` (a uid) arrived: under when-in-use with no watcher, take one current
+    /// fix if ``ReaderSessionLimit`` lets this request open a GPS session (at most one at a
+    /// time; one just ended, or the user's or the total limit reached: none). Returns at once
+    /// with the decision; `nil` (and nothing done) under any other status or with a watcher.
+    @discardableResult
+    public func requestRefresh(from user: UInt32) -> ReaderSessionLimit<C.Instant>.Decision? {
         let wanted = locationManager.authorization.value == .authorizedWhenInUse && !inUse.value
-        requests.withLock { r in
+        let now = clock.now
+        let decision = requests.withLock { r -> ReaderSessionLimit<C.Instant>.Decision? in
+            guard wanted || r.sink != nil else { return nil }
+            let decision = r.limit.request(user: user, at: now)
+            guard decision == .open else { return decision }
             if let sink = r.sink {
                 sink.yield()
-            } else if wanted {
+            } else {
                 r.pending = true
             }
+            return decision
         }
+        if let decision, decision != .open {
+            logger.debug("now from uid \(user): no GPS session opened (\(decision))")
+        }
+        return decision
     }
 
     private func serve(_ status: AuthorizationStatus) async {
@@ -212,14 +233,28 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
             if r.pending { sink.yield() }
             r.pending = false
         }
-        defer { requests.withLock { $0 = (nil, false) } }
+        defer {
+            let now = clock.now
+            requests.withLock { r in
+                r.sink = nil
+                r.pending = false
+                r.limit.ended(at: now)
+            }
+        }
         for await _ in asked {
+            let taken: Result<Fix, LocationManager.LocationError>
             do throws(LocationManager.LocationError) {
-                let fix = try await locationManager.currentLocation(
-                    timeout: settings.currentLocationTimeout, clock: clock)
-                inbox.yield(.update(.fix(fix)))
+                taken = .success(
+                    try await locationManager.currentLocation(timeout: settings.currentLocationTimeout, clock: clock))
             } catch {
-                logger.debug("current location: \(error)")
+                taken = .failure(error)
+            }
+            // The session has ended (the GPS is released) before its fix is handled.
+            let now = clock.now
+            requests.withLock { $0.limit.ended(at: now) }
+            switch taken {
+            case .success(let fix): inbox.yield(.update(.fix(fix)))
+            case .failure(let error): logger.debug("current location: \(error)")
             }
         }
     }

@@ -8,7 +8,7 @@ extension SocketServer {
         if trimmed.count == 3 && trimmed[0] == UInt8(ascii: "n") && trimmed[1] == UInt8(ascii: "o")
             && trimmed[2] == UInt8(ascii: "w")
         {
-            handlers.nowRequested()
+            handlers.nowRequested(client.peer)
             client.send(currentEntry(for: client.peer.reader).encoded)
             return
         }
@@ -34,7 +34,7 @@ extension SocketServer {
         }
         switch request {
         case .now:
-            handlers.nowRequested()
+            handlers.nowRequested(client.peer)
             client.send(currentEntry(for: client.peer.reader).encoded)
         case .watch(let options):
             startWatching(client, options)

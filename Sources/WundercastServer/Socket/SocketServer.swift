@@ -45,8 +45,8 @@ public final class SocketServer: @unchecked Sendable {
     public struct Handlers: Sendable {
         /// The state to send now, per reader class (it will be stamped with `ageSeconds`).
         public var currentState: @Sendable () -> StateViews
-        /// A `now` request arrived (when-in-use refresh hook).
-        public var nowRequested: @Sendable () -> Void
+        /// A `now` request arrived from `peer` (when-in-use refresh hook; limited per user).
+        public var nowRequested: @Sendable (Peer) -> Void
         /// `authorize` with a status (decide) or `nil` (show); returns the status in force after it.
         /// Only called for a precise reader when deciding.
         public var authorize: @Sendable (AuthorizationStatus?) -> AuthorizationStatus
@@ -61,7 +61,8 @@ public final class SocketServer: @unchecked Sendable {
         public var lookup: @Sendable (SocketProtocol.Request, Peer) async -> [UInt8]
 
         public init(
-            currentState: @escaping @Sendable () -> StateViews, nowRequested: @escaping @Sendable () -> Void = {},
+            currentState: @escaping @Sendable () -> StateViews,
+            nowRequested: @escaping @Sendable (Peer) -> Void = { _ in },
             authorize: @escaping @Sendable (AuthorizationStatus?) -> AuthorizationStatus,
             watchersChanged: @escaping @Sendable (Int) -> Void = { _ in },
             refresh: @escaping @Sendable () -> Void = {},

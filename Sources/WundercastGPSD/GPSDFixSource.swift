@@ -50,7 +50,8 @@ public final class GPSDFixSource: FixSource {
     private let handler = Mutex<(@Sendable (ConnectionEvent) -> Void)?>(nil)
 
     /// Starts a reader thread: ``ReaderThread/start(name:_:)``, or a stand-in that fails (tests).
-    typealias ThreadStarter = @Sendable (String, @escaping @Sendable () -> Void) -> Result<Void, ReaderThread.StartError>
+    typealias ThreadStarter =
+        @Sendable (String, @escaping @Sendable () -> Void) -> Result<Void, ReaderThread.StartError>
     private let startThread: ThreadStarter
 
     public convenience init(

@@ -43,7 +43,9 @@ public struct ResourceLimits: Sendable, Equatable {
             limits.memory = smallest(unified, "memory.max")
             limits.tasks = smallest(unified, "pids.max")
         }
-        if limits.memory == nil { limits.memory = smallest(groups["memory"].map { "/memory" + $0 }, "memory.limit_in_bytes") }
+        if limits.memory == nil {
+            limits.memory = smallest(groups["memory"].map { "/memory" + $0 }, "memory.limit_in_bytes")
+        }
         if limits.tasks == nil { limits.tasks = smallest(groups["pids"].map { "/pids" + $0 }, "pids.max") }
         return limits
     }

@@ -33,27 +33,14 @@ struct ResourceLimitTests {
         Short(tasks: 3, expected: "the task limit is 3 (TasksMax=, cgroup pids.max); it needs at least \(floor.tasks)"),
         Short(tasks: UInt64(floor.tasks - 1), expected: "the task limit is \(floor.tasks - 1) "),
         Short(memory: 32 << 20, expected: "the memory limit is 32 MiB (MemoryMax=, cgroup memory.max)"),
-        Short(addressSpace: 64 << 20, expected: "the address-space limit is 64 MiB (LimitAS=, ulimit -v)"),
+        Short(addressSpace: 48 << 20, expected: "the address-space limit is 48 MiB (LimitAS=, ulimit -v)"),
+        Short(addressSpace: 64 << 20, expected: "the address-space limit is 64 MiB "),
         Short(addressSpace: 96 << 20, expected: "the address-space limit is 96 MiB "),
         // The cap itself is high enough, but other processes hold 6 of its tasks.
-        Short(tasks: UInt64(floor.tasks), occupied: 6, expected: "of the \(floor.tasks) tasks it needs can run (pthread_create: "),
+        Short(
+            tasks: UInt64(floor.tasks), occupied: 6,
+            expected: "of the \(floor.tasks) tasks it needs can run (pthread_create: "),
     ]
-
-    func configuration(gpsdPort: Int, http: FixtureHTTPServer) -> String {
-        """
-        [Location]
-        Authorization=always
-        GPSD=127.0.0.1:\(gpsdPort)
-        MaxHorizontalError=10km
-        [Throttle]
-        MinInterval=1s
-        MinDistance=50m
-        MaxAge=1h
-        [Weather]
-        URL=\(http.baseURL)
-        Timeout=5s
-        """
-    }
 
     @Test(arguments: shortLimits)
     func belowTheFloorItExitsAtOnceWithOneLineNamingTheLimit(_ short: Short) async throws {
@@ -77,7 +64,8 @@ struct ResourceLimitTests {
     @Test(arguments: ["floor", "unit"])
     func atTheFloorAndAtTheUnitsLimitsItWorks(_ which: String) async throws {
         let unit = try Self.unitLimits()
-        #expect(unit.memory >= Self.floor.memory && unit.tasks >= UInt64(Self.floor.tasks), "the unit is below the floor")
+        #expect(
+            unit.memory >= Self.floor.memory && unit.tasks >= UInt64(Self.floor.tasks), "the unit is below the floor")
         let limits =
             which == "floor"
             ? try ResourceLimitedLaunch(
@@ -88,7 +76,8 @@ struct ResourceLimitTests {
         let gpsfake = try await GPSFake.start(log: Self.track, cycle: 0.05)
         defer { gpsfake.stop() }
         let daemon = try await DaemonProcess(
-            configuration: configuration(gpsdPort: gpsfake.port, http: http), launcher: limits.launcher)
+            configuration: DaemonEndToEndTests().configuration(gpsdPort: gpsfake.port, http: http),
+            launcher: limits.launcher)
         let state = try await daemon.waitForState(timeout: .seconds(60), "a current position and fresh weather") {
             $0[path: "location.status"] as? String == "current" && $0["status"] as? String == "fresh"
         }

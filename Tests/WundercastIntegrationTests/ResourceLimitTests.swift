@@ -46,11 +46,11 @@ struct ResourceLimitTests {
     func belowTheFloorItExitsAtOnceWithOneLineNamingTheLimit(_ short: Short) async throws {
         let limits = try ResourceLimitedLaunch(
             memory: short.memory, tasks: short.tasks, addressSpace: short.addressSpace, occupiedTasks: short.occupied)
-        defer { limits.remove() }
+        defer { limits.remove() }  // on a failure path; else release() below
         let daemon = try await DaemonProcess(
             configuration: "[Location]\nGPSD=127.0.0.1:9\n", waitForSocket: false, launcher: limits.launcher)
-        defer { kill(-daemon.pid, SIGKILL) }  // the processes that held tasks
         let status = try await daemon.exited(timeout: .seconds(10))
+        await limits.release()
         try await daemon.output.waitForEnd("the end of the daemon's output", timeout: .seconds(10))
         #expect(status == 1, "exit status \(status) (over 128: a signal); log:\n\(daemon.log)")
         let lines = daemon.output.lines
@@ -71,7 +71,7 @@ struct ResourceLimitTests {
             ? try ResourceLimitedLaunch(
                 memory: Self.floor.memory, tasks: UInt64(Self.floor.tasks), addressSpace: Self.floor.addressSpace)
             : try ResourceLimitedLaunch(memory: unit.memory, tasks: unit.tasks)
-        defer { limits.remove() }
+        defer { limits.remove() }  // on a failure path; else release() below
         let http = try await FixtureHTTPServer()
         let gpsfake = try await GPSFake.start(log: Self.track, cycle: 0.05)
         defer { gpsfake.stop() }
@@ -91,6 +91,7 @@ struct ResourceLimitTests {
         let now = try await daemon.now()
         #expect(now["status"] as? String == "fresh")
         #expect(await daemon.stop() == 0, "log:\n\(daemon.log.suffix(2000))")
+        await limits.release()
     }
 
     /// `MemoryMax=` (bytes) and `TasksMax=` of `systemd/wundercast.service`.

@@ -7,8 +7,8 @@ import Foundation
 ///
 /// ``launcher`` is a shell that moves itself into both cgroups, sets the address-space limit
 /// and execs the command after it (``DaemonProcess``'s `launcher:`): the daemon is under the
-/// limits from its first instruction. ``remove()`` (and `deinit`) delete the cgroups once
-/// their processes have ended.
+/// limits from its first instruction. ``release()`` ends the processes that hold tasks and
+/// deletes the cgroups; ``remove()`` (and `deinit`) only delete them (once empty).
 public final class ResourceLimitedLaunch: @unchecked Sendable {
     public struct Unavailable: Error, CustomStringConvertible {
         public var description: String
@@ -30,12 +30,12 @@ public final class ResourceLimitedLaunch: @unchecked Sendable {
     public let pidsGroup: String?
     /// `ulimit -v` in KiB, or none.
     public let addressSpaceKiB: UInt64?
-    /// `sleep` processes the launcher starts in the cgroups first, each holding one task.
-    public let occupiedTasks: Int
+    /// `sleep` processes put in the pids cgroup before the command starts, one task each.
+    private let occupiers: [ChildProcess]
 
     /// - Parameters: `memory` in bytes (`nil`: no memory cgroup), `tasks` (`nil`: no pids
-    ///   cgroup), `addressSpace` in bytes (`nil`: unlimited), `occupiedTasks`: tasks held by
-    ///   other processes (in the command's process group: kill the group when done).
+    ///   cgroup), `addressSpace` in bytes (`nil`: unlimited), `occupiedTasks`: tasks of the
+    ///   pids cgroup held by other processes (`sleep`, ended by ``release()``).
     /// - Throws: ``Unavailable`` when a cgroup cannot be made or limited.
     public init(
         memory: UInt64? = nil, tasks: UInt64? = nil, addressSpace: UInt64? = nil, occupiedTasks: Int = 0
@@ -70,7 +70,15 @@ public final class ResourceLimitedLaunch: @unchecked Sendable {
             throw error
         }
         addressSpaceKiB = addressSpace.map { $0 / 1024 }
-        self.occupiedTasks = occupiedTasks
+        var occupiers: [ChildProcess] = []
+        if let pidsGroup = pidsGroup {
+            for _ in 0..<occupiedTasks {
+                let sleeper = try ChildProcess(["/bin/sleep", "300"])
+                occupiers.append(sleeper)
+                try "\(sleeper.pid)".write(toFile: "\(pidsGroup)/cgroup.procs", atomically: false, encoding: .utf8)
+            }
+        }
+        self.occupiers = occupiers
     }
 
     deinit { remove() }
@@ -79,7 +87,6 @@ public final class ResourceLimitedLaunch: @unchecked Sendable {
     public var launcher: [String] {
         var script = ""
         for group in [memoryGroup, pidsGroup].compactMap({ $0 }) { script += "echo $$ > '\(group)/cgroup.procs' && " }
-        script += String(repeating: "{ sleep 300 </dev/null >/dev/null 2>&1 & } && ", count: occupiedTasks)
         if let addressSpaceKiB { script += "ulimit -v \(addressSpaceKiB) && " }
         return ["/bin/sh", "-c", script + "exec \"$@\"", "sh"]
     }
@@ -88,6 +95,13 @@ public final class ResourceLimitedLaunch: @unchecked Sendable {
     public var peakMemory: UInt64? {
         memoryGroup.flatMap { try? String(contentsOfFile: "\($0)/memory.max_usage_in_bytes", encoding: .utf8) }
             .flatMap { UInt64($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+
+    /// Ends the processes that hold tasks (awaiting each), then deletes the cgroups. Call once
+    /// the command has ended.
+    public func release() async {
+        for occupier in occupiers { _ = await occupier.terminate(grace: .seconds(5)) }
+        remove()
     }
 
     /// Deletes the cgroups (fails silently while a process is still in one).

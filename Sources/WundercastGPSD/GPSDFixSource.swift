@@ -53,6 +53,11 @@ public final class GPSDFixSource: FixSource {
     private let clock: ReaderClock
     private let handler = Mutex<(@Sendable (ConnectionEvent) -> Void)?>(nil)
 
+    /// Starts a reader thread: ``ReaderThread/start(name:_:)``, or a stand-in that fails (tests).
+    typealias ThreadStarter =
+        @Sendable (String, @escaping @Sendable () -> Void) -> Result<Void, ReaderThread.StartError>
+    private let startThread: ThreadStarter
+
     /// - Parameters:
     ///   - initialBackoff, maxBackoff: the reconnect delays (doubling from the first to the second).
     ///   - connectedAfter: a connection quiet and error-free this long is `.connected` without a TPV.
@@ -65,7 +70,8 @@ public final class GPSDFixSource: FixSource {
     ) {
         self.init(
             host: host, port: port, logger: logger, initialBackoff: initialBackoff, maxBackoff: maxBackoff,
-            connectedAfter: connectedAfter, stableAfter: stableAfter, readerClock: .continuous)
+            connectedAfter: connectedAfter, stableAfter: stableAfter, readerClock: .continuous,
+            startThread: ReaderThread.start(name:_:))
     }
 
     /// The same, on `clock` instead of the monotonic clock (a manual clock in tests): how long a
@@ -77,12 +83,25 @@ public final class GPSDFixSource: FixSource {
     ) where C.Duration == Duration {
         self.init(
             host: host, port: port, logger: logger, initialBackoff: initialBackoff, maxBackoff: maxBackoff,
-            connectedAfter: connectedAfter, stableAfter: stableAfter, readerClock: ReaderClock(clock))
+            connectedAfter: connectedAfter, stableAfter: stableAfter, readerClock: ReaderClock(clock),
+            startThread: ReaderThread.start(name:_:))
+    }
+
+    /// The same with a stand-in for thread creation (tests: a `pthread_create` that fails).
+    convenience init(
+        host: String, port: Int, logger: Logger, initialBackoff: Duration, maxBackoff: Duration,
+        startThread: @escaping ThreadStarter
+    ) {
+        self.init(
+            host: host, port: port, logger: logger, initialBackoff: initialBackoff, maxBackoff: maxBackoff,
+            connectedAfter: .seconds(10), stableAfter: .seconds(30), readerClock: .continuous,
+            startThread: startThread)
     }
 
     private init(
         host: String, port: Int, logger: Logger, initialBackoff: Duration, maxBackoff: Duration,
-        connectedAfter: Duration, stableAfter: Duration, readerClock: ReaderClock
+        connectedAfter: Duration, stableAfter: Duration, readerClock: ReaderClock,
+        startThread: @escaping ThreadStarter
     ) {
         self.host = host
         self.port = port
@@ -92,6 +111,7 @@ public final class GPSDFixSource: FixSource {
         self.connectedAfter = connectedAfter
         self.stableAfter = stableAfter
         self.clock = readerClock
+        self.startThread = startThread
     }
 
     /// Reader threads running, and tasks waiting in ``readersEnded()``.
@@ -146,19 +166,64 @@ public final class GPSDFixSource: FixSource {
         }
         // libgps is blocking C: keep it off Swift's cooperative thread pool (PITFALLS).
         running.withLock { $0.count += 1 }
-        let started = ReaderThread.start(name: "wundercast-gpsd") { [self] in
+        let body: @Sendable () -> Void = { [self] in
             GPSDReader(configuration: configuration, continuation: continuation, stop: stop, notify: notify).run()
             readerEnded()
         }
-        if case .failure(let error) = started {
-            readerEnded()
-            continuation.yield(
-                .condition(
-                    .unreachable(
-                        reason: "cannot start the gpsd reader thread: \(String(cString: strerror(error.code)))")))
-            continuation.finish()
+        if case .failure(let error) = startThread("wundercast-gpsd", body) {
+            // Under a task or address-space limit (TasksMax=, LimitAS=) `pthread_create` fails
+            // with EAGAIN; the limit may be reached only for a while: try again with back-off
+            // while the consumer reads, as for a gpsd that cannot be reached.
+            reportThreadFailure(error, continuation: continuation, notify: notify)
+            retryStart(
+                body, backoff: Backoff(initial: initialBackoff, maximum: maxBackoff), stop: stop,
+                continuation: continuation, notify: notify)
         }
         return stream
+    }
+
+    private func reportThreadFailure(
+        _ error: ReaderThread.StartError, continuation: AsyncStream<FixSourceEvent>.Continuation,
+        notify: @Sendable (ConnectionEvent) -> Void
+    ) {
+        let reason = "cannot start the gpsd reader thread: \(String(cString: strerror(error.code)))"
+        continuation.yield(.condition(.unreachable(reason: reason)))
+        notify(.connectFailed(reason: reason))
+    }
+
+    /// Starts `body` on a reader thread after each back-off delay (``Backoff``, as for
+    /// reconnects) until it starts or the consumer stops; the failure is logged once, each
+    /// retry at debug level. A Swift task waits between attempts: it needs no new thread.
+    private func retryStart(
+        _ body: @escaping @Sendable () -> Void, backoff: Backoff, stop: StopFlag,
+        continuation: AsyncStream<FixSourceEvent>.Continuation, notify: @escaping @Sendable (ConnectionEvent) -> Void
+    ) {
+        logger.warning("cannot start the gpsd reader thread (a task or memory limit?); retrying with back-off")
+        let retries = Task { [self] in
+            var attempt = 1
+            while !stop.isRequested {
+                try? await Task.sleep(for: backoff.delay(attempt: attempt))
+                guard !stop.isRequested else { break }
+                switch startThread("wundercast-gpsd", body) {
+                case .success:
+                    logger.info("gpsd reader thread started after \(attempt) retries")
+                    return
+                case .failure(let error):
+                    logger.debug("gpsd reader thread: retry \(attempt) failed (\(error.code))")
+                    reportThreadFailure(error, continuation: continuation, notify: notify)
+                    attempt += 1
+                }
+            }
+            // The consumer stopped before a thread ran: no reader will end the stream.
+            continuation.finish()
+            notify(.stopped)
+            readerEnded()
+        }
+        // A consumer that stops ends the wait at once (not after up to `maxBackoff`).
+        continuation.onTermination = { _ in
+            stop.request()
+            retries.cancel()
+        }
     }
 
     /// `gps_stream` writes to the socket, and with gpsd gone that raises SIGPIPE, which would

@@ -312,6 +312,56 @@ struct GPSDFixSourceTests {
         return delays
     }
 
+    /// `pthread_create` fails (EAGAIN, as under `TasksMax=` or `LimitAS=`) for the first two
+    /// reader threads: the stream says why, stays open and tries again with back-off; the third
+    /// thread starts and connects to gpsd. Before, the stream finished at the first failure and
+    /// the daemon stayed at `noLocation` for good.
+    @Test func aReaderThreadThatCannotStartIsRetriedWithBackoff() async throws {
+        let gpsd = try FakeGPSD()
+        defer { gpsd.stop() }
+        let attempts = Mutex(0)
+        let source = GPSDFixSource(
+            host: "127.0.0.1", port: gpsd.port, logger: .discard, initialBackoff: .milliseconds(10),
+            maxBackoff: .milliseconds(40)
+        ) { name, body in
+            let attempt = attempts.withLock {
+                $0 += 1
+                return $0
+            }
+            guard attempt > 2 else { return .failure(ReaderThread.StartError(code: EAGAIN)) }
+            return ReaderThread.start(name: name, body)
+        }
+        let session = Session(source)
+        defer { session.cancel() }
+
+        let cannotStart = "cannot start the gpsd reader thread: \(String(cString: strerror(EAGAIN)))"
+        #expect(
+            await session.events.wait { $0.contains { $0.unreachableReason?.hasPrefix("lost gpsd") == true } },
+            "no reader thread reached gpsd: \(session.events.values)")
+        let events = session.events.values
+        #expect(Array(events.prefix(2)) == Array(repeating: .condition(.unreachable(reason: cannotStart)), count: 2))
+        #expect(attempts.withLock { $0 } == 3)
+        #expect(gpsd.connections >= 1)
+        await session.stop()
+    }
+
+    /// A consumer that stops while the reader thread cannot start ends the stream at once
+    /// (the back-off wait is cancelled) and `.stopped` is reported; no thread ever starts.
+    @Test func aConsumerThatStopsEndsTheRetriesOfAThreadThatCannotStart() async throws {
+        let attempts = Mutex(0)
+        let source = GPSDFixSource(
+            host: "127.0.0.1", port: 9, logger: .discard, initialBackoff: .seconds(600), maxBackoff: .seconds(600)
+        ) { _, _ in
+            attempts.withLock { $0 += 1 }
+            return .failure(ReaderThread.StartError(code: EAGAIN))
+        }
+        let session = Session(source)
+        #expect(await session.events.wait { $0.count >= 1 })
+        await session.stop()
+        await source.readersEnded()
+        #expect(attempts.withLock { $0 } == 1)
+    }
+
     // MARK: - Helpers
 
     /// `gps_errstr(NL_NOCONNECT)` of libgps 3.22.

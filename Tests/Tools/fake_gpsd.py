@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""A broken gpsd for tests: greets like gpsd, then sends one line longer than libgps's buffer.
+"""A broken gpsd for tests: greets like gpsd, then sends one line longer than libgps's buffer
+(or, with --tpv, the same TPV again and again).
 
-Usage: fake_gpsd.py --fd N [--line-bytes 40960]
+Usage: fake_gpsd.py --fd N [--line-bytes 40960] [--tpv JSON --interval SECONDS]
 
 Serves the listening TCP socket inherited as descriptor N (the test binds 127.0.0.1:0 and
 listens before starting this script, so clients never race its start). For every connection:
@@ -10,6 +11,9 @@ writes gpsd's VERSION banner, reads the client's ?WATCH (at most 2 s), writes on
 over its buffer (gpsd's largest JSON report is 9,216 bytes; PITFALLS). Prints
 `connection N` to stdout (flushed) for each accepted connection. Runs until killed; it gets
 SIGTERM when its parent (the test process) dies.
+
+With --tpv, each connection instead gets the line JSON every --interval seconds (a stationary
+receiver), one connection at a time, until the client closes; `tpv N` is printed per line sent.
 """
 import argparse
 import ctypes
@@ -25,6 +29,31 @@ def junk_line(size):
     head = b'{"class":"JUNK","data":"'
     tail = b'"}\r\n'
     return head + b"x" * max(0, size - len(head) - len(tail)) + tail
+
+
+def repeat_tpv(listener, tpv, interval):
+    count = 0
+    while True:
+        client, _ = listener.accept()
+        count += 1
+        print(f"connection {count}", flush=True)
+        sent = 0
+        try:
+            client.sendall(VERSION)
+            client.settimeout(interval)
+            while True:
+                client.sendall(tpv.encode() + b"\r\n")
+                sent += 1
+                print(f"tpv {sent}", flush=True)
+                try:
+                    if client.recv(4096) == b"":
+                        break  # the client closed
+                except socket.timeout:
+                    pass
+        except OSError:
+            pass
+        finally:
+            client.close()
 
 
 def serve(listener, size):
@@ -55,11 +84,16 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--fd", type=int, required=True)
     parser.add_argument("--line-bytes", type=int, default=40960)
+    parser.add_argument("--tpv")
+    parser.add_argument("--interval", type=float, default=1.0)
     arguments = parser.parse_args()
     PR_SET_PDEATHSIG = 1
     ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     listener = socket.socket(fileno=arguments.fd)
-    serve(listener, arguments.line_bytes)
+    if arguments.tpv:
+        repeat_tpv(listener, arguments.tpv, arguments.interval)
+    else:
+        serve(listener, arguments.line_bytes)
 
 
 if __name__ == "__main__":

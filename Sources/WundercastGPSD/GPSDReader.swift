@@ -179,7 +179,7 @@ final class GPSDReader {
         switch message {
         case .position(let report):
             observe(.tpv)
-            guard let fix = Fix(report: report), let published = deduplicator.admit(fix) else { return }
+            guard let fix = Fix(report: report), let published = deduplicator.admit(fix, at: clock.now) else { return }
             if case .terminated = continuation.yield(.fix(published)) { stop.request() }
         case .tpvWithoutPosition:
             observe(.tpv)

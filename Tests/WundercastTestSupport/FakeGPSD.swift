@@ -26,7 +26,9 @@ public final class FakeGPSD: @unchecked Sendable {
     private let lock = NSLock()
     private var stopped = false
 
-    public init(lineBytes: Int = 40 * 1024) throws {
+    /// - Parameter tpv: instead of the over-long line, this TPV (one JSON object) is sent
+    ///   every `interval` seconds until the client closes: a stationary receiver.
+    public init(lineBytes: Int = 40 * 1024, tpv: String? = nil, interval: Double = 1) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw StartError(description: "socket: \(String(cString: strerror(errno)))") }
         defer { close(fd) }  // the script holds its own copy
@@ -51,7 +53,7 @@ public final class FakeGPSD: @unchecked Sendable {
             [
                 "/usr/bin/python3", "-u", Fixtures.tools.appendingPathComponent("fake_gpsd.py").path,
                 "--fd", "0", "--line-bytes", String(lineBytes),
-            ], output: outputFile.path, stdin: fd)
+            ] + (tpv.map { ["--tpv", $0, "--interval", String(interval)] } ?? []), output: outputFile.path, stdin: fd)
     }
 
     deinit {

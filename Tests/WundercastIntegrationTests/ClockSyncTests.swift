@@ -53,7 +53,8 @@ import WundercastTestSupport
 
     @Test func noClockSyncFileMeansTheClockIsTrusted() {
         #expect(ClockSync(file: nil).isSynchronized)
-        #expect(!ClockSync(file: "/nonexistent/wundercast/synchronized", kernelState: Self.unsynchronized).isSynchronized)
+        #expect(
+            !ClockSync(file: "/nonexistent/wundercast/synchronized", kernelState: Self.unsynchronized).isSynchronized)
     }
 
     /// Issue 14: with chrony or ntpd there is no clock-sync file; the kernel's `TIME_OK`

@@ -70,9 +70,10 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
             }
             let now = clock.now
             // A fix is as old as its receipt, whenever it is shown.
-            let received: Position? = if case .update(.fix(let fix)) = event {
-                Position(fix, receivedAt: service.wallClock())
-            } else { nil }
+            let received: Position? =
+                if case .update(.fix(let fix)) = event {
+                    Position(fix, receivedAt: service.wallClock())
+                } else { nil }
             var action: RefreshStateMachine<C.Instant>.Action?
             switch event {
             case .update(.fix):

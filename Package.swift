@@ -22,13 +22,15 @@ let package = Package(
         .systemLibrary(name: "CSignalfd"),
         // glibc's <sys/epoll.h> and <sys/eventfd.h> (the socket server's event loop); header only.
         .systemLibrary(name: "CEpoll"),
+        // glibc's <sys/timex.h> (adjtimex, asked read-only: is the clock synchronised); header only.
+        .systemLibrary(name: "CTimex"),
 
         // Pure Swift: models, operators, pipeline, decoding, protocol, formats, configuration.
         // No system calls, sockets or files (libm only).
         .target(name: "WundercastCore"),
 
         // Sockets, files, signals, the environment: the one syscall wrapper and its users.
-        .target(name: "WundercastPOSIX", dependencies: ["CSignalfd", "CEpoll"]),
+        .target(name: "WundercastPOSIX", dependencies: ["CSignalfd", "CEpoll", "CTimex"]),
 
         // Adapters.
         .target(name: "WundercastGPSD", dependencies: ["WundercastCore", "CGPS"]),

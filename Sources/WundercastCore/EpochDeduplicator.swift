@@ -19,17 +19,24 @@ import Foundation
 ///   than the published one — a higher mode (2D → 3D), a horizontal error where there was
 ///   none or a smaller one, or a position more than ``positionTolerance`` metres away.
 ///   Otherwise it is a duplicate: `nil`.
-/// - A fix without time after a fix with time is judged like the same epoch (position and
-///   mode): gpsd leaves `time` out only until it has seen a date, at start-up, so a time-less
-///   fix at the same place carries nothing new. A receiver that never reports time and does
-///   not move therefore publishes once; consumers age fixes by arrival anyway.
+/// - A fix without time is judged like the same epoch (position and mode) only when it arrives
+///   within ``timelessEpoch`` of the last published fix: the TPVs of one epoch come together.
+///   Later, it is a new epoch: a receiver that never reports time and does not move still
+///   publishes a fix each epoch, so its position stays current (its age counts from arrival).
 ///
-/// Pure value type, no clock: the caller feeds fixes in arrival order.
+/// Pure value type, no clock: the caller feeds fixes in arrival order, with their arrival instants.
 public struct EpochDeduplicator: Sendable {
     /// Positions closer than this, in metres, are "the same place" within one epoch.
     public var positionTolerance: Double
-    /// The last fix ``admit(_:)`` returned, if any.
+    /// The last fix ``admit(_:at:)`` returned, if any.
     public private(set) var lastPublished: Fix?
+    /// When ``lastPublished`` arrived.
+    private var lastPublishedAt: ContinuousClock.Instant?
+
+    /// How soon after the last published fix a fix without time still belongs to its epoch:
+    /// gpsd sends one epoch's TPVs (one per NMEA sentence) within a few hundred milliseconds,
+    /// and a receiver reports at most a few epochs a second.
+    public static let timelessEpoch: Duration = .milliseconds(500)
 
     /// Two times closer than this, in seconds, are one epoch (they come from the same
     /// `hhmmss.sss` field; the tolerance only absorbs floating-point conversion).
@@ -39,11 +46,13 @@ public struct EpochDeduplicator: Sendable {
         self.positionTolerance = positionTolerance
     }
 
-    /// Returns `fix` when it should be published (and remembers it), `nil` when it repeats
-    /// the last published fix of the same epoch without adding information.
-    public mutating func admit(_ fix: Fix) -> Fix? {
-        guard let last = lastPublished, isSameEpoch(fix, last), !isBetter(fix, than: last) else {
+    /// Returns `fix`, which arrived at `arrival`, when it should be published (and remembers
+    /// it), `nil` when it repeats the last published fix of the same epoch without adding
+    /// information.
+    public mutating func admit(_ fix: Fix, at arrival: ContinuousClock.Instant) -> Fix? {
+        guard let last = lastPublished, isSameEpoch(fix, last, arrival), !isBetter(fix, than: last) else {
             lastPublished = fix
+            lastPublishedAt = arrival
             return fix
         }
         return nil
@@ -52,15 +61,18 @@ public struct EpochDeduplicator: Sendable {
     /// Forgets the last published fix, so the next one is published (e.g. after a reconnect).
     public mutating func reset() {
         lastPublished = nil
+        lastPublishedAt = nil
     }
 
-    private func isSameEpoch(_ fix: Fix, _ last: Fix) -> Bool {
+    private func isSameEpoch(_ fix: Fix, _ last: Fix, _ arrival: ContinuousClock.Instant) -> Bool {
         switch (fix.time, last.time) {
         case let (time?, lastTime?):
             return abs(time.timeIntervalSince(lastTime)) < Self.timeTolerance
         case (nil, _):
-            // No time: compared by position and mode only (see the type's rule).
-            return true
+            // No time: compared by position and mode only while it comes with the last
+            // published one (see the type's rule).
+            guard let lastPublishedAt else { return true }
+            return lastPublishedAt.duration(to: arrival) < Self.timelessEpoch
         case (_?, nil):
             // Gaining a time is new information: a new epoch.
             return false

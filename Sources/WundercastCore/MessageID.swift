@@ -38,6 +38,9 @@ public enum MessageID {
     /// The machine resumed from suspend (logind, or a jump of CLOCK_BOOTTIME over CLOCK_MONOTONIC):
     /// the weather is fetched again and the position's age checked at once.
     public static let resumed = "fca0d610036546cfbf020b9eec676255"
+    /// The saved authorization decision exists but cannot be read or parsed: GPS use counts as
+    /// `denied` until `authorize` replaces it.
+    public static let decisionUnreadable = "9b74b801f7fc4f45863abb65652aec71"
     /// The network came back (a new address, route or link) while fetches were backing off after
     /// a network failure: the back-off was cut short.
     public static let networkBack = "05fef11c8cfb4a2fa00868ce5f8f6ae6"

@@ -15,14 +15,19 @@ public struct Position: Sendable, Equatable {
 
     public var coordinate: Coordinate
     public var source: Source
+    /// When the daemon received the fix (wall clock, UTC): the published
+    /// `location.receivedAt`, however much later the position is shown (a `MaxAge` refresh, the
+    /// end of `MinInterval`). `nil` for the fallback place, which is as old as its showing.
+    public var receivedAt: Date?
 
-    public init(coordinate: Coordinate, source: Source) {
+    public init(coordinate: Coordinate, source: Source, receivedAt: Date? = nil) {
         self.coordinate = coordinate
         self.source = source
+        self.receivedAt = receivedAt
     }
 
-    /// The position of a GPS fix.
-    public init(_ fix: Fix) {
-        self.init(coordinate: fix.coordinate, source: .gps(fix))
+    /// The position of a GPS fix received at `receivedAt` (`nil`: shown as received when shown).
+    public init(_ fix: Fix, receivedAt: Date? = nil) {
+        self.init(coordinate: fix.coordinate, source: .gps(fix), receivedAt: receivedAt)
     }
 }

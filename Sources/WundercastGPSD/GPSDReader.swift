@@ -186,7 +186,8 @@ final class GPSDReader {
         case .position(let report):
             let fix = Fix(report: report)
             observe(fix == nil ? .tpv : .fix)
-            guard let fix, let published = deduplicator.admit(fix) else { return }
+            // The deduplicator's arrival times are on the monotonic clock (a time-less TPV's epoch).
+            guard let fix, let published = deduplicator.admit(fix, at: ContinuousClock.now) else { return }
             if case .terminated = continuation.yield(.fix(published)) { stop.request() }
         case .tpvWithoutPosition:
             observe(.tpv)

@@ -31,7 +31,7 @@ extension Daemon.Instance {
     /// known to be right. A refused file is set aside with one log line; nothing here stops
     /// the daemon.
     func restoreLastState() -> LastStateStart {
-        let clock = ClockSync(file: configuration.cache.clockSyncFile)
+        let clock = ClockSync(file: configuration.cache.clockSyncFile, kernelState: TestHooks.kernelClockState)
         guard
             let path = Self.lastStatePath(configuration.cache, cacheDirectory: Environment.value("CACHE_DIRECTORY"))
         else {

@@ -166,15 +166,27 @@ public enum Daemon {
                 .flatMap { $0.split(separator: ":").first.map(String.init) }
                 .map { $0 + "/authorization" }
             var initial = configuration.location.authorization
-            // A saved `denied` wins over any configured value (the more private choice);
-            // another saved decision only answers `ask`.
-            if let saved = Self.savedDecision(decisionFile), saved == .denied || initial == .notDetermined {
-                initial = saved
-            }
-            authorization = ObservableValue(initial)
             health = Health(
                 gpsdServer: "\(configuration.location.gpsdHost):\(configuration.location.gpsdPort)",
                 publicPrecision: configuration.socket.publicPrecision)
+            // A saved `denied` wins over any configured value (the more private choice);
+            // another saved decision only answers `ask`. A file that cannot be read counts as
+            // `denied`: it may have held one.
+            switch Self.savedDecision(decisionFile) {
+            case .none:
+                break
+            case .decided(let saved):
+                if saved == .denied || initial == .notDetermined { initial = saved }
+            case .unreadable(let reason):
+                initial = .denied
+                let path = decisionFile ?? ""
+                health.unreadableDecision(.init(path: path, reason: reason))
+                logger.log(
+                    .warning,
+                    "the saved authorization decision in \(path) cannot be read: \(reason); GPS use counts as denied until `wundercastctl authorize` replaces it",
+                    fields: [("MESSAGE_ID", MessageID.decisionUnreadable), ("WUNDERCAST_DECISION_FILE", path)])
+            }
+            authorization = ObservableValue(initial)
             store = StateStore(provider: weather.queue.name, authorization: initial)
             running = Mutex(
                 Running(

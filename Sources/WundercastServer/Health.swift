@@ -15,6 +15,7 @@ final class Health: Sendable {
         var publicPrecision: Int
         var gpsdConnected = false
         var lastError: SocketProtocol.StatusResponse.LastError?
+        var unreadableDecision: SocketProtocol.StatusResponse.UnreadableDecision?
     }
 
     let started = ContinuousClock.now
@@ -36,6 +37,11 @@ final class Health: Sendable {
     /// From `GPSDFixSource.onConnectionChange`.
     func gpsd(connected: Bool) {
         facts.withLock { $0.gpsdConnected = connected }
+    }
+
+    /// The saved authorization decision cannot be read (start-up), or was replaced (`nil`).
+    func unreadableDecision(_ problem: SocketProtocol.StatusResponse.UnreadableDecision?) {
+        facts.withLock { $0.unreadableDecision = problem }
     }
 
     /// Every published state: a new error is remembered with the time it was first seen.
@@ -75,7 +81,8 @@ final class Health: Sendable {
         return SocketProtocol.StatusResponse(
             uptimeSeconds: Int(uptime.components.seconds),
             gpsd: .init(server: f.gpsdServer, connected: f.gpsdConnected),
-            fix: fix, authorization: authorization, provider: queue.name, state: state.status, lastError: f.lastError,
+            fix: fix, authorization: authorization, unreadableDecision: f.unreadableDecision, provider: queue.name,
+            state: state.status, lastError: f.lastError,
             counters: .init(requests: counts.requests, failures: counts.failures, lookups: lookups))
     }
 }

@@ -10,7 +10,25 @@ import WundercastPOSIX
 /// - `WUNDERCAST_TEST_SLEPT_FILE=PATH`: whole seconds read from PATH (when it exists) are
 ///   added to `CLOCK_BOOTTIME − CLOCK_MONOTONIC`, so a test simulates a suspend that
 ///   logind's `PrepareForSleep(false)` is checked against.
+/// - `WUNDERCAST_TEST_KERNEL_CLOCK=STATE`: what `adjtimex(2)` is taken to return (`0`
+///   `TIME_OK`, `5` `TIME_ERROR`), read from the variable, or from the file it names when it
+///   starts with `/` (a test changes the answer while the daemon runs); the machine's clock
+///   is never asked, let alone touched.
 enum TestHooks {
+    /// The kernel's clock state for ``ClockSync``.
+    static var kernelClockState: @Sendable () -> Int32? {
+        #if DEBUG
+        if let value = Environment.value("WUNDERCAST_TEST_KERNEL_CLOCK") {
+            guard value.hasPrefix("/") else { return { Int32(value) } }
+            return {
+                let text = (try? WholeFile.read(path: value, limit: 64)).map { String(decoding: $0, as: UTF8.self) }
+                return text.flatMap { Int32($0.filter { !$0.isWhitespace }) }
+            }
+        }
+        #endif
+        return KernelClock.state
+    }
+
     /// `CLOCK_BOOTTIME − CLOCK_MONOTONIC`, for ``WakeWatch``.
     static var suspendOffset: @Sendable () -> Duration {
         #if DEBUG

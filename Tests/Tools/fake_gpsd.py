@@ -2,6 +2,7 @@
 """A broken gpsd for tests: greets like gpsd, then sends scripted lines and closes.
 
 Usage: fake_gpsd.py --fd N [--line-bytes 40960] [--line TEXT ...] [--hold-connection K]
+       fake_gpsd.py --fd N --tpv JSON --interval SECONDS
 
 Serves the listening TCP socket inherited as descriptor N (the test binds 127.0.0.1:0 and
 listens before starting this script, so clients never race its start). For every connection:
@@ -17,6 +18,9 @@ until the script gets SIGUSR1 (at most 120 s), then closes: a gpsd that keeps se
 
 Prints `connection N` to stdout (flushed) for each accepted connection, `held N` when a held
 connection ends. Runs until killed; it gets SIGTERM when its parent (the test process) dies.
+
+With --tpv, each connection instead gets the line JSON every --interval seconds (a stationary
+receiver), one connection at a time, until the client closes; `tpv N` is printed per line sent.
 """
 import argparse
 import ctypes
@@ -40,6 +44,33 @@ def junk_line(size):
     head = b'{"class":"JUNK","data":"'
     tail = b'"}\r\n'
     return head + b"x" * max(0, size - len(head) - len(tail)) + tail
+
+
+def repeat_tpv(listener, tpv, interval):
+    count = 0
+    while True:
+        client, _ = listener.accept()
+        count += 1
+        print(f"connection {count}", flush=True)
+        sent = 0
+        try:
+            client.sendall(VERSION)
+            client.settimeout(interval)
+            while True:
+                client.sendall(tpv.encode() + b"\r\n")
+                sent += 1
+                print(f"tpv {sent}", flush=True)
+                try:
+                    if client.recv(4096) == b"":
+                        break  # the client closed
+                except socket.timeout:
+                    pass
+        except OSError:
+            pass
+        finally:
+            client.close()
+
+
 
 
 def scripted(text):
@@ -90,12 +121,17 @@ def main():
     parser.add_argument("--line-bytes", type=int, default=40960)
     parser.add_argument("--line", action="append", default=[])
     parser.add_argument("--hold-connection", type=int, default=0)
+    parser.add_argument("--tpv")
+    parser.add_argument("--interval", type=float, default=1.0)
     arguments = parser.parse_args()
     PR_SET_PDEATHSIG = 1
     ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     signal.signal(signal.SIGUSR1, on_usr1)
     listener = socket.socket(fileno=arguments.fd)
-    serve(listener, arguments)
+    if arguments.tpv:
+        repeat_tpv(listener, arguments.tpv, arguments.interval)
+    else:
+        serve(listener, arguments)
 
 
 if __name__ == "__main__":

@@ -45,6 +45,7 @@ mutants=(
   "the kept file written again for an unchanged state|Sources/WundercastCore/LastState/LastStateRecorder.swift|return record == written ? nil : record|return record"
   "a wake cuts short a Retry-After|Sources/WundercastCore/Refresh/RefreshStateMachine+Wake.swift|guard streak.kind.isNetwork else {|guard true else {"
   "any TPV resets the back-off|Sources/WundercastGPSD/ReconnectSchedule.swift|let stable = sawFix && upFor >= stableFor|let stable = evidence != .other|WundercastGPSDTests.ReconnectScheduleTests|aGpsdThatSendsOneTPVAndClosesIsReconnectedWithGrowingBackoff"
+  "unreadable decision ignored|Sources/WundercastServer/Daemon.swift|initial = .denied|initial = configuration.location.authorization|SavedDecisionTests"
 )
 
 bundle="$($SWIFT build --show-bin-path)/wundercastPackageTests.xctest"

@@ -20,15 +20,18 @@ import WundercastCore
         Coordinate(latitude: here.latitude + meters / 111_195, longitude: here.longitude)
     }
 
-    /// Feeds `fixes` in order; returns which were published.
-    static func published(_ fixes: [Fix], tolerance: Double = 1) -> [Bool] {
+    static let arrival = ContinuousClock.now
+
+    /// Feeds `fixes` in order, all arriving at once (or `apart` from each other); returns which
+    /// were published.
+    static func published(_ fixes: [Fix], tolerance: Double = 1, apart: Duration = .zero) -> [Bool] {
         var deduplicator = EpochDeduplicator(positionTolerance: tolerance)
-        return fixes.map { deduplicator.admit($0) != nil }
+        return fixes.indices.map { deduplicator.admit(fixes[$0], at: arrival + apart * $0) != nil }
     }
 
     @Test func firstFixIsPublished() {
         var deduplicator = EpochDeduplicator()
-        #expect(deduplicator.admit(Self.fix()) == Self.fix())
+        #expect(deduplicator.admit(Self.fix(), at: Self.arrival) == Self.fix())
         #expect(deduplicator.lastPublished == Self.fix())
     }
 
@@ -93,6 +96,17 @@ import WundercastCore
         #expect(Self.published(fixes) == [true, false, true, false, true])
     }
 
+    /// Issue 14: a stationary receiver whose TPVs carry no `time` publishes a fix each epoch,
+    /// so its position stays current while fixes keep arriving; within one epoch's burst its
+    /// repeats are still dropped.
+    @Test func aStationaryReceiverWithoutTimePublishesEachEpoch() {
+        let timeless = Array(repeating: Self.fix(.twoD, time: nil), count: 4)
+        #expect(Self.published(timeless, apart: .seconds(1)) == [true, true, true, true])
+        #expect(Self.published(timeless, apart: .milliseconds(100)) == [true, false, false, false])
+        // After a timed fix, too (a receiver that lost its time).
+        #expect(Self.published([Self.fix(), Self.fix(time: nil)], apart: .seconds(1)) == [true, true])
+    }
+
     @Test func gainingATimeIsPublishedLosingItIsNot() {
         // gpsd reports no time until it has seen a date; the first timed fix is news, a
         // time-less one after it at the same place is not.
@@ -107,9 +121,9 @@ import WundercastCore
 
     @Test func resetPublishesTheNextFix() {
         var deduplicator = EpochDeduplicator()
-        _ = deduplicator.admit(Self.fix())
-        #expect(deduplicator.admit(Self.fix()) == nil)
+        _ = deduplicator.admit(Self.fix(), at: Self.arrival)
+        #expect(deduplicator.admit(Self.fix(), at: Self.arrival) == nil)
         deduplicator.reset()
-        #expect(deduplicator.admit(Self.fix()) != nil)
+        #expect(deduplicator.admit(Self.fix(), at: Self.arrival) != nil)
     }
 }

@@ -40,7 +40,7 @@ import WundercastTestSupport
     func start(
         _ initial: AuthorizationStatus, minInterval: Duration = .seconds(120), maxAge: Duration = .seconds(900),
         maxFixAge: Duration = .seconds(120), fallback: FallbackPlace? = nil, retry: RetryPolicy = RetryPolicy(),
-        logger: Logger = .discard
+        wallClock: @escaping @Sendable () -> Date = { Self.epoch }, logger: Logger = .discard
     ) -> Running {
         let status = ObservableValue(initial)
         let manager = LocationManager(source: source, authorization: status, maxHorizontalError: 50)
@@ -50,8 +50,15 @@ import WundercastTestSupport
             settings: .init(
                 throttle: ThrottlePolicy(minInterval: minInterval, minDistance: 1000, maxAge: maxAge),
                 maxFixAge: maxFixAge, precision: 2, fallback: fallback, retry: retry),
-            wallClock: { Date(timeIntervalSince1970: 1_764_583_200) }, logger: logger)
+            wallClock: wallClock, logger: logger)
         return Running(service: service, status: status, task: Task { await service.run() })
+    }
+
+    static let epoch = Date(timeIntervalSince1970: 1_764_583_200)
+
+    /// A wall clock that goes with the manual clock (``epoch`` at its start).
+    var followingWallClock: @Sendable () -> Date {
+        { [clock] in Self.epoch + Double(clock.now.offset.components.seconds) }
     }
 
     /// Sends `fix`, waits for its request and answers it with `temperature`; returns when fresh.
@@ -122,6 +129,27 @@ import WundercastTestSupport
         source.send(makeFix(10, 10))
         let current = await running.state("current again") { $0.status == .fresh }
         #expect(current?.location?.status == .current)
+        await running.stop()
+    }
+
+    /// Issue 14, F1: a `MaxAge` refresh that shows the newest fix's cell (a fix within
+    /// `MinDistance`, not fetched until then) publishes that fix's age, not 0: no fix came.
+    @Test func aRefreshShowsTheNewestFixAsOldAsItIs() async {
+        let running = start(
+            .authorizedAlways, minInterval: .seconds(60), maxAge: .seconds(300), wallClock: followingWallClock)
+        await source.waitForOpen()
+        await fetched(makeFix(10, 10), 1, by: running, requests: 1)
+        clock.advance(by: .seconds(10))
+        source.send(makeFix(10.006, 10))  // 670 m north, another cell at 2 decimals
+        await clock.waitForSleeper(until: clock.at(.seconds(130)))  // its MaxFixAge deadline
+        clock.advance(by: .seconds(120))
+        await running.state("no fix for MaxFixAge") { $0.error?.code == "no-fix" }
+        await clock.waitForSleeper(until: clock.at(.seconds(300)))
+        clock.advance(by: .seconds(170))
+        let shown = await running.state("the newest fix's cell") { $0.location?.latitude == 10.01 }
+        #expect(shown?.location?.receivedAt == Self.epoch + 10)
+        #expect(shown?.stamped(now: Self.epoch + 300).location?.ageSeconds == 290)
+        #expect(shown?.location?.status == .lastKnown)
         await running.stop()
     }
 

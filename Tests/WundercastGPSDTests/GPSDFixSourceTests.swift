@@ -362,6 +362,19 @@ struct GPSDFixSourceTests {
         #expect(attempts.withLock { $0 } == 1)
     }
 
+    /// Issue 14: a stationary receiver whose TPVs carry no `time` keeps delivering fixes — one
+    /// per TPV a second apart — so its position stays current while they arrive.
+    @Test func aStationaryReceiverWithoutTimeKeepsDeliveringFixes() async throws {
+        let gpsd = try FakeGPSD(
+            tpv: #"{"class":"TPV","device":"/dev/ttyUSB0","mode":2,"lat":48.1173,"lon":11.5167}"#, interval: 0.6)
+        defer { gpsd.stop() }
+        let session = Session(GPSDFixSource(port: gpsd.port, logger: .discard))
+        defer { session.cancel() }
+        #expect(await session.events.wait { $0.fixes.count >= 3 }, "fake gpsd: \(gpsd.output)")
+        await session.stop()
+        #expect(session.fixes.allSatisfy { $0.time == nil && $0.coordinate.latitude == 48.1173 }, "\(session.fixes)")
+    }
+
     // MARK: - Helpers
 
     /// `gps_errstr(NL_NOCONNECT)` of libgps 3.22.

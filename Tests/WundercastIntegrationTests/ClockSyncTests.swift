@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import WundercastCore
 import WundercastPOSIX
@@ -11,6 +12,8 @@ import WundercastTestSupport
 /// a synchronised clock.
 @Suite(.timeLimit(.minutes(1))) struct ClockSyncTests {
     static let fetchedAt = Date(timeIntervalSince1970: 1_800_000_000)
+    /// The kernel's answer when the clock is not synchronised (`adjtimex`'s `TIME_ERROR`).
+    static let unsynchronized: @Sendable () -> Int32? = { KernelClock.timeError }
     static let received = Date(timeIntervalSince1970: 1_800_003_600)
 
     static func restoredStore() -> StateStore {
@@ -50,14 +53,54 @@ import WundercastTestSupport
 
     @Test func noClockSyncFileMeansTheClockIsTrusted() {
         #expect(ClockSync(file: nil).isSynchronized)
-        #expect(!ClockSync(file: "/nonexistent/wundercast/synchronized").isSynchronized)
+        #expect(
+            !ClockSync(file: "/nonexistent/wundercast/synchronized", kernelState: Self.unsynchronized).isSynchronized)
+    }
+
+    /// Issue 14: with chrony or ntpd there is no clock-sync file; the kernel's `TIME_OK`
+    /// (`adjtimex`, what `timedatectl` reads) is enough. Only `TIME_OK` counts.
+    @Test func theKernelsTimeOKMeansSynchronised() {
+        let file = "/nonexistent/wundercast/synchronized"
+        #expect(ClockSync(file: file, kernelState: { KernelClock.timeOK }).isSynchronized)
+        // TIME_ERROR, TIME_INS, TIME_OOP, TIME_WAIT
+        for state: Int32 in [KernelClock.timeError, 1, 3, 4] {
+            #expect(!ClockSync(file: file, kernelState: { state }).isSynchronized, "state \(state)")
+        }
+        #expect(!ClockSync(file: file, kernelState: { nil }).isSynchronized, "adjtimex failed")
+        // Read only: asking twice gives the machine's unchanged state.
+        #expect(KernelClock.state() == KernelClock.state())
+    }
+
+    @Test func theKernelReportingTimeOKMakesTheAgeKnown() async throws {
+        let answer = Mutex<Int32?>(KernelClock.timeError)
+        let clock = ClockSync(file: "/nonexistent/wundercast/synchronized", kernelState: { answer.withLock { $0 } })
+        let store = Self.restoredStore()
+        let asked = AsyncStream<Void>.makeStream()
+        let ticks = AsyncStream<Void>.makeStream()
+        var watch = ClockSyncWatch(store: store, clock: clock, restoredAgeTrusted: true, logger: .discard)
+        // Each pause between two questions ends when the test says so.
+        watch.sleeper = { _ in
+            asked.continuation.yield()
+            for await _ in ticks.stream { return }
+            throw CancellationError()
+        }
+        let task = Task { [watch] in await watch.run() }
+        var questions = asked.stream.makeAsyncIterator()
+        _ = await questions.next()  // it asked and was told "not synchronised"
+        #expect(store.current.ageUnknown == true)
+        answer.withLock { $0 = KernelClock.timeOK }
+        ticks.continuation.yield()
+        let known = try #require(await store.waitFor { $0.ageUnknown == nil })
+        #expect(known.stamped(now: Self.fetchedAt + 90).ageSeconds == 90)
+        await task.value
+        #expect(clock.isSynchronized)
     }
 
     @Test func theClockSyncFileAppearingMakesTheAgeKnown() async throws {
         let directory = try DatagramSocket.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let flag = directory + "/timesync/synchronized"
-        let clock = ClockSync(file: flag)
+        let clock = ClockSync(file: flag, kernelState: Self.unsynchronized)
         let store = Self.restoredStore()
         let watch = ClockSyncWatch(store: store, clock: clock, restoredAgeTrusted: true, logger: .discard)
         let task = Task { await watch.run() }
@@ -71,7 +114,7 @@ import WundercastTestSupport
     }
 
     @Test func anAgreeingGPSFixMakesTheAgeKnown() async throws {
-        let clock = ClockSync(file: "/nonexistent/wundercast/synchronized")
+        let clock = ClockSync(file: "/nonexistent/wundercast/synchronized", kernelState: Self.unsynchronized)
         let store = Self.restoredStore()
         let task = Task {
             await ClockSyncWatch(store: store, clock: clock, restoredAgeTrusted: true, logger: .discard).run()
@@ -91,7 +134,7 @@ import WundercastTestSupport
         let directory = try DatagramSocket.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let flag = directory + "/synchronized"
-        let clock = ClockSync(file: flag)
+        let clock = ClockSync(file: flag, kernelState: Self.unsynchronized)
         let store = Self.restoredStore()
         let task = Task {
             await ClockSyncWatch(store: store, clock: clock, restoredAgeTrusted: false, logger: .discard).run()

@@ -200,6 +200,22 @@ import WundercastTestSupport
         #expect(await daemon.stop() == 0)
     }
 
+    /// With chrony or ntpd there is no clock-sync file: the kernel's `TIME_OK` (injected)
+    /// makes the kept weather's age known at once.
+    @Test func theKernelsTimeOKGivesTheAgeWithoutAClockSyncFile() async throws {
+        let cache = try CacheDirectory()
+        try cache.write(Self.kept(ago: 600))
+        let daemon = try await DaemonProcess(
+            configuration: Self.configuration(
+                cache: cache, url: Self.unreachable, clockSyncFile: cache.path + "/never-synchronized"),
+            environment: ["WUNDERCAST_TEST_KERNEL_CLOCK": "0"])
+        let state = try await daemon.now()
+        #expect(state[path: "weather.temperature"] as? Double == -7.5)
+        #expect(state["ageUnknown"] == nil)
+        #expect((state["ageSeconds"] as? Int ?? 0) >= 600, "\(state)")
+        #expect(await daemon.stop() == 0)
+    }
+
     /// A kept GPS position is not shown under `ask`, and goes from the file; `authorize
     /// denied` removes it from the state and the file at run time.
     @Test func withoutGPSAuthorizationTheKeptPositionIsNeitherShownNorKept() async throws {

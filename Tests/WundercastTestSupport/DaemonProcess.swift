@@ -90,6 +90,9 @@ public final class DaemonProcess: @unchecked Sendable {
         env.removeValue(forKey: "JOURNAL_STREAM")
         env.removeValue(forKey: "LISTEN_FDS")
         env.removeValue(forKey: "WATCHDOG_USEC")
+        // The kernel's clock state is the test's, never the machine's: not synchronised
+        // (adjtimex's TIME_ERROR) unless a test says otherwise.
+        env["WUNDERCAST_TEST_KERNEL_CLOCK"] = "5"
         for (k, v) in environment { env[k] = v }
         if environment["NOTIFY_SOCKET"] == nil {
             let notify = try NotifySocket(path: directory.appendingPathComponent("notify").path)

@@ -40,6 +40,12 @@ public final class FakeGPSD: @unchecked Sendable {
                 + (holdConnection.map { ["--hold-connection", String($0)] } ?? []))
     }
 
+    /// A gpsd that sends `tpv` (one JSON object) every `interval` seconds on each connection,
+    /// until the client closes: a stationary receiver.
+    public convenience init(tpv: String, interval: Double) throws {
+        try self.init(arguments: ["--tpv", tpv, "--interval", String(interval)])
+    }
+
     private init(arguments: [String]) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw StartError(description: "socket: \(String(cString: strerror(errno)))") }

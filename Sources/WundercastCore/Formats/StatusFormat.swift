@@ -11,6 +11,7 @@ import Foundation
 ///     gpsd: 127.0.0.1:2947, connected, device /dev/ttyUSB0
 ///     fix: 3D, 4 s old
 ///     GPS authorization: always
+///     saved decision /var/lib/wundercast/authorization cannot be read (the file is empty): counted as denied until `wundercastctl authorize` replaces it
 ///     last error: http-500: HTTP 500 (5 min ago)
 ///     requests 12 (1 failed), lookups 3, clients 2 (1 watching)
 public enum StatusFormat {
@@ -33,6 +34,11 @@ public enum StatusFormat {
             lines.append("fix: none yet")
         }
         lines.append("GPS authorization: \(status.authorization.configName)")
+        if let unreadable = status.unreadableDecision {
+            lines.append(
+                "saved decision \(clean(unreadable.path)) cannot be read (\(clean(unreadable.reason))): counted as denied until `wundercastctl authorize` replaces it"
+            )
+        }
         if let error = status.lastError {
             let age = max(0, Int(now.timeIntervalSince(error.at).rounded(.down)))
             let cleared = error.clearedAt.map {

@@ -20,6 +20,9 @@ extension SocketProtocol {
         public var fix: Fix?
         /// GPS authorization status in force.
         public var authorization: AuthorizationStatus
+        /// The saved decision file exists but could not be read or parsed at start-up: GPS use
+        /// counted as `denied` since, until an `authorize` replaced the file. Absent otherwise.
+        public var unreadableDecision: UnreadableDecision?
         /// Provider name, e.g. `open-meteo`.
         public var provider: String
         /// The state's `status` (`fresh`, `stale`, …).
@@ -29,13 +32,15 @@ extension SocketProtocol {
         public var counters: Counters
 
         public init(
-            uptimeSeconds: Int, gpsd: GPSD, fix: Fix? = nil, authorization: AuthorizationStatus, provider: String,
+            uptimeSeconds: Int, gpsd: GPSD, fix: Fix? = nil, authorization: AuthorizationStatus,
+            unreadableDecision: UnreadableDecision? = nil, provider: String,
             state: WeatherState.Status, lastError: LastError? = nil, counters: Counters
         ) {
             self.uptimeSeconds = uptimeSeconds
             self.gpsd = gpsd
             self.fix = fix
             self.authorization = authorization
+            self.unreadableDecision = unreadableDecision
             self.provider = provider
             self.state = state
             self.lastError = lastError
@@ -65,6 +70,18 @@ extension SocketProtocol {
             public init(mode: Int?, ageSeconds: Int) {
                 self.mode = mode
                 self.ageSeconds = ageSeconds
+            }
+        }
+
+        /// A saved decision file that could not be used.
+        public struct UnreadableDecision: Codable, Sendable, Equatable {
+            /// The file, e.g. `/var/lib/wundercast/authorization` (`$STATE_DIRECTORY/authorization`).
+            public var path: String
+            /// Why it could not be used, one phrase, e.g. `the file is empty`, `Permission denied`.
+            public var reason: String
+            public init(path: String, reason: String) {
+                self.path = path
+                self.reason = reason
             }
         }
 

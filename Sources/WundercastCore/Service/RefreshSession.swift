@@ -69,12 +69,18 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
                 break
             }
             let now = clock.now
+            // A fix is as old as its receipt, whenever it is shown.
+            let received: Position? =
+                if case .update(.fix(let fix)) = event {
+                    Position(fix, receivedAt: service.wallClock())
+                } else { nil }
             var action: RefreshStateMachine<C.Instant>.Action?
             switch event {
-            case .update(.fix(let fix)):
+            case .update(.fix):
+                guard let received, let at = received.receivedAt else { break }
                 service.fixAge.withLock { $0.fix(at: now) }
-                store.noteFix(at: service.wallClock())
-                action = service.machine.withLock { $0.offer(Position(fix), at: now) }
+                store.noteFix(at: at)
+                action = service.machine.withLock { $0.offer(received, at: now) }
             case .update(.condition(let condition)):
                 service.fixAge.withLock { $0.condition(condition) }
             case .position(let position):
@@ -100,9 +106,9 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
             if let scheduled = service.machine.withLock({ $0.scheduledPosition }) {
                 // A fetch for a new place is scheduled (MinInterval, or the fetch in flight).
                 show(scheduled, fetching: true)
-            } else if case .update(.fix(let fix)) = event, store.ownPosition == nil {
+            } else if let received, store.ownPosition == nil {
                 // A place near the last fetched one (after a gate reopened): its weather stands.
-                show(Position(fix), fetching: false)
+                show(received, fetching: false)
             }
             // After the position: a first fix must not show "no location" without a reason.
             if tracksFixAge {
@@ -171,7 +177,7 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
         // One change with the position's currency: a reader never sees a new place as "last
         // known" for the instant between the two.
         store.publishPosition(
-            position, rounded: rounded, receivedAt: service.wallClock(), fetching: fetching,
+            position, rounded: rounded, receivedAt: position.receivedAt ?? service.wallClock(), fetching: fetching,
             locationProblem: tracksFixAge ? service.locationProblem(at: clock.now) : nil)
         return rounded
     }

@@ -2,8 +2,9 @@ import WundercastCore
 import WundercastPOSIX
 
 /// Waits, while the wall clock is not known to be right, for the first sign that it is: the
-/// clock-sync file appearing (inotify, no polling) or a GPS fix whose time agrees with the
-/// clock (``ClockSync/confirms(_:)``). Then marks the clock synchronised, logs it once, and —
+/// clock-sync file appearing (inotify, no polling), the kernel reporting `TIME_OK` (asked every
+/// ``ClockSync/kernelInterval`` on `sleeper`: it sends no notification), or a GPS fix whose time
+/// agrees with the clock (``ClockSync/confirms(_:)``). Then marks the clock synchronised, logs it once, and —
 /// when the weather kept from before the restart was fetched by a synchronised clock and is
 /// still shown — makes its age known (``WundercastCore/StateStore/ageBecameKnown()``). Ends
 /// then, or when cancelled.
@@ -15,9 +16,12 @@ struct ClockSyncWatch: DaemonService {
     /// not in the future): only then does a synchronised clock tell its true age.
     let restoredAgeTrusted: Bool
     let logger: Logger
+    /// Waits between two questions to the kernel (tests pass one that returns at once).
+    var sleeper: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
 
     private enum Sign: Sendable {
         case file
+        case kernel
         case gps
         case none
     }
@@ -41,6 +45,12 @@ struct ClockSyncWatch: DaemonService {
                 for await state in store.states() where ClockSync.confirms(state) { return .gps }
                 return .none
             }
+            group.addTask { [sleeper] in
+                while !clock.kernelSays {
+                    do { try await sleeper(ClockSync.kernelInterval) } catch { return .none }
+                }
+                return .kernel
+            }
             // The first sign wins; a watcher that could not watch (`.none`) leaves it to the others.
             var result = Sign.none
             while let next = await group.next() {
@@ -54,7 +64,12 @@ struct ClockSyncWatch: DaemonService {
         }
         guard sign != .none else { return false }
         clock.markSynchronized()
-        let how = sign == .file ? "\(clock.file ?? "the clock-sync file") exists" : "a GPS fix's time agrees with it"
+        let how =
+            switch sign {
+            case .file: "\(clock.file ?? "the clock-sync file") exists"
+            case .kernel: "the kernel reports TIME_OK"
+            case .gps, .none: "a GPS fix's time agrees with it"
+            }
         logger.info("the wall clock is synchronised (\(how))")
         return true
     }

@@ -44,6 +44,7 @@ mutants=(
   "weather kept from before the restart shown as fresh|Sources/WundercastCore/StateStore.swift|s.status = locationProblem == nil && restored == nil ? .fresh : .stale|s.status = locationProblem == nil ? .fresh : .stale"
   "the kept file written again for an unchanged state|Sources/WundercastCore/LastState/LastStateRecorder.swift|return record == written ? nil : record|return record"
   "a wake cuts short a Retry-After|Sources/WundercastCore/Refresh/RefreshStateMachine+Wake.swift|guard streak.kind.isNetwork else {|guard true else {"
+  "redaction after the cut|Sources/WundercastCore/HTTP/RedactingHTTPClient.swift|clean.body = secrets.redact(response.body)|clean.body = response.body|WundercastCoreTests.EntryRedactionTests"
 )
 
 bundle="$($SWIFT build --show-bin-path)/wundercastPackageTests.xctest"

@@ -84,9 +84,10 @@ import WundercastTestSupport
         #expect(fresh[path: "weather.condition"] as? String == "rain REDACTED", "\(fresh)")
         try await collect("echoing 200")
 
+        // An error report first: it is retried after 5 s; a 403 waits an hour, so it comes last.
         let failures: [(String, Int, String)] = [
-            ("http-403", 403, #"{"cod":403,"message":"\#(Self.longMessage)"}"#),
             ("error-body", 200, #"{"cod":"401","message":"\#(Self.longMessage)"}"#),
+            ("http-403", 403, #"{"cod":403,"message":"\#(Self.longMessage)"}"#),
         ]
         for (code, status, body) in failures {
             try http.respond(status: status, body: body, headers: ["X-Echo": Self.key])
@@ -100,10 +101,10 @@ import WundercastTestSupport
         await daemon.stop()
         await http.stopAndWait()
 
-        outputs.append(("STATUS= lines", notify.messages.rawText))
+        outputs.append(("STATUS= lines", notify.messages.lines.joined(separator: "\n")))
         outputs.append(("the log", try String(contentsOfFile: daemon.logPath, encoding: .utf8)))
         outputs.append(("the kept state file", try String(contentsOfFile: cache.file, encoding: .utf8)))
-        #expect(notify.messages.rawText.contains("STATUS="))
+        #expect(notify.messages.lines.joined(separator: "\n").contains("STATUS="))
         #expect(try String(contentsOfFile: cache.file, encoding: .utf8).contains("rain REDACTED"))
         for (what, text) in outputs {
             #expect(!text.isEmpty, "\(what) is empty")

@@ -102,7 +102,8 @@ import WundercastTestSupport
     /// A 200 answer with the key in every text member, in several forms: the weather holds none of it.
     @Test func aKeyInTheConditionOfASuccessIsRedacted() async throws {
         let escaped = Self.spelled(Self.key) { c, _ in "\\u" + Self.hex(c, 4, small: false) }
-        var weather = try JSONSerialization.jsonObject(with: Data(try Fixtures.bytes(OpenWeatherMapVariants.weatherPath)))
+        var weather =
+            try JSONSerialization.jsonObject(with: Data(try Fixtures.bytes(OpenWeatherMapVariants.weatherPath)))
             as! [String: Any]
         var condition = (weather["weather"] as! [[String: Any]])[0]
         condition["description"] = "rain \(Self.key.uppercased())"
@@ -126,14 +127,16 @@ import WundercastTestSupport
     @Test func headersAndClientErrorsAreRedactedToo() async throws {
         let secrets = Secrets([Self.key])
         let http = ScriptedHTTPClient([
-            .success(HTTPResponse(status: 200, headers: ["x-\(Self.key)": "a \(Self.key)"], body: Array(Self.key.utf8))),
+            .success(
+                HTTPResponse(status: 200, headers: ["x-\(Self.key)": "a \(Self.key)"], body: Array(Self.key.utf8))),
             .failure(.transport(code: 7, message: String(repeating: "y", count: 250) + Self.key)),
         ])
         let client = RedactingHTTPClient(http, secrets: secrets)
         let response = try await client.get("https://h/", headers: [:])
         #expect(response.headers == ["x-REDACTED": "a REDACTED"])
         #expect(response.body == Array("REDACTED".utf8))
-        await #expect(throws: WeatherError.transport(code: 7, message: String(repeating: "y", count: 250) + "REDACTED")) {
+        await #expect(throws: WeatherError.transport(code: 7, message: String(repeating: "y", count: 250) + "REDACTED"))
+        {
             _ = try await client.get("https://h/", headers: [:])
         }
     }

@@ -225,7 +225,8 @@ import WundercastTestSupport
         ("see https://h/p?", "see https://h/p?"),
         // libcurl's 256-byte error buffer cut inside the key: what is left of it goes too.
         (
-            "Failed to connect: " + String(repeating: "p", count: 180) + " https://h/p?lat=1&appid=0123456789abcdef0123",
+            "Failed to connect: " + String(repeating: "p", count: 180)
+                + " https://h/p?lat=1&appid=0123456789abcdef0123",
             "Failed to connect: " + String(repeating: "p", count: 180) + " https://h/p"
         ),
     ])

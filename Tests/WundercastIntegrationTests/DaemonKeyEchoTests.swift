@@ -42,6 +42,20 @@ import WundercastTestSupport
         String(repeating: "x", count: 195) + " https://api.openweathermap.org/data/2.5/weather?lat=44.34&appid=\(key)"
     }
 
+    /// A daemon asking `http` as OpenWeatherMap with the key in `keyFile`, keeping its state in
+    /// `cache`, with `more` configuration lines; returned after `READY=1`, with its `NOTIFY_SOCKET`.
+    static func start(
+        _ http: FixtureHTTPServer, keyFile: URL, cache: DaemonLastStateTests.CacheDirectory, more: String = ""
+    ) async throws -> (DaemonProcess, NotifySocket) {
+        let notify = try NotifySocket(path: cache.path + "/notify")
+        let daemon = try await DaemonProcess(
+            configuration: DaemonOpenWeatherMapTests.configuration(http, keyLine: "APIKeyFile=\(keyFile.path)")
+                + "\n[Cache]\nPath=\(cache.file)\n" + more,
+            environment: ["NOTIFY_SOCKET": notify.path], waitForSocket: false)
+        _ = try await notify.messages.waitFor("READY=1") { $0.contains("READY=1") }
+        return (daemon, notify)
+    }
+
     @Test func aProviderThatEchoesTheKeyLeavesNoPieceOfItAnywhere() async throws {
         let root = try Self.servedDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
@@ -50,12 +64,8 @@ import WundercastTestSupport
         let cache = try DaemonLastStateTests.CacheDirectory()
         let http = try await FixtureHTTPServer(root: root)
         try http.respond(headers: ["X-Echo": Self.key])
-        let notify = try NotifySocket(path: cache.path + "/notify")
-        let daemon = try await DaemonProcess(
-            configuration: DaemonOpenWeatherMapTests.configuration(http, keyLine: "APIKeyFile=\(keyFile.path)")
-                + "\n[Throttle]\nMinInterval=1s\n[Cache]\nPath=\(cache.file)\nClockSyncFile=\n",
-            environment: ["NOTIFY_SOCKET": notify.path], waitForSocket: false)
-        _ = try await notify.messages.waitFor("READY=1") { $0.contains("READY=1") }
+        let (daemon, notify) = try await Self.start(
+            http, keyFile: keyFile, cache: cache, more: "ClockSyncFile=\n[Throttle]\nMinInterval=1s\n")
         // Public readers connect as `nobody` (only root can be someone else).
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: daemon.directory.path)
         var outputs: [(String, String)] = []
@@ -65,14 +75,17 @@ import WundercastTestSupport
                 ["now"], ["now", "--json"], ["now", "--format", "waybar"], ["status"], ["--format", "json", "status"],
                 ["--format", "json", "weather", "10,10"],
             ] {
-                let result = try await runProcess(try Binaries.path("wundercastctl"), ["--socket", daemon.socketPath] + arguments)
+                let result = try await runProcess(
+                    try Binaries.path("wundercastctl"), ["--socket", daemon.socketPath] + arguments)
                 outputs.append(("\(phase): \(arguments.joined(separator: " "))", result.stdout + result.stderr))
             }
             if geteuid() == 0 {
                 let result = try await runProcess(
                     "/usr/bin/setpriv",
-                    ["--reuid=65534", "--regid=65534", "--clear-groups", try Binaries.path("wundercastctl"),
-                     "--socket", daemon.socketPath, "now", "--json"])
+                    [
+                        "--reuid=65534", "--regid=65534", "--clear-groups", try Binaries.path("wundercastctl"),
+                        "--socket", daemon.socketPath, "now", "--json",
+                    ])
                 #expect(result.status == 0, "public now: \(result.stderr)")
                 outputs.append(("\(phase): public now", result.stdout + result.stderr))
             }
@@ -123,26 +136,15 @@ import WundercastTestSupport
         kept.location = .init(latitude: 44.34, longitude: 10.99, source: "fallback")
         kept.weather.condition = "rain " + Self.key
         try cache.write(kept)
-        let notify = try NotifySocket(path: cache.path + "/notify")
-        let daemon = try await DaemonProcess(
-            configuration: """
-                [Location]
-                Authorization=denied
-                GPSD=127.0.0.1:1
-                Fallback=44.34,10.99
-                [Weather]
-                Provider=openweathermap
-                URL=\(DaemonLastStateTests.unreachable)
-                APIKeyFile=\(keyFile.path)
-                [Cache]
-                Path=\(cache.file)
-                """,
-            environment: ["NOTIFY_SOCKET": notify.path], waitForSocket: false)
-        _ = try await notify.messages.waitFor("READY=1") { $0.contains("READY=1") }
+        // The provider fails: the kept weather stays what is shown.
+        let http = try await FixtureHTTPServer()
+        try http.respond(status: 500, body: "{}")
+        let (daemon, _) = try await Self.start(http, keyFile: keyFile, cache: cache)
         let state = try await daemon.now()
         #expect(state[path: "weather.condition"] as? String == "rain REDACTED", "\(state)")
         let file = try String(contentsOfFile: cache.file, encoding: .utf8)
         await daemon.stop()
+        await http.stopAndWait()
         for (what, text) in [("now", "\(state)"), ("the kept state file", file), ("the log", daemon.log)] {
             #expect(SecretPieces.leaked(Self.key, in: text) == nil, "\(what): \(text.prefix(2000))")
         }

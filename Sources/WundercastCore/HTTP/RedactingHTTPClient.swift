@@ -32,7 +32,8 @@ public struct RedactingHTTPClient: HTTPClient {
         var clean = response
         clean.body = secrets.redact(response.body)
         clean.headers = Dictionary(
-            response.headers.map { (secrets.redact($0.key), secrets.redact($0.value)) }, uniquingKeysWith: { _, last in last })
+            response.headers.map { (secrets.redact($0.key), secrets.redact($0.value)) },
+            uniquingKeysWith: { _, last in last })
         return clean
     }
 }

@@ -37,9 +37,10 @@ import WundercastTestSupport
             weather: weather, forecast: Array(try JSONSerialization.data(withJSONObject: json)))
     }
 
-    /// The error bodies: the URL of the request with the key after 195 characters.
+    /// The error bodies: the URL of the request, its key from character 183 on (before, the
+    /// 200-character cut came first and left 17 of its 32 characters for the redaction to miss).
     static var longMessage: String {
-        String(repeating: "x", count: 195) + " https://api.openweathermap.org/data/2.5/weather?lat=44.34&appid=\(key)"
+        String(repeating: "x", count: 128) + " https://api.openweathermap.org/data/2.5/weather?appid=\(key)&lat=44.34"
     }
 
     /// A daemon asking `http` as OpenWeatherMap with the key in `keyFile`, keeping its state in

@@ -2,8 +2,9 @@
 /// state, the back-off, the log priority) and a stable ``code`` for the state's `error.code`
 /// (docs/PROTOCOL.md, "Error codes").
 ///
-/// Messages never contain an API key: the HTTP client and the provider queue pass every error
-/// through ``redacted(by:)`` with the provider's ``Secrets``. Provider or transport text
+/// Messages never contain an API key: a provider with a key redacts its answers and its client's
+/// errors where they enter (``RedactingHTTPClient``, which uses ``redacted(by:)``), before any
+/// text is cut. Provider or transport text
 /// reaches ``message`` only through ``UntrustedText/sanitized(_:limit:)`` (at most 200
 /// scalars, no control characters).
 public enum WeatherError: Error, Sendable, Equatable {
@@ -137,7 +138,7 @@ public enum WeatherError: Error, Sendable, Equatable {
     /// The error with every secret value in its texts replaced (``Secrets/redact(_:)``).
     public func redacted(by secrets: Secrets) -> WeatherError {
         guard !secrets.isEmpty else { return self }
-        let r = secrets.redact
+        let r: (String) -> String = secrets.redact
         return switch self {
         case .transport(let code, let message): .transport(code: code, message: r(message))
         case .http(let status, let reason, let retryAfter):

@@ -9,8 +9,9 @@ public protocol WeatherProvider: Sendable {
     /// Short provider name as published in the state's `provider` member, e.g. `"open-meteo"`.
     var name: String { get }
     /// The secret values the provider sends (an API key in its URLs), or ``Secrets/none``.
-    /// ``ProviderQueue`` redacts every error of the provider with them before it reaches the
-    /// state, a log line or a socket answer; the provider should give them to its HTTP client too.
+    /// The provider redacts its answers with them where they enter (``RedactingHTTPClient``:
+    /// body, headers and error texts, before decoding), so neither its weather nor its errors
+    /// carry them; the daemon redacts its log lines and the kept state file with them too.
     /// Required, with no default, so that a provider with a key cannot forget it.
     var secrets: Secrets { get }
     /// Fetches the current weather at `coordinate`, which the caller has already rounded to
@@ -84,6 +85,7 @@ public protocol HTTPClient: Sendable {
     /// when no complete answer arrived (its code names the ``TransportFailure``),
     /// ``WeatherError/tooLarge(limit:)`` for a body over the client's cap, and
     /// ``WeatherError/cancelled`` when the task was cancelled. Any status (304 included) is
-    /// returned, not thrown. Error texts carry no secret of the client's ``Secrets``.
+    /// returned, not thrown. Secrets are redacted by the provider that holds them
+    /// (``RedactingHTTPClient``).
     func get(_ url: String, headers: [String: String]) async throws(WeatherError) -> HTTPResponse
 }

@@ -16,10 +16,11 @@ import WundercastCore
 /// are lower-cased and belong to the final response after redirects.
 ///
 /// Cancelling the calling task aborts the transfer at once and throws ``WeatherError/cancelled``.
-/// Error messages never contain a URL's query string nor any of ``secrets`` (an `appid` must
-/// never reach a log): every error the client throws passes ``WeatherError/redacted(by:)``, and
-/// libcurl's texts (its error buffer can quote the URL) are cut at every `?`. They are sanitised
-/// (``UntrustedText/sanitized(_:limit:)``).
+/// Error messages never contain a URL's query string (an `appid` must never reach a log):
+/// libcurl's texts (its error buffer can quote the URL) lose every query whole, also one that
+/// the 256-byte buffer already cut (``redactingQueries(_:)``). Secrets themselves are redacted
+/// by the provider that holds them, from everything this client returns or throws
+/// (``WundercastCore/RedactingHTTPClient``).
 ///
 /// Failures, each its own kind (``FailureKind``): libcurl's `CURLcode` in
 /// ``WeatherError/transport(code:message:)`` (DNS, connect, timeout, TLS, a body cut short —
@@ -46,19 +47,15 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
     /// Largest total of response header lines accepted, in bytes (64 KiB); more fails with
     /// ``WeatherError/transport(code:message:)`` code 23 (`CURLE_WRITE_ERROR`).
     public static let maxHeaderBytes = 64 << 10
-    /// Secret values (an API key in the URLs) never shown in an error.
-    public let secrets: Secrets
-
     /// Transfers block their thread in `curl_multi_poll`; a concurrent queue lets dispatch give
     /// each its own thread (custom queues target the overcommitting global queue).
     private let queue = DispatchQueue(label: "wundercast.curl", attributes: .concurrent)
 
     public init(
         userAgent: String, connectTimeout: Duration = .seconds(5), timeout: Duration = .seconds(10),
-        maxBodySize: Int = 2 << 20, secrets: Secrets = .none
+        maxBodySize: Int = 2 << 20
     ) {
         self.userAgent = userAgent
-        self.secrets = secrets
         self.connectTimeout = connectTimeout
         self.timeout = timeout
         self.maxBodySize = maxBodySize
@@ -80,7 +77,7 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         } onCancel: {
             transfer.cancel()
         }
-        return try result.mapError { $0.redacted(by: secrets) }.get()
+        return try result.get()
     }
 
     /// libcurl's `*_MS` options take a `long`; 0 would mean "no timeout", so at least 1 ms.
@@ -115,8 +112,10 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
     }
 
     /// `message` with the query string (and fragment) cut from every URL in it: everything
-    /// from a `?` or `#` up to the next blank or quote. libcurl's error texts can quote the URL
-    /// (PITFALLS), and an `appid=` key must never reach a log line. A `?` ending a sentence stays.
+    /// from a `?` or `#` up to the next blank or quote, or to the end — libcurl's error buffer
+    /// (`CURLOPT_ERRORBUFFER`, 256 bytes) may end inside a query, and what is left of a cut
+    /// key goes with it. libcurl's error texts can quote the URL (PITFALLS), and an `appid=`
+    /// key must never reach a log line. A `?` ending a sentence stays.
     public static func redactingQueries(_ message: String) -> String {
         let ends: (Character) -> Bool = { $0.isWhitespace || "\"'<>`".contains($0) }
         var out = ""

@@ -217,13 +217,12 @@ final class CurlTransfer: @unchecked Sendable {
             let detail = String(cString: errorBuffer).trimmingWhitespace()
             if !detail.isEmpty && detail != message { message += ": " + detail }
         }
-        // Redacted first (a cut could otherwise hide the `?` that starts a query), then stripped
-        // of control characters (libcurl quotes server text in some errors) and bounded loosely:
-        // the client's secrets are redacted after this (a cut at 200 could leave a key's first
-        // part), the 200-character bound comes with ``WeatherError/message``.
-        return .transport(
-            code: Int(code.rawValue),
-            message: UntrustedText.sanitized(CurlHTTPClient.redactingQueries(message), limit: 2 * Int(CURL_ERROR_SIZE)))
+        // Queries go first; nothing is cut here: the text is bounded by libcurl's buffer
+        // (CURL_ERROR_SIZE) and its short strerror text, and a cut before the provider's
+        // redaction (RedactingHTTPClient) could leave a key's first part where no redaction
+        // finds it. Control characters and the 200-character bound come with
+        // ``WeatherError/message``, after the redaction.
+        return .transport(code: Int(code.rawValue), message: CurlHTTPClient.redactingQueries(message))
     }
 
     private func multiError(_ code: CURLMcode) -> String {

@@ -47,7 +47,7 @@ extension Daemon.Instance {
             return LastStateStart(file: nil, restored: nil, clock: clock)
         }
         let file = LastStateFile(path: path)
-        switch file.load() {
+        switch file.load(redacting: weather.queue.secrets) {
         case .absent:
             logger.debug("no kept weather in \(path) yet")
             return LastStateStart(file: file, restored: nil, clock: clock)

@@ -15,7 +15,7 @@ extension Daemon {
 
     /// The provider `[Weather] Provider=` names, with its HTTP client: the one place that
     /// chooses among providers. A provider with a key gets it from ``apiKey(_:environment:read:)``,
-    /// and its client redacts it (``Secrets``).
+    /// and redacts it from its answers itself (``Secrets``, ``RedactingHTTPClient``).
     ///
     /// - Parameters:
     ///   - places: the city table, whose nearest city gives MET Norway's place its time zone
@@ -30,28 +30,28 @@ extension Daemon {
         }
     ) throws(ProviderSetupError) -> any WeatherProvider {
         let weather = configuration.weather
-        func http(_ secrets: Secrets) -> CurlHTTPClient {
+        func http() -> CurlHTTPClient {
             CurlHTTPClient(
                 userAgent: Wundercast.userAgent, connectTimeout: min(Duration.seconds(5), weather.timeout),
-                timeout: weather.timeout, secrets: secrets)
+                timeout: weather.timeout)
         }
         switch weather.provider {
         case .openMeteo:
             return OpenMeteoProvider(
-                baseURL: weather.baseURL, units: weather.unitPreferences, cell: weather.cell, http: http(.none))
+                baseURL: weather.baseURL, units: weather.unitPreferences, cell: weather.cell, http: http())
         case .openWeatherMap:
             let key = try apiKey(weather, environment: environment, read: read)
             return UnitConvertingProvider(
                 OpenWeatherMapProvider(
                     baseURL: weather.baseURL, apiKey: key, units: weather.units, language: weather.language,
-                    http: http(Secrets([key]))),
+                    http: http()),
                 to: weather.unitPreferences)
         case .metNorway:
             // Configuration.parse refuses Provider=metno without Contact=.
             return UnitConvertingProvider(
                 MetNorwayProvider(
                     baseURL: weather.baseURL, contact: weather.contact ?? "", units: weather.units,
-                    http: http(.none), clock: ContinuousClock(), logger: logger, utcOffset: utcOffsetLookup(places)),
+                    http: http(), clock: ContinuousClock(), logger: logger, utcOffset: utcOffsetLookup(places)),
                 to: weather.unitPreferences)
         }
     }

@@ -46,6 +46,7 @@ mutants=(
   "a wake cuts short a Retry-After|Sources/WundercastCore/Refresh/RefreshStateMachine+Wake.swift|guard streak.kind.isNetwork else {|guard true else {"
   "any TPV resets the back-off|Sources/WundercastGPSD/ReconnectSchedule.swift|let stable = sawFix && upFor >= stableFor|let stable = evidence != .other|WundercastGPSDTests.ReconnectScheduleTests|aGpsdThatSendsOneTPVAndClosesIsReconnectedWithGrowingBackoff"
   "unreadable decision ignored|Sources/WundercastServer/Daemon.swift|initial = .denied|initial = configuration.location.authorization|SavedDecisionTests"
+  "redaction after the cut|Sources/WundercastCore/HTTP/RedactingHTTPClient.swift|clean.body = secrets.redact(response.body)|clean.body = response.body|WundercastCoreTests.EntryRedactionTests"
 )
 
 bundle="$($SWIFT build --show-bin-path)/wundercastPackageTests.xctest"

@@ -223,6 +223,12 @@ import WundercastTestSupport
         ("no url here", "no url here"),
         ("What? Why?", "What? Why?"),
         ("see https://h/p?", "see https://h/p?"),
+        // libcurl's 256-byte error buffer cut inside the key: what is left of it goes too.
+        (
+            "Failed to connect: " + String(repeating: "p", count: 180)
+                + " https://h/p?lat=1&appid=0123456789abcdef0123",
+            "Failed to connect: " + String(repeating: "p", count: 180) + " https://h/p"
+        ),
     ])
     func redactingQueries(message: String, expected: String) {
         #expect(CurlHTTPClient.redactingQueries(message) == expected)

@@ -7,25 +7,26 @@ import WundercastTestSupport
 
 /// Issue 7, point 5: a fake API key in every request's query, every failure kind driven through
 /// the loopback server (the server echoes the key back where it can: in reasons, a content
-/// type, a member, a redirect), through the real client, the provider queue, the service with
-/// its state and log line, and a socket lookup. No captured text may contain the key.
+/// type, a member, a redirect), through the real client, the redaction where the answer enters
+/// (``RedactingHTTPClient``), the provider queue, the service with its state and log line, and a
+/// socket lookup. No captured text may contain the key.
 @Suite(.timeLimit(.minutes(2))) struct RedactionOverHTTPTests {
     static let key = "f4k3k3y0123456789abcdef0123456789"
 
-    /// A provider with an `appid=` key in its URLs that does nothing about secrets itself: its
-    /// errors carry whatever the client and the body said. Decodes Open-Meteo's bodies.
+    /// A provider with an `appid=` key in its URLs that, as every provider with a key, redacts
+    /// its answers where they enter and does nothing else about secrets: its errors carry
+    /// whatever the client and the body said. Decodes Open-Meteo's bodies.
     final class KeyedProvider: WeatherProvider {
         let name = "keyed-test"
-        var secrets: Secrets { Secrets([RedactionOverHTTPTests.key]) }
-        let http: CurlHTTPClient
+        var secrets: Secrets { http.secrets }
+        let http = RedactingHTTPClient(
+            CurlHTTPClient(userAgent: "wundercast-tests/1.0", timeout: .milliseconds(500)),
+            secrets: Secrets([RedactionOverHTTPTests.key]))
         /// Everything before `latitude=` in the URL.
         let prefix: Mutex<String>
 
-        init(prefix: String, clientKnowsSecrets: Bool) {
+        init(prefix: String) {
             self.prefix = Mutex(prefix)
-            http = CurlHTTPClient(
-                userAgent: "wundercast-tests/1.0", timeout: .milliseconds(500),
-                secrets: clientKnowsSecrets ? Secrets([RedactionOverHTTPTests.key]) : .none)
         }
 
         func url(_ c: Coordinate) -> String {
@@ -73,18 +74,17 @@ import WundercastTestSupport
         Case(code: "decoding", prefix: nil) { try $0.respond(body: #"{"current":{"time":"\#(key)"}}"#) },
     ]
 
-    @Test(arguments: [true, false])
-    func noCapturedTextEverContainsTheKey(clientKnowsSecrets: Bool) async throws {
+    @Test func noCapturedTextEverContainsTheKey() async throws {
         let server = try await FixtureHTTPServer()
         defer { server.stop() }
         let closed = try await CurlHTTPClientTests.closedPort()
         let normal = server.baseURL + "/v1/forecast?"
-        let provider = KeyedProvider(prefix: normal, clientKnowsSecrets: clientKnowsSecrets)
+        let provider = KeyedProvider(prefix: normal)
         let wall = Mutex(Date(timeIntervalSince1970: 1_768_593_600))
         let wallClock: @Sendable () -> Date = { wall.withLock { $0 } }
         let queue = ProviderQueue(provider, wallClock: wallClock)
         let clock = ManualClock()
-        let log = CapturedLog()  // no redacting wrapper: the queue alone must keep the key out
+        let log = CapturedLog()  // no redacting logger: the entry redaction alone must keep the key out
         let store = StateStore(provider: queue.name, authorization: .denied)
         let service = WeatherService(
             locationManager: LocationManager(

@@ -16,20 +16,23 @@ import Foundation
 /// ``Weather`` members and their sources: ``OpenWeatherMapCurrent`` and
 /// ``OpenWeatherMapForecastList``; how they are joined: ``weather(current:forecast:)``.
 ///
-/// The key is one of the provider's ``secrets``: the queue, the HTTP client (give it the same
-/// ``Secrets``) and the logger redact it from every text.
+/// The key is the provider's ``secrets``: every answer is redacted with them as it arrives
+/// (``RedactingHTTPClient`` around the client given: body, headers, error texts), before it is
+/// decoded or cut, so no member of the weather or text of an error can carry the key or a part
+/// of it. The daemon's logger redacts its own lines with them too.
 public struct OpenWeatherMapProvider: WeatherProvider {
     /// `"openweathermap"`.
     public var name: String { WeatherProviderID.openWeatherMap.rawValue }
     /// The API key.
-    public var secrets: Secrets { Secrets([apiKey]) }
+    public var secrets: Secrets { http.secrets }
     /// Base URL without a trailing slash, e.g. `https://api.openweathermap.org`.
     public let baseURL: String
     /// The units published (°C and km/h, or °F and mph); asked as `units=metric|imperial`.
     public let units: UnitSystem
     /// `lang=`, an ``OpenWeatherMapLanguage`` code.
     public let language: String
-    public let http: any HTTPClient
+    /// The client given, inside a ``RedactingHTTPClient`` with ``secrets``.
+    public let http: RedactingHTTPClient
     private let apiKey: String
 
     /// Steps of the forecast asked for (`cnt`): 16 × 3 h = 48 h, enough for the next 12 hours
@@ -45,7 +48,7 @@ public struct OpenWeatherMapProvider: WeatherProvider {
         self.apiKey = apiKey
         self.units = units
         self.language = language
-        self.http = http
+        self.http = RedactingHTTPClient(http, secrets: Secrets([apiKey]))
     }
 
     /// `<base>/data/2.5/weather?lat=44.34&lon=10.99&units=metric&lang=en&appid=KEY`.

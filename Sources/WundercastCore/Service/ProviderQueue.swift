@@ -16,8 +16,9 @@ import Synchronization
 /// list of coordinates takes one turn and counts as one request (``batchLimit`` is 1 otherwise).
 /// The ``WeatherCache`` in front of the queue decides what needs a request at all.
 ///
-/// Being the one door, it is where the provider's ``WeatherProvider/secrets`` are applied:
-/// every error it passes on is ``WeatherError/redacted(by:)`` them, whatever the provider did.
+/// Secrets are not its business: a provider with a key redacts its answers where they enter
+/// (``RedactingHTTPClient``), before anything is decoded or cut; a second pass here could only
+/// find what that one missed, and not a key already cut in half.
 public final class ProviderQueue: BatchWeatherProvider, Sendable {
     private struct State {
         var busy = false
@@ -52,7 +53,7 @@ public final class ProviderQueue: BatchWeatherProvider, Sendable {
     }
 
     /// Waits for its turn (FIFO; cancellation leaves the line with ``WeatherError/cancelled``),
-    /// then asks the provider. Throws what the provider throws, with its secrets redacted; the
+    /// then asks the provider. Throws what the provider throws; the
     /// answer comes without values no weather has, and one with no possible value left is a
     /// ``WeatherError/decoding(message:)`` error (``Weather/checkedForImpossibleValues()``).
     public func currentWeather(at coordinate: Coordinate) async throws(WeatherError) -> Weather {
@@ -64,8 +65,8 @@ public final class ProviderQueue: BatchWeatherProvider, Sendable {
     /// The provider's batch size (``BatchWeatherProvider``), 1 when it cannot batch.
     public var batchLimit: Int { (provider as? any BatchWeatherProvider)?.batchLimit ?? 1 }
 
-    /// One turn, one request for all `coordinates` when the provider can batch (a failed cell's
-    /// error redacted too); else one turn per coordinate, as ``currentWeather(at:)``.
+    /// One turn, one request for all `coordinates` when the provider can batch; else one turn
+    /// per coordinate, as ``currentWeather(at:)``.
     public func currentWeather(
         atEach coordinates: [Coordinate]
     ) async throws(WeatherError) -> [Result<Weather, WeatherError>] {
@@ -81,16 +82,14 @@ public final class ProviderQueue: BatchWeatherProvider, Sendable {
             }
             return results
         }
-        let secrets = provider.secrets
         return try await perform { () async throws(WeatherError) in
             try await batch.currentWeather(atEach: coordinates).map {
                 $0.flatMap { weather in Result { () throws(WeatherError) in try weather.checkedForImpossibleValues() } }
-                    .mapError { $0.redacted(by: secrets) }
             }
         }
     }
 
-    /// Waits for the turn, counts the request, runs `request`; a failure is redacted and noted.
+    /// Waits for the turn, counts the request, runs `request`; a failure is noted.
     private func perform<T>(_ request: () async throws(WeatherError) -> T) async throws(WeatherError) -> T {
         try await acquire()
         defer { release() }
@@ -98,9 +97,8 @@ public final class ProviderQueue: BatchWeatherProvider, Sendable {
         do {
             return try await request()
         } catch {
-            let redacted = error.redacted(by: provider.secrets)
-            if redacted != .cancelled { noteFailure(redacted) }
-            throw redacted
+            if error != .cancelled { noteFailure(error) }
+            throw error
         }
     }
 

@@ -34,7 +34,11 @@ struct LastStateFile: Sendable {
     /// state of this version is renamed aside; anything else at the path (checked with `lstat`,
     /// so a symbolic link is not followed) is ``Loaded/notAFile(kind:)`` and never renamed.
     /// Temporary files that a crash left beside it are removed first.
-    func load() -> Loaded {
+    ///
+    /// The bytes are redacted with `secrets` (the provider's key) before they are decoded: a
+    /// file kept by an earlier version may hold a key a provider echoed in a text. Such a file
+    /// is rewritten at once without it (when that fails, it stays until the next write).
+    func load(redacting secrets: Secrets = .none) -> Loaded {
         if let kind = Self.otherThanRegularFile(at: path) { return .notAFile(kind: kind) }
         WholeFile.removeTemporaries(of: path)
         let bytes: [UInt8]
@@ -50,8 +54,11 @@ struct LastStateFile: Sendable {
             case .changedWhileReading: return .unreadable(reason: error.reason)
             }
         }
+        let clean = secrets.redact(bytes)
         do {
-            return .valid(try LastState.decode(bytes))
+            let state = try LastState.decode(clean)
+            if clean != bytes { try? write(state) }
+            return .valid(state)
         } catch {
             return setAside(because: error.description)
         }

@@ -32,5 +32,8 @@ static inline CURLcode ccurl_setopt_off_t(CURL *handle, CURLoption option, curl_
 static inline CURLcode ccurl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }
+static inline CURLcode ccurl_getinfo_string(CURL *handle, CURLINFO info, char **value) {
+    return curl_easy_getinfo(handle, info, value);
+}
 
 #endif

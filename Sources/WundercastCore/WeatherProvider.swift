@@ -80,9 +80,11 @@ public enum RetryAfter {
 
 /// A minimal HTTP GET client, implemented over libcurl in `WundercastHTTP`.
 public protocol HTTPClient: Sendable {
-    /// GETs `url` with extra request `headers` (e.g. `If-Modified-Since`). Follows redirects,
-    /// accepts gzip, sends the client's User-Agent. Throws ``WeatherError/transport(code:message:)``
-    /// when no complete answer arrived (its code names the ``TransportFailure``),
+    /// GETs `url` with extra request `headers` (e.g. `If-Modified-Since`). Follows redirects within
+    /// `url`'s origin only (each hop counted in ``RedirectTally/current``), accepts gzip, sends
+    /// the client's User-Agent. Throws ``WeatherError/transport(code:message:)`` when no
+    /// complete answer arrived (its code names the ``TransportFailure``), `http(status:…)` for a
+    /// redirect not followed,
     /// ``WeatherError/tooLarge(limit:)`` for a body over the client's cap, and
     /// ``WeatherError/cancelled`` when the task was cancelled. Any status (304 included) is
     /// returned, not thrown. Secrets are redacted by the provider that holds them

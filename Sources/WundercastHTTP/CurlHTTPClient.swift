@@ -11,9 +11,13 @@ import WundercastCore
 /// ``HTTPClient`` over libcurl (Debian's libcurl 7.88): one easy handle per request, driven on a
 /// dispatch thread, never on Swift's cooperative pool.
 ///
-/// Each GET follows up to 5 redirects (http/https only), accepts gzip, sends ``userAgent``
-/// (libcurl sends none by default; PITFALLS) and returns any HTTP status. Response header names
-/// are lower-cased and belong to the final response after redirects.
+/// Each GET accepts gzip, sends ``userAgent`` (libcurl sends none by default; PITFALLS) and
+/// returns any HTTP status. Redirects (301, 302, 303, 307, 308) are followed only within the
+/// URL's own origin (scheme, host and port) and at most ``maxRedirects`` hops, each hop a request
+/// of its own counted in the provider's requests (``RedirectTally``); a redirect to another
+/// origin, or one hop too many, is not followed and fails as ``WeatherError/http(status:reason:retryAfter:)``
+/// with its status (`http-302`) and a message naming the origins (never a path or query).
+/// Response header names are lower-cased and belong to the final response.
 ///
 /// Cancelling the calling task aborts the transfer at once and throws ``WeatherError/cancelled``.
 /// Error messages never contain a URL's query string (an `appid` must never reach a log):
@@ -41,6 +45,8 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
     public let connectTimeout: Duration
     /// Time allowed for the whole transfer, redirects included.
     public let timeout: Duration
+    /// Same-origin redirect hops followed at most per GET.
+    public static let maxRedirects = 2
     /// Largest body accepted, in bytes (after gzip decoding; 2 MiB by default, some 50 times
     /// a provider's largest answer); a larger one fails with ``WeatherError/tooLarge(limit:)``.
     public let maxBodySize: Int
@@ -63,6 +69,52 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
     }
 
     public func get(_ url: String, headers: [String: String]) async throws(WeatherError) -> HTTPResponse {
+        try await following(url, headers: headers)
+    }
+
+    /// One transfer per hop, the redirects of `url`'s own origin followed (at most
+    /// ``maxRedirects``), all within ``timeout``.
+    private func following(_ url: String, headers: [String: String]) async throws(WeatherError) -> HTTPResponse {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        let origin = Origin(url)
+        var current = url
+        var hops = 0
+        while true {
+            let left = clock.now.duration(to: deadline)
+            guard left > .zero else {
+                throw .transport(
+                    code: Int(CURLE_OPERATION_TIMEDOUT.rawValue),
+                    message: "no answer within \(Self.milliseconds(timeout)) ms, \(hops) redirects included")
+            }
+            let outcome = try await transfer(current, headers: headers, timeout: left)
+            guard let target = outcome.redirectURL else { return outcome.response }
+            let status = outcome.response.status
+            let next = Origin(target)
+            guard let origin, let next, next == origin else {
+                let shown = next.map { "another origin (\($0))" } ?? "an address that cannot be read"
+                throw .http(
+                    status: status,
+                    reason:
+                        "a redirect to \(shown) is not followed: only redirects within \(origin?.description ?? "the provider's origin") are",
+                    retryAfter: outcome.response.retryAfter)
+            }
+            guard hops < Self.maxRedirects else {
+                throw .http(
+                    status: status, reason: "more than \(Self.maxRedirects) redirects: not followed",
+                    retryAfter: outcome.response.retryAfter)
+            }
+            hops += 1
+            RedirectTally.current?.countHop()
+            current = target
+        }
+    }
+
+    /// One transfer of `url` without following redirects, on the client's queue; cancelling the
+    /// task aborts it.
+    private func transfer(
+        _ url: String, headers: [String: String], timeout: Duration
+    ) async throws(WeatherError) -> CurlTransfer.Outcome {
         if Task.isCancelled { throw .cancelled }
         let transfer = CurlTransfer(
             url: url, headers: headers, userAgent: userAgent,
@@ -71,13 +123,42 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         let queue = self.queue
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation {
-                (continuation: CheckedContinuation<Result<HTTPResponse, WeatherError>, Never>) in
+                (continuation: CheckedContinuation<Result<CurlTransfer.Outcome, WeatherError>, Never>) in
                 queue.async { continuation.resume(returning: transfer.run()) }
             }
         } onCancel: {
             transfer.cancel()
         }
         return try result.get()
+    }
+
+    /// A URL's origin (RFC 6454): scheme, host and port (the scheme's default port when none is
+    /// written), lower-cased, as libcurl's URL parser (`curl_url`) reads them; `nil` when it cannot.
+    struct Origin: Equatable, CustomStringConvertible {
+        var scheme: String
+        var host: String
+        var port: String
+
+        init?(_ url: String) {
+            guard let handle = curl_url() else { return nil }
+            defer { curl_url_cleanup(handle) }
+            guard curl_url_set(handle, CURLUPART_URL, url, 0) == CURLUE_OK else { return nil }
+            func part(_ what: CURLUPart, _ flags: Int32 = 0) -> String? {
+                var text: UnsafeMutablePointer<CChar>?
+                guard curl_url_get(handle, what, &text, UInt32(flags)) == CURLUE_OK, let text else { return nil }
+                defer { curl_free(text) }
+                return String(cString: text).lowercased()
+            }
+            guard let scheme = part(CURLUPART_SCHEME), let host = part(CURLUPART_HOST),
+                let port = part(CURLUPART_PORT, CURLU_DEFAULT_PORT)
+            else { return nil }
+            self.scheme = scheme
+            self.host = host
+            self.port = port
+        }
+
+        /// `scheme://host:port`, outside text bounded and without control characters.
+        var description: String { UntrustedText.sanitized("\(scheme)://\(host):\(port)", limit: 80) }
     }
 
     /// libcurl's `*_MS` options take a `long`; 0 would mean "no timeout", so at least 1 ms.

@@ -65,8 +65,19 @@ final class CurlTransfer: @unchecked Sendable {
 
     private var isCancelled: Bool { cancelled.load(ordering: .sequentiallyConsistent) }
 
+    /// What one transfer got: the response, and for a redirect (301, 302, 303, 307, 308 with a
+    /// `Location`) the absolute URL it points to (libcurl's `CURLINFO_REDIRECT_URL`, resolved
+    /// against this transfer's URL), not followed.
+    struct Outcome {
+        var response: HTTPResponse
+        var redirectURL: String?
+    }
+
+    /// The statuses libcurl would follow with `CURLOPT_FOLLOWLOCATION` (a 304 is not one).
+    static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+
     /// Performs the transfer; blocks until it ends. Any HTTP status is a success here.
-    func run() -> Result<HTTPResponse, WeatherError> {
+    func run() -> Result<Outcome, WeatherError> {
         guard CurlGlobal.initialised else {
             return .failure(.transport(code: Int(CURLE_FAILED_INIT.rawValue), message: "curl_global_init failed"))
         }
@@ -97,11 +108,10 @@ final class CurlTransfer: @unchecked Sendable {
             ccurl_setopt_string(easy, CURLOPT_URL, url),
             ccurl_setopt_string(easy, CURLOPT_USERAGENT, userAgent),
             ccurl_setopt_long(easy, CURLOPT_HTTPGET, 1),
-            ccurl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1),
-            ccurl_setopt_long(easy, CURLOPT_MAXREDIRS, 5),
+            // Redirects are CurlHTTPClient's: one transfer per hop, same origin only, each counted.
+            ccurl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0),
             // CURLOPT_PROTOCOLS (a bitmask) is deprecated since 7.85; the _STR forms replace it.
             ccurl_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https"),
-            ccurl_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"),
             // "" offers every encoding libcurl can decode (gzip, deflate, …) and decodes the body.
             ccurl_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, ""),
             ccurl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, connectTimeoutMilliseconds),
@@ -172,8 +182,18 @@ final class CurlTransfer: @unchecked Sendable {
         guard info == CURLE_OK, status > 0 else {
             return .failure(.transport(code: Int(info.rawValue), message: "no HTTP status received"))
         }
+        var redirectURL: String?
+        if Self.redirectStatuses.contains(status) {
+            var target: UnsafeMutablePointer<CChar>?
+            if ccurl_getinfo_string(easy, CURLINFO_REDIRECT_URL, &target) == CURLE_OK, let target {
+                redirectURL = String(cString: target)  // owned by the handle: copied before cleanup
+            }
+        }
         return .success(
-            CurlHTTPClient.response(status: status, headers: responseHeaders, body: body, now: Double(time(nil))))
+            Outcome(
+                response: CurlHTTPClient.response(
+                    status: status, headers: responseHeaders, body: body, now: Double(time(nil))),
+                redirectURL: redirectURL))
     }
 
     private func receiveBody(_ chunk: UnsafeRawBufferPointer) -> Int {
@@ -186,8 +206,8 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     /// One header line, CRLF included; returns what libcurl must see as handled (less aborts).
-    /// A status line starts a new response (a redirect, or `100 Continue`), so only the final
-    /// response's headers remain. All lines together (redirects included) are bounded.
+    /// A status line starts a new response (`100 Continue`), so only the final response's headers
+    /// remain. All lines together are bounded.
     private func receiveHeader(_ line: UnsafeRawBufferPointer) -> Int {
         headerBytes += line.count
         guard headerBytes <= CurlHTTPClient.maxHeaderBytes else {

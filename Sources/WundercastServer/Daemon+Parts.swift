@@ -4,7 +4,8 @@ import WundercastGPSD
 extension Daemon {
     /// What a configuration makes of `[Weather]`, `[Places]`, `MaxAge=` and `LookupsPerMinute=`:
     /// the city table, the provider behind its one door (``ProviderQueue``), the weather cache
-    /// shared by the daemon's own fetches and the lookups, and the lookups. A reload that
+    /// shared by the daemon's own fetches and precise readers' lookups, and the lookups (with
+    /// the public readers' cache of their own). A reload that
     /// changes none of these keys keeps it (and its cache); one that does makes a new one.
     final class WeatherSide: Sendable {
         let places: PlaceFinder
@@ -23,11 +24,15 @@ extension Daemon {
             cache = WeatherCache(
                 provider: queue, precision: configuration.weather.precision, ttl: configuration.throttle.maxAge,
                 clock: ContinuousClock(), logger: logger)
+            let clock = ContinuousClock()
+            let origin = clock.now
+            // Precise readers' lookups share `cache`; public readers' have a cache of their own.
             lookups = LookupService(
                 queue: queue, cache: cache, places: places,
                 settings: .init(
                     precision: configuration.weather.precision, maxAge: configuration.throttle.maxAge,
-                    lookupsPerMinute: configuration.socket.lookupsPerMinute))
+                    lookupsPerMinute: configuration.socket.lookupsPerMinute),
+                uptime: { origin.duration(to: clock.now) }, logger: logger)
         }
 
         /// Whether `a` and `b` make the same weather side (its keys are equal).

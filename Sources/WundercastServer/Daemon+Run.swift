@@ -63,12 +63,18 @@ extension Daemon.Instance {
                     },
                     lookup: { [self] request, peer in
                         let lookups = self.weather.lookups
+                        let reader: LookupService.Reader =
+                            switch peer.reader {
+                            case .precise: .precise
+                            case .public: .public(precision: configuration.socket.publicPrecision)
+                            }
                         switch request {
                         case .weather(let query):
-                            return await lookups.weather(query, user: peer.uid)
+                            return await lookups.weather(query, user: peer.uid, reader: reader)
                         case .around(let center, let step):
                             let current = viewer.views(store.current).position(for: peer.reader)
-                            return await lookups.around(center, step: step, current: current, user: peer.uid)
+                            return await lookups.around(
+                                center, step: step, current: current, user: peer.uid, reader: reader)
                         default:
                             return SocketProtocol.line(
                                 SocketProtocol.ErrorResponse(.unknownRequest, message: "not a lookup request"))

@@ -33,6 +33,7 @@ mutants=(
   "fetches in flight not joined|Sources/WundercastCore/Cache/WeatherCacheTable.swift|} else if let fetch = flights[key] {|} else if let fetch = Optional<Int>.none {"
   "a stored answer refreshed MaxAge after the daemon's fetch, not after its request|Sources/WundercastCore/Refresh/RefreshStateMachine.swift|if let requestedAt, let started = lastStart, requestedAt < started { lastStart = requestedAt }|_ = requestedAt"
   "weather cache unbounded|Sources/WundercastCore/Cache/WeatherCacheTable.swift|if entries[key] == nil, entries.count >= capacity {|if false {"
+  "public lookup served from the daemon's cell|Sources/WundercastCore/Lookup/LookupService.swift|case .public(let precision): (min(max(0, precision), settings.precision), publicCache)|case .public(let precision): (min(max(0, precision), settings.precision), cache)|LookupServiceTests"
   "public readers get the precise position|Sources/WundercastCore/Protocol/StateViews.swift|let rounded = exact.rounded(toDecimals: publicPrecision)|let rounded = exact"
   "displays show -0|Sources/WundercastCore/Units/DisplayRounding.swift|let sign = value < 0 && scaled != 0 ? \"-\" : \"\"|let sign = value < 0 ? \"-\" : \"\""
   "a key echoed in other letters or small-letter escapes not redacted|Sources/WundercastCore/Secrets.swift|(UInt8(ascii: \"A\")...UInt8(ascii: \"Z\")).contains(byte) ? byte + 32 : byte|byte"

@@ -69,7 +69,7 @@ import WundercastTestSupport
     @Test func aLookupJoinsTheDaemonsFetchInFlight() async throws {
         let running = await start()
         await send(44.437512, 26.125049, request: 1)
-        async let lookup = running.lookups.weather(at(44.4401, 26.1302), user: 1000)
+        async let lookup = running.lookups.weather(at(44.4401, 26.1302), user: 1000, reader: .precise)
         #expect(await lines.wait { $0.contains { $0.contains("1 joined a request in flight") } })
         provider.answerNext(with: .success(makeWeather(-5)))
         let answer = try object(await lookup)
@@ -87,7 +87,7 @@ import WundercastTestSupport
         await send(10, 10, request: 1)
         provider.answerNext(with: .success(makeWeather(1)))
         await running.daemon.state("fresh at the first place") { $0.weather?.temperature == 1 }
-        async let lookup = running.lookups.weather(at(10.5, 10.5), user: 1000)
+        async let lookup = running.lookups.weather(at(10.5, 10.5), user: 1000, reader: .precise)
         await provider.waitForRequests(2)
         provider.answerNext(with: .success(makeWeather(2)))
         _ = try object(await lookup)
@@ -151,7 +151,7 @@ import WundercastTestSupport
         await send(44.44, 26.13, request: 1)
         let around = Task {
             await running.lookups.around(
-                nil, step: 0.1, current: Coordinate(latitude: 44.44, longitude: 26.13), user: 1)
+                nil, step: 0.1, current: Coordinate(latitude: 44.44, longitude: 26.13), user: 1, reader: .precise)
         }
         #expect(await lines.wait { $0.contains { $0.contains("1 joined a request in flight, 8 asked in 8 requests") } })
         for n in 1...9 {

@@ -43,7 +43,8 @@ import WundercastTestSupport
         try server.respond(body: "[" + nine.joined(separator: ",") + "]")
         let first = try Self.cells(
             await lookups.around(
-                .coordinate(Coordinate(latitude: 44.44, longitude: 26.13)), step: 0.1, current: nil, user: 1))
+                .coordinate(Coordinate(latitude: 44.44, longitude: 26.13)), step: 0.1, current: nil, user: 1,
+                reader: .precise))
         let requests = try server.requests()
         #expect(requests.count == 1)
         #expect(requests.first?.path == "/v1/forecast")
@@ -61,7 +62,8 @@ import WundercastTestSupport
         try server.respond(body: "[" + (try [10, 11, 12, 13].map { try Self.cell($0) }).joined(separator: ",") + "]")
         let second = try Self.cells(
             await lookups.around(
-                .coordinate(Coordinate(latitude: 44.54, longitude: 26.13)), step: 0.1, current: nil, user: 1))
+                .coordinate(Coordinate(latitude: 44.54, longitude: 26.13)), step: 0.1, current: nil, user: 1,
+                reader: .precise))
         let again = try server.requests()
         #expect(again.count == 1)
         #expect(again.first?.query["latitude"] == "44.64,44.64,44.64,44.44")
@@ -79,12 +81,14 @@ import WundercastTestSupport
         let (lookups, queue) = Self.lookups(server)
         try server.respond(status: 429, retryAfter: 60, file: "weather/open-meteo/error_400.json")
         let cells = try Self.cells(
-            await lookups.around(.coordinate(Coordinate(latitude: 1, longitude: 1)), step: 1, current: nil, user: 1))
+            await lookups.around(
+                .coordinate(Coordinate(latitude: 1, longitude: 1)), step: 1, current: nil, user: 1, reader: .precise))
         #expect(
             cells.map { ($0["error"] as? [String: Any])?["code"] as? String } == Array(repeating: "http-429", count: 9))
         #expect(queue.counts == (1, 1))
         let refused = try Self.cells(
-            await lookups.around(.coordinate(Coordinate(latitude: 5, longitude: 5)), step: 1, current: nil, user: 1))
+            await lookups.around(
+                .coordinate(Coordinate(latitude: 5, longitude: 5)), step: 1, current: nil, user: 1, reader: .precise))
         #expect(refused.allSatisfy { ($0["error"] as? [String: Any])?["code"] as? String == "provider-backoff" })
         #expect(try server.requests().count == 1)
     }

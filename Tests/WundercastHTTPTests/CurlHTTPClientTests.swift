@@ -89,13 +89,97 @@ import WundercastTestSupport
         let server = try await FixtureHTTPServer()
         defer { server.stop() }
         let client = CurlHTTPClient(userAgent: Self.userAgent)
-        await #expect(
-            throws: WeatherError.transport(
-                code: 1, message: "Unsupported protocol: Protocol \"ftp\" not supported or disabled in libcurl")
-        ) {
+        do {
             _ = try await client.get(server.baseURL + "/redirect?to=ftp://127.0.0.1/x%3Fappid%3DSECRET", headers: [:])
+            Issue.record("the redirect to ftp was followed")
+        } catch {
+            #expect(error.code == "http-302")
+            #expect(error.message.contains("another origin (ftp://127.0.0.1:21)"), "\(error.message)")
+            #expect(!error.message.contains("SECRET"))
         }
         #expect(try server.requests().count == 1)
+    }
+
+    /// `/redirect?to=TARGET` on the fixture server, TARGET percent-encoded.
+    static func redirect(to target: String) -> String {
+        "/redirect?to=" + (target.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? target)
+    }
+
+    /// Issue 14: a redirect to another origin — here a second loopback server, another port — is
+    /// not followed (outside the request budget and to a host nobody configured): `http-302`
+    /// naming both origins, and the other server sees nothing.
+    @Test func aRedirectToAnotherOriginIsNotFollowed() async throws {
+        let server = try await FixtureHTTPServer()
+        defer { server.stop() }
+        let other = try await FixtureHTTPServer()
+        defer { other.stop() }
+        let client = CurlHTTPClient(userAgent: Self.userAgent)
+        let tally = RedirectTally()
+        do {
+            _ = try await RedirectTally.$current.withValue(tally) {
+                try await client.get(server.baseURL + Self.redirect(to: other.baseURL + "/v1/forecast"), headers: [:])
+            }
+            Issue.record("the redirect to another origin was followed")
+        } catch let error as WeatherError {
+            #expect(error.code == "http-302")
+            #expect(
+                error.message
+                    == "HTTP 302: a redirect to another origin (http://127.0.0.1:\(other.port)) is not followed: only redirects within http://127.0.0.1:\(server.port) are"
+            )
+        }
+        #expect(try other.requests().isEmpty)
+        #expect(try server.requests().count == 1)
+        #expect(tally.count == 0)
+    }
+
+    /// Redirects within the origin: at most two hops, each counted (``RedirectTally``); a third
+    /// is not followed (`http-302`).
+    @Test func sameOriginRedirectsAreFollowedTwiceAndCounted() async throws {
+        let server = try await FixtureHTTPServer()
+        defer { server.stop() }
+        let client = CurlHTTPClient(userAgent: Self.userAgent)
+        let twice = Self.redirect(to: Self.redirect(to: "/v1/forecast"))
+        let tally = RedirectTally()
+        let response = try await RedirectTally.$current.withValue(tally) {
+            try await client.get(server.baseURL + twice, headers: [:])
+        }
+        #expect(response.status == 200)
+        #expect(tally.count == 2)
+        #expect(try server.requests().map(\.path) == ["/redirect", "/redirect", "/v1/forecast"])
+        try server.reset()
+        let thrice = RedirectTally()
+        do {
+            _ = try await RedirectTally.$current.withValue(thrice) {
+                try await client.get(server.baseURL + Self.redirect(to: twice), headers: [:])
+            }
+            Issue.record("a third redirect was followed")
+        } catch let error as WeatherError {
+            #expect(error.code == "http-302")
+            #expect(error.message == "HTTP 302: more than 2 redirects: not followed")
+        }
+        #expect(thrice.count == 2)
+        #expect(try server.requests().map(\.path) == ["/redirect", "/redirect", "/redirect"])
+    }
+
+    /// The provider queue counts each hop as a request of its own (`status` `requests`).
+    @Test func theProviderQueueCountsEveryRedirectHop() async throws {
+        let server = try await FixtureHTTPServer()
+        defer { server.stop() }
+        final class Redirected: WeatherProvider {
+            let name = "redirected"
+            let secrets = Secrets.none
+            let url: String
+            let client = CurlHTTPClient(userAgent: CurlHTTPClientTests.userAgent)
+            init(_ url: String) { self.url = url }
+            func currentWeather(at coordinate: Coordinate) async throws(WeatherError) -> Weather {
+                _ = try await client.get(url, headers: [:])
+                return makeWeather(1)
+            }
+        }
+        let queue = ProviderQueue(Redirected(server.baseURL + Self.redirect(to: "/v1/forecast")))
+        _ = try await queue.currentWeather(at: Coordinate(latitude: 1, longitude: 1))
+        #expect(queue.counts == (2, 0))
+        #expect(try server.requests().count == 2)
     }
 
     @Test func totalTimeout() async throws {
@@ -195,7 +279,7 @@ import WundercastTestSupport
         let urls = [
             "http://127.0.0.1:\(port)/data/2.5/weather?lat=1&lon=2&appid=SECRET",
             server.baseURL + "/v1/forecast?appid=SECRET",  // times out
-            server.baseURL + "/redirect?to=ftp://127.0.0.1/x%3Fappid%3DSECRET",  // redirect protocol refused
+            server.baseURL + "/redirect?to=ftp://127.0.0.1/x%3Fappid%3DSECRET",  // another origin: not followed
             "ftp://127.0.0.1/data?appid=SECRET",  // protocol not allowed
             "http://127.0.0.1:\(port) /bad url?appid=SECRET",  // malformed
             "http://[::1/x?appid=SECRET",

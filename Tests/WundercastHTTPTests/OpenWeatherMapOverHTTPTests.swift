@@ -157,7 +157,7 @@ import WundercastTestSupport
             let code = c.code
             await next("stale with \(code)") { $0.status == .stale && $0.error?.code == code }
             let answer = await lookups.weather(
-                .coordinate(Coordinate(latitude: Double(index), longitude: 1)), user: UInt32(index))
+                .coordinate(Coordinate(latitude: Double(index), longitude: 1)), user: UInt32(index), reader: .precise)
             answers.append(String(decoding: answer, as: UTF8.self))
             try server.reset()
             provider.base.withLock { $0 = server.baseURL }

@@ -55,7 +55,7 @@ import WundercastTestSupport
         Case(code: "connect", prefix: { _, closed in "http://127.0.0.1:\(closed)/v1/forecast?appid=\(key)&" }),
         Case(code: "timeout", prefix: nil) { try $0.respond(delaySeconds: 3) },
         Case(code: "tls", prefix: { s, _ in "https://127.0.0.1:\(s.port)/v1/forecast?" }),
-        Case(code: "transport", prefix: { s, _ in s.baseURL + "/redirect?to=ftp://127.0.0.1/x%3Fappid%3D\(key)&" }),
+        Case(code: "http-302", prefix: { s, _ in s.baseURL + "/redirect?to=ftp://127.0.0.1/x%3Fappid%3D\(key)&" }),
         Case(code: "truncated", prefix: nil) { try $0.respond(gzip: false, truncateAt: 100) },
         Case(code: "too-large", prefix: nil) { try $0.respond(bodyBytes: 3 << 20, chunked: true) },
         Case(code: "http-401", prefix: nil) {
@@ -126,7 +126,7 @@ import WundercastTestSupport
             await next("stale with \(code)") { $0.status == .stale && $0.error?.code == code }
             codes.append(store.current.error?.code ?? "none")
             let answer = await lookups.weather(
-                .coordinate(Coordinate(latitude: Double(index), longitude: 1)), user: UInt32(index))
+                .coordinate(Coordinate(latitude: Double(index), longitude: 1)), user: UInt32(index), reader: .precise)
             answers.append(String(decoding: answer, as: UTF8.self))
             try server.reset()
             provider.prefix.withLock { $0 = normal }

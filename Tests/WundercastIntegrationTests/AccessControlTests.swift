@@ -40,8 +40,13 @@ struct AccessControlTests {
     /// Sends `requests` as the test user with `setpriv` options `identity`, half-closes, and
     /// returns the answer lines.
     private func ask(_ test: TestServer, as identity: [String], _ requests: String) async throws -> [String] {
+        try await ask(socket: test.path, as: identity, requests)
+    }
+
+    /// As ``ask(_:as:_:)``, on the socket at `socket`.
+    private func ask(socket: String, as identity: [String], _ requests: String) async throws -> [String] {
         let socat = try ChildProcess(
-            ["/usr/bin/setpriv"] + identity + ["/usr/bin/socat", "-t", "30", "-", "UNIX-CONNECT:\(test.path)"],
+            ["/usr/bin/setpriv"] + identity + ["/usr/bin/socat", "-t", "30", "-", "UNIX-CONNECT:\(socket)"],
             stdinPipe: true, separateStderr: true)
         socat.writeToStdin(Array(requests.utf8))
         socat.closeStdin()
@@ -144,5 +149,90 @@ struct AccessControlTests {
         defer { root.close() }
         root.send("version\n")
         #expect(try jsonObject(await root.readLine())["class"] as? String == "VERSION")
+    }
+
+    /// Issue 14, S1, with the real daemon: its own position is 48.1372,11.5755 (`Fallback=`,
+    /// `Precision=2`: the cell 48.14,11.58), public readers see 48.1,11.6. `nobody` probes the
+    /// 100 cells of 0.01° around the public position with `weather LAT,LON`, and `around … 0.01`,
+    /// and learns nothing: each answer is its public cell's (the daemon's cell answers as its
+    /// neighbours do, fetched for the probe, not the daemon's answer), and the provider is asked
+    /// only public cells for it.
+    @Test func nobodyProbingTheCellsAroundThePublicPositionLearnsNothing() async throws {
+        let http = try await FixtureHTTPServer()
+        defer { http.stop() }
+        let daemon = try await DaemonProcess(
+            configuration: """
+                [Location]
+                Authorization=denied
+                Fallback=48.1372,11.5755
+                [Throttle]
+                MaxAge=1h
+                [Weather]
+                URL=\(http.baseURL)
+                Precision=2
+                Timeout=5s
+                [Socket]
+                PublicPrecision=1
+                """)
+        #expect(chmod(daemon.directory.path, 0o755) == 0)
+        let own = try await daemon.waitForState("the daemon's own weather") { $0["weather"] != nil }
+        let ownFetchedAt = try #require(own["fetchedAt"] as? String)
+        #expect(own[path: "location.latitude"] as? Double == 48.14)
+        let nobody = ["--reuid=65534", "--regid=65534", "--clear-groups"]
+        let probeStart = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        let dates = ISO8601DateFormatter()
+
+        /// An answer without its age (which grows while the probe runs), as text to compare.
+        func shape(_ answer: [String: Any]) throws -> String {
+            var answer = answer
+            answer["ageSeconds"] = nil
+            return String(
+                decoding: try JSONSerialization.data(withJSONObject: answer, options: .sortedKeys), as: UTF8.self)
+        }
+        var byCell: [String: String] = [:]
+        for row in 0..<10 {
+            for column in 0..<10 {
+                let cell = Coordinate(latitude: 48.10 + Double(row) / 100, longitude: 11.55 + Double(column) / 100)
+                let query =
+                    "weather \(Coordinate.text(cell.latitude, decimals: 2)),\(Coordinate.text(cell.longitude, decimals: 2))\n"
+                let lines = try await ask(socket: daemon.socketPath, as: nobody, query)
+                let answer = try jsonObject(lines.first)
+                #expect(answer["class"] as? String == "WEATHER", "\(query): \(lines)")
+                let fetchedAt = try #require((answer["fetchedAt"] as? String).flatMap(dates.date(from:)))
+                #expect(fetchedAt >= probeStart, "\(query): not the daemon's answer (\(ownFetchedAt))")
+                let publicCell = cell.rounded(toDecimals: 1)
+                #expect(answer[path: "location.latitude"] as? Double == publicCell.latitude, "\(query)")
+                #expect(answer[path: "location.longitude"] as? Double == publicCell.longitude, "\(query)")
+                let key = "\(publicCell.latitude),\(publicCell.longitude)"
+                let seen = try shape(answer)
+                #expect(byCell[key, default: seen] == seen, "\(query) answers as the rest of its public cell")
+                byCell[key] = seen
+            }
+        }
+        for request in ["around 48.14,11.58 0.01\n", "around 0.01\n"] {
+            let around = try jsonObject(try await ask(socket: daemon.socketPath, as: nobody, request).first)
+            let cells = try #require(around["cells"] as? [[String: Any]], "\(around)")
+            #expect(cells.count == 9)
+            for cell in cells {
+                let latitude = try #require(cell["latitude"] as? Double)
+                let longitude = try #require(cell["longitude"] as? Double)
+                let position = Coordinate(latitude: latitude, longitude: longitude)
+                #expect(position == position.rounded(toDecimals: 1), "\(request): a public cell, \(cell)")
+                #expect(byCell["\(latitude),\(longitude)"] != nil, "\(request): a cell probed above, \(cell)")
+                #expect(cell["weather"] != nil && cell["error"] == nil, "\(cell)")
+            }
+        }
+        // The provider: the daemon's own cell once, then only public cells (one decimal).
+        let asked = try http.requests().filter { $0.path == "/v1/forecast" }
+        #expect(asked.first?.query["latitude"] == "48.14")
+        for request in asked.dropFirst() {
+            for name in ["latitude", "longitude"] {
+                for value in (request.query[name] ?? "").split(separator: ",") {
+                    #expect(value.split(separator: ".").last.map { $0.count <= 1 } ?? true, "\(request.queryString)")
+                }
+            }
+        }
+        #expect(asked.count - 1 <= byCell.count, "at most one request per public cell")
+        #expect(await daemon.stop() == 0)
     }
 }

@@ -8,13 +8,21 @@ import Synchronization
 /// One-off lookups for anywhere: `weather PLACE|LAT,LON` and `around` (the book's text search,
 /// map search and `currentWeatherAround`). They never change the daemon's own state.
 ///
-/// Every provider request goes through the daemon's ``WeatherCache`` and ``ProviderQueue`` (one
-/// at a time, shared with its own fetches): answers are cached per position rounded to
-/// `Precision=` for `MaxAge=`, and a request for a position already being fetched — by another
-/// lookup or by the daemon itself — waits for that fetch. `around` asks for the cells it does not
-/// have in one request when the provider can (``BatchWeatherProvider``). Positions that need a
-/// request are limited per client user (`LookupsPerMinute=`; each cell counts); while the provider
-/// has asked us to wait, they are refused without a request (`provider-backoff`).
+/// Every provider request goes through the daemon's ``ProviderQueue`` (one at a time, shared
+/// with its own fetches) and a ``WeatherCache`` chosen by who asks (``Reader``):
+/// - precise readers (root, the daemon's user, `PreciseGroup=`) use the daemon's cache: cells at
+///   `Precision=`, cached for `MaxAge=`; a position already being fetched — by another precise
+///   lookup or by the daemon itself — waits for that fetch;
+/// - public readers get **public cells** only: the position rounded to `PublicPrecision=` (never
+///   finer than `Precision=`), cached in a cache of their own and joined only with other public
+///   lookups. Nothing of the daemon's fetches (its `fetchedAt`, an age, a cache hit, a join, a
+///   cached answer served while the provider asks us to wait) reaches them, so probing cells
+///   tells them nothing about the precise position.
+///
+/// `around` asks for the cells it does not have in one request when the provider can
+/// (``BatchWeatherProvider``). Positions that need a request are limited per client user
+/// (`LookupsPerMinute=`; each cell counts); while the provider has asked us to wait, they are
+/// refused without a request (`provider-backoff`).
 public final class LookupService: Sendable {
     public struct Settings: Sendable {
         /// Decimals of the positions sent to the provider (`[Weather] Precision=`).
@@ -45,6 +53,15 @@ public final class LookupService: Sendable {
         var response: SocketProtocol.ErrorResponse { .init(providerCode: code, message: message) }
     }
 
+    /// Who asks, as far as cells go: the socket's ``ReaderClass`` with `[Socket] PublicPrecision=`.
+    public enum Reader: Sendable, Equatable {
+        /// Root, the daemon's user, `PreciseGroup=` members: cells at `Precision=`, in the daemon's cache.
+        case precise
+        /// Everyone else: cells at `precision` decimals (`PublicPrecision=`; `Precision=` when that
+        /// is finer), in the public cache only.
+        case `public`(precision: Int)
+    }
+
     private struct State {
         var limit: UserRequestLimit
         var answered = 0
@@ -52,23 +69,35 @@ public final class LookupService: Sendable {
 
     private let queue: ProviderQueue
     private let cache: WeatherCache
+    /// Public readers' cells only: never the daemon's fetches nor precise readers' lookups.
+    private let publicCache: WeatherCache
     private let places: PlaceFinder
     private let settings: Settings
     private let wallClock: @Sendable () -> Date
     private let state: Mutex<State>
 
-    /// - Parameter cache: the daemon's weather cache, whose provider is `queue`; without one, a
-    ///   cache of the lookups' own (`settings.precision`, `settings.maxAge`, TTL on `wallClock`).
+    /// - Parameters:
+    ///   - cache: the daemon's weather cache, whose provider is `queue`, for precise readers; without
+    ///     one, a cache of the lookups' own (`settings.precision`, `settings.maxAge`).
+    ///   - uptime: the monotonic clock of the TTL of the caches made here (the public readers' one
+    ///     always); by default the wall clock (tests that move it).
+    ///   - logger: the debug lines of the caches made here.
     public init(
         queue: ProviderQueue, cache: WeatherCache? = nil, places: PlaceFinder, settings: Settings,
-        wallClock: @escaping @Sendable () -> Date = { Date() }
+        uptime: (@Sendable () -> Duration)? = nil, wallClock: @escaping @Sendable () -> Date = { Date() },
+        logger: Logger = .discard
     ) {
+        let uptime = uptime ?? { .seconds(wallClock().timeIntervalSince1970) }
         self.queue = queue
         self.cache =
             cache
             ?? WeatherCache(
-                provider: queue, precision: settings.precision, ttl: settings.maxAge,
-                uptime: { .seconds(wallClock().timeIntervalSince1970) }, wallClock: wallClock)
+                provider: queue, precision: settings.precision, ttl: settings.maxAge, uptime: uptime,
+                wallClock: wallClock, logger: logger)
+        // Keys are positions already rounded to the public cell (see `cell(for:)`).
+        publicCache = WeatherCache(
+            provider: queue, precision: settings.precision, ttl: settings.maxAge, uptime: uptime,
+            wallClock: wallClock, logger: logger)
         self.places = places
         self.settings = settings
         self.wallClock = wallClock
@@ -78,18 +107,20 @@ public final class LookupService: Sendable {
     /// Lookups answered since start (from the cache or the provider).
     public var answered: Int { state.withLock { $0.answered } }
 
-    /// `weather PLACE|LAT,LON` for client user `user`: the response line, a `WEATHER` object
-    /// (`status` `fresh`, `location.source` `lookup`, the place found or the nearest city) or
+    /// `weather PLACE|LAT,LON` for client user `user` of class `reader`: the response line, a
+    /// `WEATHER` object (`status` `fresh`, `location.source` `lookup`, `location` the cell asked
+    /// for — rounded to the reader's cell — with the place found or the city nearest that cell) or
     /// an `ERROR` (`no-such-place`, `geocoding-unavailable`, `rate-limited`, `provider-backoff`,
     /// or the provider's `http-NNN`, `transport`, `decoding`).
-    public func weather(_ query: SocketProtocol.PlaceQuery, user: UInt32) async -> [UInt8] {
+    public func weather(_ query: SocketProtocol.PlaceQuery, user: UInt32, reader: Reader) async -> [UInt8] {
+        let cell = cell(for: reader)
         let target: (Coordinate, WeatherState.Place?)
-        switch await locate(query) {
+        switch await locate(query, decimals: cell.decimals) {
         case .success(let found): target = found
         case .failure(let failure): return SocketProtocol.line(failure.response)
         }
-        let position = target.0.rounded(toDecimals: settings.precision)
-        switch await weather(atEach: [position], user: user)[0] {
+        let position = target.0.rounded(toDecimals: cell.decimals)
+        switch await weather(atEach: [position], user: user, in: cell.cache)[0] {
         case .failure(let failure):
             return SocketProtocol.line(failure.response)
         case .success(let (weather, fetchedAt)):
@@ -104,16 +135,18 @@ public final class LookupService: Sendable {
         }
     }
 
-    /// `around [PLACE|LAT,LON] [STEP]` for `user`: an `AROUND` object with nine cells, each with
-    /// its weather or error, or an `ERROR` when the centre cannot be found. `current` is the
-    /// daemon's position as this reader may see it (rounded for public readers), used when no
-    /// centre is given.
+    /// `around [PLACE|LAT,LON] [STEP]` for `user` of class `reader`: an `AROUND` object with nine
+    /// cells, each rounded to the reader's cell (for a public reader several may be the same
+    /// one) with its weather or error, or an `ERROR` when the centre cannot be found. `current`
+    /// is the daemon's position as this reader may see it (rounded for public readers), used
+    /// when no centre is given.
     public func around(
-        _ center: SocketProtocol.PlaceQuery?, step: Double, current: Coordinate?, user: UInt32
+        _ center: SocketProtocol.PlaceQuery?, step: Double, current: Coordinate?, user: UInt32, reader: Reader
     ) async -> [UInt8] {
+        let cell = cell(for: reader)
         let middle: Coordinate
         if let center {
-            switch await locate(center) {
+            switch await locate(center, decimals: cell.decimals) {
             case .success(let found): middle = found.0
             case .failure(let failure): return SocketProtocol.line(failure.response)
             }
@@ -124,8 +157,8 @@ public final class LookupService: Sendable {
                 SocketProtocol.ErrorResponse(
                     .noLocation, message: "the daemon has no position yet: give one (around PLACE or around LAT,LON)"))
         }
-        let grid = Self.grid(around: middle, step: step).map { $0.rounded(toDecimals: settings.precision) }
-        let answers = await weather(atEach: grid, user: user)
+        let grid = Self.grid(around: middle, step: step).map { $0.rounded(toDecimals: cell.decimals) }
+        let answers = await weather(atEach: grid, user: user, in: cell.cache)
         let cells = zip(grid, answers).map { position, answer in
             var cell = SocketProtocol.AroundResponse.Cell(
                 latitude: position.latitude, longitude: position.longitude,
@@ -139,7 +172,7 @@ public final class LookupService: Sendable {
             }
             return cell
         }
-        let shown = middle.rounded(toDecimals: settings.precision)
+        let shown = middle.rounded(toDecimals: cell.decimals)
         let centre = SocketProtocol.AroundResponse.Cell(
             latitude: shown.latitude, longitude: shown.longitude, place: places.nearest(shown, false))
         return SocketProtocol.line(SocketProtocol.AroundResponse(center: centre, step: step, cells: cells))
@@ -161,12 +194,23 @@ public final class LookupService: Sendable {
         return cells
     }
 
+    /// The decimals of `reader`'s cells and the cache that may serve them: the one rule that keeps
+    /// public readers away from the daemon's fetches, whatever the two precisions are.
+    private func cell(for reader: Reader) -> (decimals: Int, cache: WeatherCache) {
+        switch reader {
+        case .precise: (settings.precision, cache)
+        case .public(let precision): (min(max(0, precision), settings.precision), publicCache)
+        }
+    }
+
+    /// The coordinate of `query` and its place: the one found for a name, else the city nearest
+    /// the coordinate rounded to `decimals` (the cell the answer shows).
     private func locate(
-        _ query: SocketProtocol.PlaceQuery
+        _ query: SocketProtocol.PlaceQuery, decimals: Int
     ) async -> Result<(Coordinate, WeatherState.Place?), Failure> {
         switch query {
         case .coordinate(let coordinate):
-            return .success((coordinate, places.nearest(coordinate.rounded(toDecimals: settings.precision), false)))
+            return .success((coordinate, places.nearest(coordinate.rounded(toDecimals: decimals), false)))
         case .name(let name):
             switch await places.resolve(name) {
             case .found(let coordinate, let place): return .success((coordinate, place))
@@ -176,10 +220,12 @@ public final class LookupService: Sendable {
         }
     }
 
-    /// The weather at each already rounded position, through the cache: stored, joined to a fetch
+    /// The weather at each already rounded position, through `cache`: stored, joined to a fetch
     /// in flight, or fetched (together when the provider can) for the positions `user` has room
     /// for while the provider does not ask us to wait.
-    private func weather(atEach positions: [Coordinate], user: UInt32) async -> [Result<(Weather, Date), Failure>] {
+    private func weather(
+        atEach positions: [Coordinate], user: UInt32, in cache: WeatherCache
+    ) async -> [Result<(Weather, Date), Failure>] {
         let now = wallClock()
         let blocked = queue.blockedUntil
         let outcomes = await cache.weather(atEach: positions) { () -> Failure? in

@@ -43,7 +43,7 @@ public final class ProviderQueue: BatchWeatherProvider, Sendable {
     public var name: String { provider.name }
     public var secrets: Secrets { provider.secrets }
 
-    /// Requests sent to the provider since start, and how many of them failed.
+    /// Requests sent to the provider since start (redirect hops included), and how many of them failed.
     public var counts: (requests: Int, failures: Int) { state.withLock { ($0.requests, $0.failures) } }
 
     /// Until when the provider asked not to be asked (wall clock), if that is in the future.
@@ -89,13 +89,23 @@ public final class ProviderQueue: BatchWeatherProvider, Sendable {
         }
     }
 
-    /// Waits for the turn, counts the request, runs `request`; a failure is noted.
+    /// Waits for the turn, counts the request (and each redirect the HTTP client followed for it:
+    /// ``RedirectTally``), runs `request`; a failure is noted.
     private func perform<T>(_ request: () async throws(WeatherError) -> T) async throws(WeatherError) -> T {
         try await acquire()
         defer { release() }
         state.withLock { $0.requests += 1 }
+        let tally = RedirectTally()
+        defer { state.withLock { $0.requests += tally.count } }
+        let result: Result<T, WeatherError> = await RedirectTally.$current.withValue(tally) {
+            do throws(WeatherError) {
+                return .success(try await request())
+            } catch {
+                return .failure(error)
+            }
+        }
         do {
-            return try await request()
+            return try result.get()
         } catch {
             if error != .cancelled { noteFailure(error) }
             throw error

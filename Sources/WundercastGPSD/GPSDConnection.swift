@@ -66,7 +66,7 @@ final class GPSDConnection {
     /// The raw JSON line of the last read (`gps_read`'s `message` buffer), for the class name
     /// and DEVICE `activated`, which libgps does not expose as a field.
     private let line: UnsafeMutablePointer<CChar>
-    private static let lineCapacity = 1024
+    static let lineCapacity = 1024
 
     init() {
         data = .allocate(capacity: 1)
@@ -172,23 +172,30 @@ final class GPSDConnection {
 
     // MARK: - Reading the report
 
-    private func message() -> Message {
+    private func message() -> Message { Self.message(of: data, line: line) }
+
+    /// What one unpacked report is: `data` as `gps_read` (or `gps_unpack`) left it, with `set`
+    /// cleared before, and `line` its raw JSON line (NUL-terminated).
+    static func message(of data: UnsafeMutablePointer<gps_data_t>, line: UnsafePointer<CChar>) -> Message {
+        func lineStarts(with prefix: String) -> Bool {
+            prefix.withCString { strncmp(line, $0, strlen($0)) == 0 }
+        }
         if lineStarts(with: #"{"class":"TPV""#) {
-            return position().map(Message.position) ?? .tpvWithoutPosition
+            return position(of: data).map(Message.position) ?? .tpvWithoutPosition
         }
         if lineStarts(with: #"{"class":"DEVICE""#) {
             let text = String(cString: line)
-            let path = Self.stringValue(of: "path", in: text) ?? "?"
+            let path = stringValue(of: "path", in: text) ?? "?"
             // libgps 3.22 does not set DEVICE_SET for `"activated":0` (a number where a time
             // string is expected; seen here), so read the line itself.
-            return Self.isDeactivation(text) ? .deviceDeactivated(path: path) : .deviceActivated(path: path)
+            return isDeactivation(text) ? .deviceDeactivated(path: path) : .deviceActivated(path: path)
         }
         return .other
     }
 
     /// The TPV report of this read, built only when this very read set LATLON_SET (`set`
     /// was cleared before it); fields gpsd did not report stay NaN.
-    private func position() -> TPVReport? {
+    private static func position(of data: UnsafeMutablePointer<gps_data_t>) -> TPVReport? {
         guard data.pointee.set & cgps_latlon_set != 0 else { return nil }
         // Borrow the fix in place: `data.pointee` would copy 24 KB.
         guard let fix = data.pointer(to: \.fix) else { return nil }
@@ -208,10 +215,6 @@ final class GPSDConnection {
             track: fix.pointee.track)
     }
 
-    private func lineStarts(with prefix: String) -> Bool {
-        prefix.withCString { strncmp(line, $0, strlen($0)) == 0 }
-    }
-
     /// `"activated":0` — a number, not a time string (PITFALLS, libgps).
     static func isDeactivation(_ line: String) -> Bool {
         line.contains(#""activated":0,"#) || line.contains(#""activated":0}"#)
@@ -227,7 +230,7 @@ final class GPSDConnection {
         return String(parts[1][..<end])
     }
 
-    private static func zero(_ data: UnsafeMutablePointer<gps_data_t>) {
+    static func zero(_ data: UnsafeMutablePointer<gps_data_t>) {
         UnsafeMutableRawPointer(data).initializeMemory(
             as: UInt8.self, repeating: 0, count: MemoryLayout<gps_data_t>.size)
     }

@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "WundercastPOSIX", dependencies: ["CSignalfd", "CEpoll"]),
 
         // Adapters.
-        .target(name: "WundercastGPSD", dependencies: ["WundercastCore", "CGPS"]),
+        .target(name: "WundercastGPSD", dependencies: ["WundercastCore", "WundercastPOSIX", "CGPS"]),
         .target(name: "WundercastHTTP", dependencies: ["WundercastCore", "CCurl"]),
         .target(name: "WundercastSystemd", dependencies: ["WundercastCore", "WundercastPOSIX", "CSystemd"]),
         .target(

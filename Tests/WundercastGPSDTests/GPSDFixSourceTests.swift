@@ -189,7 +189,32 @@ struct GPSDFixSourceTests {
         await session.stop()
     }
 
-    /// A broken gpsd that greets and then sends a 40 KB line (libgps drops the connection):
+    /// libgps 3.22's `gps_unpack` never returns on a line with junk where a member name is due
+    /// before a known class (`{` 0xFF… `"class":"TPV",…`, found by `make fuzz`): the reader thread
+    /// spun at 100% CPU, never read again and never stopped. Such a line never reaches libgps:
+    /// it is skipped, and the TPV after it is a fix.
+    @Test func aLineThatIsNotOneJSONObjectIsSkippedAndTheTPVAfterItIsAFix() async throws {
+        let reports = FileManager.default.temporaryDirectory
+            .appendingPathComponent("gpsd-reports-\(UUID().uuidString)")
+        let tpv = #"{"class":"TPV","device":"/dev/pts/3","mode":2,"lat":55.797019833,"lon":23.569020667}"#
+        try Data(try Fixtures.bytes("fuzz/gpsd_report_gps_unpack_loops.json") + Array("\n\(tpv)\n".utf8))
+            .write(to: reports)
+        defer { try? FileManager.default.removeItem(at: reports) }
+        let gpsd = try FakeGPSD(reports: reports)
+        defer { gpsd.stop() }
+        let log = LogRecorder()
+        let session = Session(GPSDFixSource(port: gpsd.port, logger: Logger(sink: log, threshold: .debug)))
+        defer { session.cancel() }
+
+        #expect(
+            await session.events.wait { !$0.fixes.isEmpty },
+            "events: \(session.events.values); fake gpsd: \(gpsd.output)")
+        #expect(session.fixes.map(\.coordinate.latitude) == [55.797019833])
+        #expect(log.contains(.debug, "skipped a line that is not one JSON object"))
+        await session.stop()
+    }
+
+    /// A broken gpsd that greets and then sends a 40 KB line (the connection is dropped):
     /// the banner does not make the connection healthy, so no `.connected`, and every delay
     /// before the next attempt is longer than the last until the maximum.
     @Test func backoffGrowsAgainstAGpsdThatSendsAnOverlongLine() async throws {

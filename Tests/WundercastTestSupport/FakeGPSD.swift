@@ -6,7 +6,7 @@ import Glibc
 
 /// A broken gpsd (`Tests/Tools/fake_gpsd.py`) on 127.0.0.1: every connection gets gpsd's VERSION
 /// banner, then one line of `lineBytes` bytes (40 KB by default, far over libgps's buffer and
-/// gpsd's 9,216-byte maximum report), then is closed.
+/// gpsd's 9,216-byte maximum report), then is closed; or the bytes of a `reports` file.
 ///
 /// The listening socket is bound and listening *before* the script starts (it inherits the
 /// descriptor), so a client can connect at once, with no start-up race. ``stop()`` (and
@@ -26,7 +26,9 @@ public final class FakeGPSD: @unchecked Sendable {
     private let lock = NSLock()
     private var stopped = false
 
-    public init(lineBytes: Int = 40 * 1024) throws {
+    /// - Parameter reports: a file whose bytes are sent instead of the long line, after which
+    ///   the connection stays open until the client closes it.
+    public init(lineBytes: Int = 40 * 1024, reports: URL? = nil) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw StartError(description: "socket: \(String(cString: strerror(errno)))") }
         defer { close(fd) }  // the script holds its own copy
@@ -51,7 +53,7 @@ public final class FakeGPSD: @unchecked Sendable {
             [
                 "/usr/bin/python3", "-u", Fixtures.tools.appendingPathComponent("fake_gpsd.py").path,
                 "--fd", "0", "--line-bytes", String(lineBytes),
-            ], output: outputFile.path, stdin: fd)
+            ] + (reports.map { ["--reports", $0.path] } ?? []), output: outputFile.path, stdin: fd)
     }
 
     deinit {

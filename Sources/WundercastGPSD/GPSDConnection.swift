@@ -176,15 +176,17 @@ final class GPSDConnection {
         }
     }
 
-    /// Unpacks one report line as `gps_read` would: `gps_unpack` into `data` (with `set`
-    /// cleared first: `set` accumulates, PITFALLS), the line itself copied (NUL-terminated, cut
-    /// to ``lineCapacity``) to `line`, then judged by ``message(of:line:)``.
+    /// Unpacks one report line: copied (NUL-terminated, cut to ``lineCapacity``) to `line`,
+    /// a TPV also by `gps_unpack` into `data` (with `set` cleared first: `set` accumulates,
+    /// PITFALLS), then judged by ``message(of:line:)``.
     ///
-    /// Only a line that is one JSON object (``WundercastCore/JSONLine/isObject(_:)``) reaches
-    /// libgps: libgps 3.22's `gps_unpack` loops forever, at 100% CPU, on a line with anything but
-    /// a quoted member name where one is due before a known `"class"` (`{x"class":"TPV"}`,
-    /// `{"device":"a"}x"class":"SKY"}`; found by `make fuzz`, Tests/Fixtures/fuzz). Anything
-    /// else is ``Message/malformed``.
+    /// A line that is not one JSON object is ``Message/malformed``. Of the rest only a TPV whose
+    /// values are all plain (no array or object: gpsd's TPV has none) reaches libgps, the only
+    /// report whose fields are read from `gps_data_t`: libgps 3.22's `gps_unpack` loops forever,
+    /// at 100% CPU, on a line with junk where a member name is due before a known `"class"`
+    /// (`{x"class":"TPV"}`), and on valid JSON with an array of objects where its tables expect
+    /// none (`{"class":"TPV","a":[{"class":"TPV"}]}`, `{"devices":[{"class":"DEVICE"}]}`); found
+    /// by `make fuzz`, Tests/Fixtures/fuzz.
     static func unpack(
         _ report: some Collection<UInt8>, into data: UnsafeMutablePointer<gps_data_t>, line: UnsafeMutablePointer<CChar>
     ) -> Message {
@@ -193,45 +195,28 @@ final class GPSDConnection {
         guard JSONLine.isObject(report) else { return .malformed }
         var text = report.map { CChar(bitPattern: $0) } + [0]
         text.withUnsafeMutableBufferPointer { text in
-            _ = gps_unpack(text.baseAddress!, data)
             _ = strncpy(line, text.baseAddress!, lineCapacity - 1)
             line[lineCapacity - 1] = 0
         }
+        guard lineStarts(line, with: tpvPrefix) else { return message(of: data, line: line) }
+        guard JSONLine.isObject(report, flat: true) else { return .malformed }
+        text.withUnsafeMutableBufferPointer { text in _ = gps_unpack(text.baseAddress!, data) }
         return message(of: data, line: line)
     }
 
-    /// Ends the session politely: `?WATCH={"enable":false}` (gpsd may power the receiver
-    /// down) when streaming, then `gps_close`. Does nothing when already closed.
-    func release() {
-        if phase == .streaming {
-            // The result does not matter: the connection is closed next either way.
-            _ = gps_stream(data, cgps_watch_disable, nil)
-        }
-        if phase != .closed { close() }
+    private static let tpvPrefix = #"{"class":"TPV""#
+
+    private static func lineStarts(_ line: UnsafePointer<CChar>, with prefix: String) -> Bool {
+        prefix.withCString { strncmp(line, $0, strlen($0)) == 0 }
     }
-
-    /// `gps_close`, exactly once per successful `gps_open` (closing twice is undefined).
-    func close() {
-        guard phase != .closed else { preconditionFailure("gps_close on a handle that is already closed") }
-        _ = gps_close(data)
-        received.removeAll()
-        phase = .closed
-    }
-
-    // MARK: - Reading the report
-
-    private func message() -> Message { Self.message(of: data, line: line) }
 
     /// What one unpacked report is: `data` as `gps_read` (or `gps_unpack`) left it, with `set`
     /// cleared before, and `line` its raw JSON line (NUL-terminated).
     static func message(of data: UnsafeMutablePointer<gps_data_t>, line: UnsafePointer<CChar>) -> Message {
-        func lineStarts(with prefix: String) -> Bool {
-            prefix.withCString { strncmp(line, $0, strlen($0)) == 0 }
-        }
-        if lineStarts(with: #"{"class":"TPV""#) {
+        if lineStarts(line, with: tpvPrefix) {
             return position(of: data).map(Message.position) ?? .tpvWithoutPosition
         }
-        if lineStarts(with: #"{"class":"DEVICE""#) {
+        if lineStarts(line, with: #"{"class":"DEVICE""#) {
             let text = String(cString: line)
             let path = stringValue(of: "path", in: text) ?? "?"
             // libgps 3.22 does not set DEVICE_SET for `"activated":0` (a number where a time

@@ -207,8 +207,10 @@ final class GPSDReader {
         case .other:
             observe(.other)
         case .malformed:
-            // Not gpsd's (gpsd writes one JSON object a line): skipped, and no sign of health.
-            logger.log(.debug, "gpsd \(server): skipped a line that is not one JSON object")
+            // Not gpsd's (gpsd writes one JSON object a line, a TPV's values all plain): skipped,
+            // and no sign of health.
+            logger.log(
+                .debug, "gpsd \(server): skipped a line that is not one JSON object (or a TPV with nested values)")
         }
     }
 

@@ -13,7 +13,8 @@ public func fuzzGPSDReport(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: data, count: size)
     var deduplicator = EpochDeduplicator()
     GPSDConnection.zero(session)
-    for report in bytes.split(separator: UInt8(ascii: "\n")).lazy.map({ $0 + [UInt8(ascii: "\n")] }) {
+    for raw in bytes.split(separator: UInt8(ascii: "\n")) {
+        let report = Array(raw) + [UInt8(ascii: "\n")]
         guard case .position(let tpv) = GPSDConnection.unpack(report, into: session, line: line),
             let fix = Fix(report: tpv), let published = deduplicator.admit(fix)
         else { continue }

@@ -176,6 +176,26 @@ final class GPSDConnection {
         }
     }
 
+    /// Ends the session politely: `?WATCH={"enable":false}` (gpsd may power the receiver
+    /// down) when streaming, then `gps_close`. Does nothing when already closed.
+    func release() {
+        if phase == .streaming {
+            // The result does not matter: the connection is closed next either way.
+            _ = gps_stream(data, cgps_watch_disable, nil)
+        }
+        if phase != .closed { close() }
+    }
+
+    /// `gps_close`, exactly once per successful `gps_open` (closing twice is undefined).
+    func close() {
+        guard phase != .closed else { preconditionFailure("gps_close on a handle that is already closed") }
+        _ = gps_close(data)
+        received.removeAll()
+        phase = .closed
+    }
+
+    // MARK: - Reading the report
+
     /// Unpacks one report line: copied (NUL-terminated, cut to ``lineCapacity``) to `line`,
     /// a TPV also by `gps_unpack` into `data` (with `set` cleared first: `set` accumulates,
     /// PITFALLS), then judged by ``message(of:line:)``.

@@ -196,10 +196,21 @@ struct GPSDFixSourceTests {
     /// stopped. Such lines never reach libgps, and the TPV after them is a fix.
     @Test(arguments: ["gpsd_report_gps_unpack_loops.json", "gpsd_report_gps_unpack_loops_nested_class.jsonl"])
     func aLineThatLibgpsLoopsOnIsSkippedAndTheTPVAfterItIsAFix(_ fixture: String) async throws {
+        try await Self.expectAFix(after: try Fixtures.bytes("fuzz/\(fixture)"))
+    }
+
+    /// The same for a TPV whose value is an array of objects (gpsd's TPV has none): libgps 3.22
+    /// loops on `{"class":"TPV","a":[{"class":"TPV"}]}` too, so a TPV reaches it only flat.
+    @Test func aTPVWithNestedValuesIsSkippedAndTheTPVAfterItIsAFix() async throws {
+        try await Self.expectAFix(after: Array(#"{"class":"TPV","a":[{"class":"TPV"}]}"#.utf8))
+    }
+
+    /// A fake gpsd sends `lines` and then a TPV at 12.5,34.5: that TPV must become a fix.
+    static func expectAFix(after lines: [UInt8]) async throws {
         let reports = FileManager.default.temporaryDirectory
             .appendingPathComponent("gpsd-reports-\(UUID().uuidString)")
         let tpv = #"{"class":"TPV","device":"/dev/pts/3","mode":2,"lat":12.5,"lon":34.5}"#
-        try Data(try Fixtures.bytes("fuzz/\(fixture)") + Array("\n\(tpv)\n".utf8)).write(to: reports)
+        try Data(lines + Array("\n\(tpv)\n".utf8)).write(to: reports)
         defer { try? FileManager.default.removeItem(at: reports) }
         let gpsd = try FakeGPSD(reports: reports)
         defer { gpsd.stop() }

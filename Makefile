@@ -102,6 +102,17 @@ check-install: release
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
 	WUNDERCAST_INSTALL_TEST=1 $(SWIFT) test --skip-build --filter FullInstallTests
 
+# libFuzzer targets (Tests/Fuzz/README.md) built with ASan in .build/fuzz and run FUZZ_SECONDS each
+# from their seed corpora: one table (executions, cov, corpus, crashes); fails on a crash or cov 0.
+# CI runs `make fuzz` (a minute a target); `make fuzz-long` runs 30 minutes a target.
+.PHONY: fuzz fuzz-long
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) bash Tests/Tools/fuzz.sh
+
+fuzz-long:
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=1800
+
 # swift format (in the toolchain) with the checked-in .swift-format.
 format:
 	$(SWIFT) format -i -r Sources Tests Package.swift

@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "WundercastPOSIX", dependencies: ["CSignalfd", "CEpoll", "CTimex"]),
 
         // Adapters.
-        .target(name: "WundercastGPSD", dependencies: ["WundercastCore", "CGPS"]),
+        .target(name: "WundercastGPSD", dependencies: ["WundercastCore", "WundercastPOSIX", "CGPS"]),
         .target(name: "WundercastHTTP", dependencies: ["WundercastCore", "CCurl"]),
         .target(name: "WundercastSystemd", dependencies: ["WundercastCore", "WundercastPOSIX", "CSystemd"]),
         .target(
@@ -84,3 +84,26 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets (`make fuzz`, Tests/Fuzz/README.md): one executable a target, declared only
+// when WUNDERCAST_FUZZ=1, so `swift build` never builds them. They have no main of their own (no
+// main.swift: libFuzzer's runtime brings `main`) and are built in .build/fuzz with
+// `--sanitize fuzzer --sanitize address -Xswiftc -sanitize=fuzzer,address` (the two `--sanitize`
+// flags alone instrument nothing for coverage).
+if Context.environment["WUNDERCAST_FUZZ"] == "1" {
+    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+        ("configuration", ["WundercastCore"]),
+        ("request", ["WundercastCore"]),
+        ("open-meteo", ["WundercastCore"]),
+        ("openweathermap-current", ["WundercastCore"]),
+        ("openweathermap-forecast", ["WundercastCore"]),
+        ("metno", ["WundercastCore"]),
+        ("gpsd-report", ["WundercastCore", "WundercastGPSD", "CGPS"]),
+        ("city-image", ["WundercastCore"]),
+        ("last-state", ["WundercastCore"]),
+    ]
+    package.targets += fuzzTargets.map { target in
+        .executableTarget(
+            name: "fuzz-\(target.name)", dependencies: target.dependencies, path: "Tests/Fuzz/Targets/\(target.name)")
+    }
+}

@@ -1,5 +1,6 @@
 import CGPS
 import WundercastCore
+import WundercastPOSIX
 
 #if canImport(Glibc)
 import Glibc
@@ -31,14 +32,13 @@ final class GPSDConnection {
         }
     }
 
-    /// What one `gps_read` produced.
+    /// What one ``read()`` produced.
     enum ReadResult {
-        /// A complete JSON line was read and unpacked.
+        /// A complete line was read and unpacked.
         case message(Message)
-        /// `gps_read` returned 0: only part of a line is buffered (or nothing). Wait on the
-        /// descriptor again.
+        /// Only part of a line is buffered (or nothing). Wait on the descriptor again.
         case incomplete
-        /// `gps_read` returned -1: gpsd closed the connection (`errno` 0), or a socket error.
+        /// gpsd closed the connection, a socket error, or a line over ``maxLine``.
         case failed(reason: String)
     }
 
@@ -54,6 +54,9 @@ final class GPSDConnection {
         case deviceActivated(path: String)
         /// Anything else (VERSION, WATCH, DEVICES, SKY, ...).
         case other
+        /// A line that is not one JSON object: skipped, never given to libgps (see
+        /// ``unpack(_:into:line:)``).
+        case malformed
     }
 
     private(set) var phase: Phase = .closed
@@ -63,11 +66,17 @@ final class GPSDConnection {
     /// through this pointer, never loaded whole.
     private let data: UnsafeMutablePointer<gps_data_t>
 
-    /// The raw JSON line of the last read (`gps_read`'s `message` buffer), for the class name,
+    /// The raw JSON line of the last read (as `gps_read`'s `message` buffer), for the class name,
     /// DEVICE `activated` and the text of TPV numbers, which libgps does not expose as fields.
     private let line: UnsafeMutablePointer<CChar>
     /// libgps's `GPS_JSON_RESPONSE_MAX` (gps.h, 3.22): a whole report fits, never cut.
-    private static let lineCapacity = 10240
+    static let lineCapacity = 10240
+
+    /// Bytes received from gpsd and not yet read as a line.
+    private var received: [UInt8] = []
+    /// The longest line kept, newline included: more than gpsd's largest report (9,216 bytes,
+    /// PITFALLS); a longer line is not gpsd's.
+    static let maxLine = 16 * 1024
 
     init() {
         data = .allocate(capacity: 1)
@@ -125,33 +134,47 @@ final class GPSDConnection {
         guard phase == .streaming else { preconditionFailure("poll(gps_fd) on a handle that is \(phase)") }
         var descriptor = pollfd(fd: data.pointee.gps_fd, events: Int16(POLLIN), revents: 0)
         let ready = poll(&descriptor, 1, milliseconds)
-        if ready > 0 { return .readable }  // POLLIN, POLLHUP and POLLERR all end in gps_read.
+        if ready > 0 { return .readable }  // POLLIN, POLLHUP and POLLERR all end in read().
         if ready == 0 { return .timeout }
         let code = errno
         if code == EINTR { return .timeout }
         return .failed(reason: "poll: " + String(cString: strerror(code)))
     }
 
-    /// One `gps_read`: unpacks at most one complete line from libgps's buffer, receiving
-    /// more bytes first when no complete line is buffered.
+    /// Reads one report: the next complete line of what gpsd sent, receiving more bytes
+    /// first (without blocking) when no complete line is buffered, and unpacks it
+    /// (``unpack(_:into:line:)``).
     ///
-    /// libgps keeps the unread lines in its own buffer, where `poll` cannot see them: call
-    /// again until ``ReadResult/incomplete`` before waiting on the descriptor.
+    /// The lines are read here from `gps_fd`, not by `gps_read`: libgps 3.22 unpacks each line
+    /// it reads, and its `gps_unpack` never returns on some lines (see ``unpack(_:into:line:)``).
+    /// The buffer holds at most ``maxLine`` bytes: a longer line fails the connection, as
+    /// one over libgps's buffer did in `gps_read`. Call again until ``ReadResult/incomplete`` before waiting
+    /// on the descriptor.
     func read() -> ReadResult {
-        guard phase == .streaming else { preconditionFailure("gps_read on a handle that is \(phase)") }
-        // `set` accumulates: SKY/DEVICE only OR bits in, so after TPV→SKY LATLON_SET would still
-        // stand for the old fix (PITFALLS, libgps). Clear it so it describes this read only.
-        data.pointee.set = 0
-        line[0] = 0
-        errno = 0
-        let status = gps_read(data, line, Int32(Self.lineCapacity))
-        if status == 0 { return .incomplete }  // half a line buffered (PITFALLS, libgps)
-        if status < 0 {
-            // -1 with errno 0: gpsd closed the connection (PITFALLS, libgps); also a full buffer.
-            let code = errno
-            return .failed(reason: code == 0 ? "gpsd closed the connection" : String(cString: strerror(code)))
+        guard phase == .streaming else { preconditionFailure("read on a handle that is \(phase)") }
+        while true {
+            if let end = received.firstIndex(of: UInt8(ascii: "\n")), end < Self.maxLine {
+                let report = received[...end]
+                defer { received.removeFirst(end + 1) }
+                return .message(Self.unpack(report, into: data, line: line))
+            }
+            guard received.count < Self.maxLine else {
+                return .failed(reason: "gpsd sent a line longer than \(Self.maxLine) bytes")
+            }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let fd = data.pointee.gps_fd
+            let result = chunk.withUnsafeMutableBytes { chunk in
+                Result { () throws(Errno) in
+                    try syscall("recv", "gpsd socket") { recv(fd, chunk.baseAddress, chunk.count, Int32(MSG_DONTWAIT)) }
+                }
+            }
+            switch result {
+            case .failure(let error): return .failed(reason: error.description)
+            case .success(.done(0)): return .failed(reason: "gpsd closed the connection")
+            case .success(.done(let count)): received += chunk.prefix(count)
+            case .success(.wouldBlock): return .incomplete  // half a line buffered, or nothing
+            }
         }
-        return .message(message())
     }
 
     /// Ends the session politely: `?WATCH={"enable":false}` (gpsd may power the receiver
@@ -168,21 +191,58 @@ final class GPSDConnection {
     func close() {
         guard phase != .closed else { preconditionFailure("gps_close on a handle that is already closed") }
         _ = gps_close(data)
+        received.removeAll()
         phase = .closed
     }
 
     // MARK: - Reading the report
 
-    private func message() -> Message {
-        if lineStarts(with: #"{"class":"TPV""#) {
-            return position().map(Message.position) ?? .tpvWithoutPosition
+    /// Unpacks one report line: copied (NUL-terminated, cut to ``lineCapacity``) to `line`,
+    /// a TPV also by `gps_unpack` into `data` (with `set` cleared first: `set` accumulates,
+    /// PITFALLS), then judged by ``message(of:line:)``.
+    ///
+    /// A line that is not one JSON object is ``Message/malformed``. Of the rest only a TPV whose
+    /// values are all plain (no array or object: gpsd's TPV has none) reaches libgps, the only
+    /// report whose fields are read from `gps_data_t`: libgps 3.22's `gps_unpack` loops forever,
+    /// at 100% CPU, on a line with junk where a member name is due before a known `"class"`
+    /// (`{x"class":"TPV"}`), and on valid JSON with an array of objects where its tables expect
+    /// none (`{"class":"TPV","a":[{"class":"TPV"}]}`, `{"devices":[{"class":"DEVICE"}]}`); found
+    /// by `make fuzz`, Tests/Fixtures/fuzz.
+    static func unpack(
+        _ report: some Collection<UInt8>, into data: UnsafeMutablePointer<gps_data_t>, line: UnsafeMutablePointer<CChar>
+    ) -> Message {
+        data.pointee.set = 0
+        line[0] = 0
+        guard JSONLine.isObject(report) else { return .malformed }
+        var text = report.map { CChar(bitPattern: $0) } + [0]
+        text.withUnsafeMutableBufferPointer { text in
+            _ = strncpy(line, text.baseAddress!, lineCapacity - 1)
+            line[lineCapacity - 1] = 0
         }
-        if lineStarts(with: #"{"class":"DEVICE""#) {
+        guard lineStarts(line, with: tpvPrefix) else { return message(of: data, line: line) }
+        guard JSONLine.isObject(report, flat: true) else { return .malformed }
+        text.withUnsafeMutableBufferPointer { text in _ = gps_unpack(text.baseAddress!, data) }
+        return message(of: data, line: line)
+    }
+
+    private static let tpvPrefix = #"{"class":"TPV""#
+
+    private static func lineStarts(_ line: UnsafePointer<CChar>, with prefix: String) -> Bool {
+        prefix.withCString { strncmp(line, $0, strlen($0)) == 0 }
+    }
+
+    /// What one unpacked report is: `data` as `gps_read` (or `gps_unpack`) left it, with `set`
+    /// cleared before, and `line` its raw JSON line (NUL-terminated).
+    static func message(of data: UnsafeMutablePointer<gps_data_t>, line: UnsafePointer<CChar>) -> Message {
+        if lineStarts(line, with: tpvPrefix) {
+            return position(of: data, line: String(cString: line)).map(Message.position) ?? .tpvWithoutPosition
+        }
+        if lineStarts(line, with: #"{"class":"DEVICE""#) {
             let text = String(cString: line)
-            let path = Self.stringValue(of: "path", in: text) ?? "?"
+            let path = stringValue(of: "path", in: text) ?? "?"
             // libgps 3.22 does not set DEVICE_SET for `"activated":0` (a number where a time
             // string is expected; seen here), so read the line itself.
-            return Self.isDeactivation(text) ? .deviceDeactivated(path: path) : .deviceActivated(path: path)
+            return isDeactivation(text) ? .deviceDeactivated(path: path) : .deviceActivated(path: path)
         }
         return .other
     }
@@ -190,11 +250,10 @@ final class GPSDConnection {
     /// The TPV report of this read, built only when this very read set LATLON_SET (`set`
     /// was cleared before it); fields gpsd did not report stay NaN, and so do numbers whose
     /// text in the line is not a JSON number (``reported(_:_:in:)``).
-    private func position() -> TPVReport? {
+    private static func position(of data: UnsafeMutablePointer<gps_data_t>, line text: String) -> TPVReport? {
         guard data.pointee.set & cgps_latlon_set != 0 else { return nil }
         // Borrow the fix in place: `data.pointee` would copy 24 KB.
         guard let fix = data.pointer(to: \.fix) else { return nil }
-        let text = String(cString: line)
         let time = fix.pointee.time
         return TPVReport(
             latLonSet: true,
@@ -259,10 +318,6 @@ final class GPSDConnection {
         return bytes.isEmpty
     }
 
-    private func lineStarts(with prefix: String) -> Bool {
-        prefix.withCString { strncmp(line, $0, strlen($0)) == 0 }
-    }
-
     /// `"activated":0` — a number, not a time string (PITFALLS, libgps).
     static func isDeactivation(_ line: String) -> Bool {
         line.contains(#""activated":0,"#) || line.contains(#""activated":0}"#)
@@ -278,7 +333,7 @@ final class GPSDConnection {
         return String(parts[1][..<end])
     }
 
-    private static func zero(_ data: UnsafeMutablePointer<gps_data_t>) {
+    static func zero(_ data: UnsafeMutablePointer<gps_data_t>) {
         UnsafeMutableRawPointer(data).initializeMemory(
             as: UInt8.self, repeating: 0, count: MemoryLayout<gps_data_t>.size)
     }

@@ -165,12 +165,12 @@ final class GPSDReader {
         }
     }
 
-    /// Reads every complete line libgps can give now: it buffers lines `poll` cannot see.
+    /// Reads every complete line buffered now: the connection buffers lines `poll` cannot see.
     private func drain() {
         while !stop.isRequested {
             switch connection.read() {
             case .incomplete:
-                // gps_read returned 0: half a line (PITFALLS). Back to poll, no spinning.
+                // Half a line (PITFALLS). Back to poll, no spinning.
                 return
             case .failed(let reason):
                 lose(reason)
@@ -214,6 +214,11 @@ final class GPSDReader {
             }
         case .other:
             observe(.other)
+        case .malformed:
+            // Not gpsd's (gpsd writes one JSON object a line, a TPV's values all plain): skipped,
+            // and no sign of health.
+            logger.log(
+                .debug, "gpsd \(server): skipped a line that is not one JSON object (or a TPV with nested values)")
         }
     }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A broken gpsd for tests: greets like gpsd, then sends scripted lines and closes.
 
-Usage: fake_gpsd.py --fd N [--line-bytes 40960] [--line TEXT ...] [--hold-connection K]
+Usage: fake_gpsd.py --fd N [--line-bytes 40960 | --reports FILE] [--line TEXT ...] [--hold-connection K]
        fake_gpsd.py --fd N --tpv JSON --interval SECONDS
 
 Serves the listening TCP socket inherited as descriptor N (the test binds 127.0.0.1:0 and
@@ -21,6 +21,9 @@ connection ends. Runs until killed; it gets SIGTERM when its parent (the test pr
 
 With --tpv, each connection instead gets the line JSON every --interval seconds (a stationary
 receiver), one connection at a time, until the client closes; `tpv N` is printed per line sent.
+
+With --reports, FILE's bytes are sent as they are instead of the long line, and the connection
+stays open until the client closes it.
 """
 import argparse
 import ctypes
@@ -94,7 +97,9 @@ def serve(listener, arguments):
                 client.recv(4096)  # ?WATCH={...}
             except socket.timeout:
                 pass
-            if not arguments.line:
+            if arguments.reports is not None:
+                client.sendall(arguments.reports)
+            elif not arguments.line:
                 client.sendall(junk_line(arguments.line_bytes))
             for text in arguments.line:
                 client.sendall(scripted(text))
@@ -105,7 +110,9 @@ def serve(listener, arguments):
                     time.sleep(0.1)
                     client.sendall(scripted(arguments.line[-1]))
                 print(f"held {count}", flush=True)
-            client.shutdown(socket.SHUT_WR)
+            if arguments.reports is None:
+                client.shutdown(socket.SHUT_WR)
+            client.settimeout(None)
             # Read what the client still sends until it closes, so close() sends FIN, not RST.
             while client.recv(4096):
                 pass
@@ -123,11 +130,15 @@ def main():
     parser.add_argument("--hold-connection", type=int, default=0)
     parser.add_argument("--tpv")
     parser.add_argument("--interval", type=float, default=1.0)
+    parser.add_argument("--reports")
     arguments = parser.parse_args()
     PR_SET_PDEATHSIG = 1
     ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     signal.signal(signal.SIGUSR1, on_usr1)
     listener = socket.socket(fileno=arguments.fd)
+    if arguments.reports is not None:
+        with open(arguments.reports, "rb") as f:
+            arguments.reports = f.read()
     if arguments.tpv:
         repeat_tpv(listener, arguments.tpv, arguments.interval)
     else:

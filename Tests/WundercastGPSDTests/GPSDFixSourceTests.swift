@@ -189,7 +189,43 @@ struct GPSDFixSourceTests {
         await session.stop()
     }
 
-    /// A broken gpsd that greets and then sends a 40 KB line (libgps drops the connection):
+    /// libgps 3.22's `gps_unpack` never returns on a line with junk where a member name is due
+    /// before a known class (`{` 0xFF… `"class":"TPV",…`), nor on valid JSON with an array of
+    /// objects where it expects none (`{"clas0s":"DEVICES","devices":[{"class":"DEVICE",…}]}`),
+    /// both found by `make fuzz`: the reader thread spun at 100% CPU, never read again and never
+    /// stopped. Such lines never reach libgps, and the TPV after them is a fix.
+    @Test(arguments: ["gpsd_report_gps_unpack_loops.json", "gpsd_report_gps_unpack_loops_nested_class.jsonl"])
+    func aLineThatLibgpsLoopsOnIsSkippedAndTheTPVAfterItIsAFix(_ fixture: String) async throws {
+        try await Self.expectAFix(after: try Fixtures.bytes("fuzz/\(fixture)"))
+    }
+
+    /// The same for a TPV whose value is an array of objects (gpsd's TPV has none): libgps 3.22
+    /// loops on `{"class":"TPV","a":[{"class":"TPV"}]}` too, so a TPV reaches it only flat.
+    @Test func aTPVWithNestedValuesIsSkippedAndTheTPVAfterItIsAFix() async throws {
+        try await Self.expectAFix(after: Array(#"{"class":"TPV","a":[{"class":"TPV"}]}"#.utf8))
+    }
+
+    /// A fake gpsd sends `lines` and then a TPV at 12.5,34.5: that TPV must become a fix.
+    static func expectAFix(after lines: [UInt8]) async throws {
+        let reports = FileManager.default.temporaryDirectory
+            .appendingPathComponent("gpsd-reports-\(UUID().uuidString)")
+        let tpv = #"{"class":"TPV","device":"/dev/pts/3","mode":2,"lat":12.5,"lon":34.5}"#
+        try Data(lines + Array("\n\(tpv)\n".utf8)).write(to: reports)
+        defer { try? FileManager.default.removeItem(at: reports) }
+        let gpsd = try FakeGPSD(reports: reports)
+        defer { gpsd.stop() }
+        let session = Session(GPSDFixSource(port: gpsd.port))
+        defer { session.cancel() }
+
+        #expect(
+            await session.events.wait {
+                $0.fixes.contains { $0.coordinate == Coordinate(latitude: 12.5, longitude: 34.5) }
+            },
+            "events: \(session.events.values); fake gpsd: \(gpsd.output)")
+        await session.stop()
+    }
+
+    /// A broken gpsd that greets and then sends a 40 KB line (the connection is dropped):
     /// the banner does not make the connection healthy, so no `.connected`, and every delay
     /// before the next attempt is longer than the last until the maximum.
     @Test func backoffGrowsAgainstAGpsdThatSendsAnOverlongLine() async throws {

@@ -6,7 +6,7 @@ import Glibc
 
 /// A broken gpsd (`Tests/Tools/fake_gpsd.py`) on 127.0.0.1: every connection gets gpsd's VERSION
 /// banner, then one line of `lineBytes` bytes (40 KB by default, far over libgps's buffer and
-/// gpsd's 9,216-byte maximum report) — or the given `lines` — then is closed.
+/// gpsd's 9,216-byte maximum report) — or the given `lines`, or the bytes of a `reports` file — then is closed.
 ///
 /// The listening socket is bound and listening *before* the script starts (it inherits the
 /// descriptor), so a client can connect at once, with no start-up race. ``stop()`` (and
@@ -44,6 +44,12 @@ public final class FakeGPSD: @unchecked Sendable {
     /// until the client closes: a stationary receiver.
     public convenience init(tpv: String, interval: Double) throws {
         try self.init(arguments: ["--tpv", tpv, "--interval", String(interval)])
+    }
+
+    /// A gpsd that sends the bytes of the file `reports` instead of the long line, after which
+    /// the connection stays open until the client closes it.
+    public convenience init(reports: URL) throws {
+        try self.init(arguments: ["--reports", reports.path])
     }
 
     private init(arguments: [String]) throws {

@@ -239,7 +239,9 @@ final class GPSDConnection {
         }
         if lineStarts(line, with: #"{"class":"DEVICE""#) {
             let text = String(cString: line)
-            let path = stringValue(of: "path", in: text) ?? "?"
+            // gpsd's text is outside text: bounded and without control characters where it
+            // enters, before it reaches a state message, the journal or a bar.
+            let path = stringValue(of: "path", in: text).map { UntrustedText.sanitized($0, limit: 100) } ?? "?"
             // libgps 3.22 does not set DEVICE_SET for `"activated":0` (a number where a time
             // string is expected; seen here), so read the line itself.
             return isDeactivation(text) ? .deviceDeactivated(path: path) : .deviceActivated(path: path)

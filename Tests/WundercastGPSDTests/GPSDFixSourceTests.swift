@@ -1,3 +1,4 @@
+import CGPS
 import Foundation
 import Synchronization
 import Testing
@@ -454,6 +455,25 @@ struct GPSDFixSourceTests {
     func deactivation(_ line: String, _ deactivated: Bool) {
         #expect(GPSDConnection.isDeactivation(line) == deactivated)
         #expect(GPSDConnection.stringValue(of: "path", in: line)?.hasPrefix("/dev/") == true)
+    }
+
+    /// A DEVICE path is outside text: where it enters, an ESC (`\u001b` in the JSON, decoded by
+    /// nobody but shown as is) and a 400-character path are cut to 100 scalars without control
+    /// characters before a state message or the journal sees it (issue 14).
+    @Test func aDevicePathIsBoundedAndCleanWhereItEnters() {
+        let hostile = "/dev/\u{1b}[31m" + String(repeating: "x", count: 400)
+        let line = #"{"class":"DEVICE","path":"\#(hostile)","activated":0}"#
+        let data = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
+        defer { data.deallocate() }
+        GPSDConnection.zero(data)
+        let text = Array(line.utf8CString)
+        let message = text.withUnsafeBufferPointer { GPSDConnection.message(of: data, line: $0.baseAddress!) }
+        guard case .deviceDeactivated(let path) = message else {
+            Issue.record("not a deactivation: \(message)")
+            return
+        }
+        #expect(path.unicodeScalars.count <= 100, "\(path.count) scalars")
+        #expect(!path.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "\(path.debugDescription)")
     }
 }
 

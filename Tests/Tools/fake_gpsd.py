@@ -1,24 +1,52 @@
 #!/usr/bin/env python3
-"""A broken gpsd for tests: greets like gpsd, then sends one line longer than libgps's buffer.
+"""A broken or scripted gpsd for tests.
 
-Usage: fake_gpsd.py --fd N [--line-bytes 40960]
+Usage: fake_gpsd.py --fd N [--line-bytes 40960] [--script PATH]
 
 Serves the listening TCP socket inherited as descriptor N (the test binds 127.0.0.1:0 and
-listens before starting this script, so clients never race its start). For every connection:
-writes gpsd's VERSION banner, reads the client's ?WATCH (at most 2 s), writes one
-`{"class":"JUNK",...}` line of --line-bytes bytes, closes. gps_read drops a connection on a line
-over its buffer (gpsd's largest JSON report is 9,216 bytes; PITFALLS). Prints
-`connection N` to stdout (flushed) for each accepted connection. Runs until killed; it gets
-SIGTERM when its parent (the test process) dies.
+listens before starting this script, so clients never race its start). Prints `connection N`
+to stdout (flushed) for each accepted connection. Runs until killed; it gets SIGTERM when its
+parent (the test process) dies.
+
+Without --script, every connection gets gpsd's VERSION banner, the client's ?WATCH is read (at
+most 2 s), then one `{"class":"JUNK",...}` line of --line-bytes bytes is written and the
+connection closed. gps_read drops a connection on a line over its buffer (gpsd's largest JSON
+report is 9,216 bytes; PITFALLS).
+
+With --script, each connection (served on a thread of its own) plays the JSON file PATH, read
+when the connection is accepted: {"banner": true, "steps": [STEP, ...]}, then closes. A STEP is
+  {"line": TEXT}                 TEXT and CR LF; every `{now}` becomes the current UTC time
+  {"fix": [LAT, LON]}            a 3D TPV (eph 5 m, time now) that a real receiver could send;
+                                 prints `fix LAT LON EPOCH` (the test's record of what gpsd reported)
+  {"junk": BYTES}                one JSON line of BYTES bytes
+  {"raw": TEXT}                  TEXT as it is (no line end: half a line)
+  {"pause": SECONDS}
+  {"repeat": [STEP, ...], "times": N}   N times; without "times", until the connection ends
+  {"hold": true}                 silence until the client closes
+A step with "fault": true also prints `fault` once done (the test counts the faults it injected).
+A connection whose script file has changed since it was accepted is closed at its next step (a
+repeat or a hold checks every 50 ms): the test ends a fault by writing the next script, and the
+client's reconnection plays it. Prints `closed N` when connection N ends.
 """
 import argparse
 import ctypes
+import datetime
+import json
+import os
+import select
 import signal
 import socket
-import sys
+import threading
+import time
 
 VERSION = (b'{"class":"VERSION","release":"3.22","rev":"3.22",'
            b'"proto_major":3,"proto_minor":14}\r\n')
+PRINT = threading.Lock()
+
+
+def say(text):
+    with PRINT:
+        print(text, flush=True)
 
 
 def junk_line(size):
@@ -27,12 +55,16 @@ def junk_line(size):
     return head + b"x" * max(0, size - len(head) - len(tail)) + tail
 
 
-def serve(listener, size):
+def now_text():
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+def serve_junk(listener, size):
     count = 0
     while True:
         client, _ = listener.accept()
         count += 1
-        print(f"connection {count}", flush=True)
+        say(f"connection {count}")
         try:
             client.sendall(VERSION)
             client.settimeout(2)
@@ -51,15 +83,116 @@ def serve(listener, size):
             client.close()
 
 
+class Ended(Exception):
+    """The client closed, or the script changed."""
+
+
+class Connection:
+    def __init__(self, client, path):
+        self.client = client
+        self.path = path
+        self.script = self.read()
+
+    def read(self):
+        try:
+            with open(self.path, "rb") as f:
+                return f.read()
+        except OSError:
+            return b""
+
+    def check(self, wait=0.0):
+        """Raises Ended when the client has closed or the script changed; reads what it sent."""
+        if self.read() != self.script:
+            raise Ended()
+        readable, _, _ = select.select([self.client], [], [], wait)
+        if readable and not self.client.recv(65536):
+            raise Ended()
+
+    def send(self, data):
+        self.check()
+        try:
+            self.client.sendall(data)
+        except OSError:
+            raise Ended()
+
+    def pause(self, seconds):
+        end = time.monotonic() + seconds
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                return
+            self.check(min(left, 0.05))
+
+    def play(self, steps):
+        for step in steps:
+            if "line" in step:
+                self.send(step["line"].replace("{now}", now_text()).encode("utf-8") + b"\r\n")
+            elif "fix" in step:
+                lat, lon = step["fix"]
+                tpv = {"class": "TPV", "device": "/dev/ttyFAKE0", "mode": 3, "time": now_text(),
+                       "lat": lat, "lon": lon, "alt": 500.0, "eph": 5.0, "epx": 3.0, "epy": 3.0}
+                self.send(json.dumps(tpv).encode("ascii") + b"\r\n")
+                say(f"fix {lat!r} {lon!r} {time.time():.3f}")
+            elif "junk" in step:
+                self.send(junk_line(int(step["junk"])))
+            elif "raw" in step:
+                self.send(step["raw"].encode("utf-8"))
+            elif "pause" in step:
+                self.pause(float(step["pause"]))
+            elif "repeat" in step:
+                times = step.get("times")
+                count = 0
+                while times is None or count < times:
+                    self.play(step["repeat"])
+                    count += 1
+                    self.check()
+            elif step.get("hold"):
+                while True:
+                    self.check(0.05)
+            if step.get("fault"):
+                say("fault")
+
+
+def serve_script(listener, path):
+    count = 0
+    while True:
+        client, _ = listener.accept()
+        count += 1
+        say(f"connection {count}")
+        threading.Thread(target=handle, args=(client, path, count), daemon=True).start()
+
+
+def handle(client, path, number):
+    connection = Connection(client, path)
+    try:
+        script = json.loads(connection.script or b"{}")
+        if script.get("banner", True):
+            connection.send(VERSION)
+        connection.play(script.get("steps", []))
+        client.shutdown(socket.SHUT_WR)
+        client.settimeout(1)
+        while client.recv(4096):  # until the client closes: FIN, not RST
+            pass
+    except (Ended, OSError, ValueError):
+        pass
+    finally:
+        client.close()
+        say(f"closed {number}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--fd", type=int, required=True)
     parser.add_argument("--line-bytes", type=int, default=40960)
+    parser.add_argument("--script")
     arguments = parser.parse_args()
     PR_SET_PDEATHSIG = 1
     ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     listener = socket.socket(fileno=arguments.fd)
-    serve(listener, arguments.line_bytes)
+    if arguments.script:
+        serve_script(listener, arguments.script)
+    else:
+        serve_junk(listener, arguments.line_bytes)
 
 
 if __name__ == "__main__":

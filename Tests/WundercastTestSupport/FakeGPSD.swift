@@ -4,9 +4,12 @@ import Foundation
 import Glibc
 #endif
 
-/// A broken gpsd (`Tests/Tools/fake_gpsd.py`) on 127.0.0.1: every connection gets gpsd's VERSION
-/// banner, then one line of `lineBytes` bytes (40 KB by default, far over libgps's buffer and
-/// gpsd's 9,216-byte maximum report), then is closed.
+/// A broken or scripted gpsd (`Tests/Tools/fake_gpsd.py`) on 127.0.0.1. Made with
+/// ``init(lineBytes:)``, every connection gets gpsd's VERSION banner, then one line of `lineBytes`
+/// bytes (40 KB by default, far over libgps's buffer and gpsd's 9,216-byte maximum report), then
+/// is closed. Made with ``init(script:)``, every connection plays the ``GPSDStep``s of the script
+/// in force when it was accepted; ``play(_:)`` changes the script (ending open connections) and
+/// ``fixes`` are the valid TPVs it has sent.
 ///
 /// The listening socket is bound and listening *before* the script starts (it inherits the
 /// descriptor), so a client can connect at once, with no start-up race. ``stop()`` (and
@@ -26,7 +29,53 @@ public final class FakeGPSD: @unchecked Sendable {
     private let lock = NSLock()
     private var stopped = false
 
-    public init(lineBytes: Int = 40 * 1024) throws {
+    /// The script file of ``init(script:banner:)`` (`nil`: the junk-line gpsd).
+    private let scriptFile: URL?
+
+    public convenience init(lineBytes: Int = 40 * 1024) throws {
+        try self.init(arguments: ["--line-bytes", String(lineBytes)], scriptFile: nil)
+    }
+
+    /// A gpsd whose every connection plays `script` (after the VERSION banner, unless `banner`
+    /// is false) and then closes; see ``GPSDStep``.
+    public convenience init(script: [GPSDStep], banner: Bool = true) throws {
+        let file = FileManager.default.temporaryDirectory
+            .appendingPathComponent("fake-gpsd-script-\(UUID().uuidString).json")
+        try GPSDStep.write(script, banner: banner, to: file)
+        try self.init(arguments: ["--script", file.path], scriptFile: file)
+    }
+
+    /// Replaces the script (written atomically): connections open now close at their next
+    /// step, and every later connection plays `script`.
+    public func play(_ script: [GPSDStep], banner: Bool = true) throws {
+        guard let scriptFile else { throw StartError(description: "a junk-line FakeGPSD has no script") }
+        try GPSDStep.write(script, banner: banner, to: scriptFile)
+    }
+
+    /// One valid TPV the script sent (a `.fix` step): what gpsd reported, and when.
+    public struct SentFix: Sendable, Equatable {
+        public var latitude: Double
+        public var longitude: Double
+        /// Wall-clock time it was written, seconds since 1970.
+        public var sentAt: Double
+    }
+
+    /// Every `.fix` step sent so far, oldest first.
+    public var fixes: [SentFix] {
+        output.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: " ")
+            guard fields.count == 4, fields[0] == "fix", let lat = Double(fields[1]), let lon = Double(fields[2]),
+                let time = Double(fields[3])
+            else { return nil }
+            return SentFix(latitude: lat, longitude: lon, sentAt: time)
+        }
+    }
+
+    /// How many `.fault` steps have been played so far.
+    public var faults: Int { output.split(separator: "\n").count { $0 == "fault" } }
+
+    private init(arguments: [String], scriptFile: URL?) throws {
+        self.scriptFile = scriptFile
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw StartError(description: "socket: \(String(cString: strerror(errno)))") }
         defer { close(fd) }  // the script holds its own copy
@@ -50,13 +99,14 @@ public final class FakeGPSD: @unchecked Sendable {
         pid = try Spawn.process(
             [
                 "/usr/bin/python3", "-u", Fixtures.tools.appendingPathComponent("fake_gpsd.py").path,
-                "--fd", "0", "--line-bytes", String(lineBytes),
-            ], output: outputFile.path, stdin: fd)
+                "--fd", "0",
+            ] + arguments, output: outputFile.path, stdin: fd)
     }
 
     deinit {
         stop()
         try? FileManager.default.removeItem(at: outputFile)
+        if let scriptFile { try? FileManager.default.removeItem(at: scriptFile) }
     }
 
     /// What the script wrote so far.
@@ -75,5 +125,51 @@ public final class FakeGPSD: @unchecked Sendable {
         _ = kill(pid, SIGKILL)
         var status: Int32 = 0
         _ = waitpid(pid, &status, 0)
+    }
+}
+
+/// One step of a ``FakeGPSD`` script (see `Tests/Tools/fake_gpsd.py`).
+public indirect enum GPSDStep: Sendable {
+    /// `text` and CR LF; each `{now}` in it becomes the current UTC time (ISO 8601).
+    case line(String)
+    /// A 3D TPV with eph 5 m and the current time, at `latitude`, `longitude`: recorded in
+    /// ``FakeGPSD/fixes``.
+    case fix(latitude: Double, longitude: Double)
+    /// One JSON line of `bytes` bytes.
+    case junk(bytes: Int)
+    /// `text` as it is, no line end.
+    case raw(String)
+    /// Silence for `seconds` (the fault's pacing, not a test's synchronisation).
+    case pause(Double)
+    /// `steps` `times` times; `nil`: until the connection ends or the script changes.
+    case repeating([GPSDStep], times: Int?)
+    /// Silence until the client closes or the script changes.
+    case hold
+    /// `step`, counted as one fault injected (``FakeGPSD/faults``).
+    case fault(GPSDStep)
+
+    /// A receiver at `latitude`, `longitude` reporting a fix every `interval` seconds, forever.
+    public static func healthy(latitude: Double, longitude: Double, interval: Double = 1) -> [GPSDStep] {
+        [.repeating([.fix(latitude: latitude, longitude: longitude), .pause(interval)], times: nil)]
+    }
+
+    var json: Any {
+        switch self {
+        case .line(let text): ["line": text]
+        case .fix(let latitude, let longitude): ["fix": [latitude, longitude]]
+        case .junk(let bytes): ["junk": bytes]
+        case .raw(let text): ["raw": text]
+        case .pause(let seconds): ["pause": seconds]
+        case .repeating(let steps, let times):
+            times.map { ["repeat": steps.map(\.json), "times": $0] as [String: Any] } ?? ["repeat": steps.map(\.json)]
+        case .hold: ["hold": true]
+        case .fault(let step):
+            (step.json as? [String: Any] ?? [:]).merging(["fault": true]) { $1 }
+        }
+    }
+
+    static func write(_ steps: [GPSDStep], banner: Bool, to file: URL) throws {
+        let data = try JSONSerialization.data(withJSONObject: ["banner": banner, "steps": steps.map(\.json)])
+        try data.write(to: file, options: .atomic)
     }
 }

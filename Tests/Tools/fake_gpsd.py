@@ -23,7 +23,8 @@ when the connection is accepted: {"banner": true, "steps": [STEP, ...]}, then cl
   {"pause": SECONDS}
   {"repeat": [STEP, ...], "times": N}   N times; without "times", until the connection ends
   {"hold": true}                 silence until the client closes
-A step with "fault": true also prints `fault` once done (the test counts the faults it injected).
+A step with "fault": true also prints `fault N` (N counting from 1 over all connections) as it
+starts: the test counts the faults it injected, and can await the Nth.
 A connection whose script file has changed since it was accepted is closed at its next step (a
 repeat or a hold checks every 50 ms): the test ends a fault by writing the next script, and the
 client's reconnection plays it. Prints `closed N` when connection N ends.
@@ -42,6 +43,7 @@ import time
 VERSION = (b'{"class":"VERSION","release":"3.22","rev":"3.22",'
            b'"proto_major":3,"proto_minor":14}\r\n')
 PRINT = threading.Lock()
+FAULTS = [0]
 
 
 def say(text):
@@ -125,13 +127,18 @@ class Connection:
 
     def play(self, steps):
         for step in steps:
+            if step.get("fault"):
+                with PRINT:
+                    FAULTS[0] += 1
+                    print(f"fault {FAULTS[0]}", flush=True)
             if "line" in step:
                 self.send(step["line"].replace("{now}", now_text()).encode("utf-8") + b"\r\n")
             elif "fix" in step:
                 lat, lon = step["fix"]
                 tpv = {"class": "TPV", "device": "/dev/ttyFAKE0", "mode": 3, "time": now_text(),
                        "lat": lat, "lon": lon, "alt": 500.0, "eph": 5.0, "epx": 3.0, "epy": 3.0}
-                self.send(json.dumps(tpv).encode("ascii") + b"\r\n")
+                # No blanks: libgps finds the class by the exact text `"class":"TPV"`.
+                self.send(json.dumps(tpv, separators=(",", ":")).encode("ascii") + b"\r\n")
                 say(f"fix {lat!r} {lon!r} {time.time():.3f}")
             elif "junk" in step:
                 self.send(junk_line(int(step["junk"])))
@@ -149,8 +156,6 @@ class Connection:
             elif step.get("hold"):
                 while True:
                     self.check(0.05)
-            if step.get("fault"):
-                say("fault")
 
 
 def serve_script(listener, path):
@@ -186,8 +191,21 @@ def main():
     parser.add_argument("--line-bytes", type=int, default=40960)
     parser.add_argument("--script")
     arguments = parser.parse_args()
-    PR_SET_PDEATHSIG = 1
-    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    if arguments.script:
+        # PR_SET_PDEATHSIG fires when the *thread* that spawned this process ends (a Swift
+        # concurrency thread the pool retires), not the test process: a long scenario lost its
+        # gpsd that way. Scripted gpsds end when the test process does, seen from here.
+        parent = os.getppid()
+
+        def watch_parent():
+            while os.getppid() == parent:
+                time.sleep(1)
+            os._exit(0)
+
+        threading.Thread(target=watch_parent, daemon=True).start()
+    else:
+        PR_SET_PDEATHSIG = 1
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     listener = socket.socket(fileno=arguments.fd)
     if arguments.script:
         serve_script(listener, arguments.script)

@@ -19,7 +19,8 @@ struct ClockFaultTests {
         let clock = try SteppedClock()
         let http = try await FixtureHTTPServer()
         let daemon = try await DaemonProcess(
-            configuration: FaultConfiguration.fallback(http, truth: Self.truth), environment: clock.environment)
+            configuration: FaultConfiguration.fallback(http, truth: Self.truth), environment: clock.environment,
+            launcher: clock.launcher)
         await scenario.recovered(daemon, "fresh weather", States.fresh)
         try clock.step(to: step)
         scenario.injected()
@@ -47,6 +48,11 @@ final class SteppedClock: Sendable {
     }
 
     deinit { try? FileManager.default.removeItem(atPath: (file as NSString).deletingLastPathComponent) }
+
+    /// Put before the daemon's command line: `env`, preloaded too, execs it. (Started by
+    /// `posix_spawn` straight from an unpreloaded parent, the preloaded daemon ran with its
+    /// default configuration as if without `--config`: seen here with libfaketime 0.9.10.)
+    let launcher = ["/usr/bin/env"]
 
     /// The environment that makes a daemon read this clock.
     var environment: [String: String] {

@@ -127,7 +127,8 @@ struct FindingFaultTests {
         arguments: FaultCampaign.pick(ProcessFaultTests.brokenDecisions, ci: 1))
     func m3ABrokenDecisionCountsAsDenied(_ decision: ProcessFaultTests.BrokenFile) async throws {
         let scenario = FaultScenario("process", "M3: a broken decision file (\(decision.name)) counts as denied")
-        let (daemon, truth, gpsd, _, file) = try await ProcessFaultTests.withDecision(decision, scenario)
+        let (daemon, truth, gpsd, http, file) = try await ProcessFaultTests.withDecision(decision, scenario)
+        defer { withExtendedLifetime(http) {} }
         defer { try? FileManager.default.removeItem(atPath: (file as NSString).deletingLastPathComponent) }
         if let state = await scenario.now(daemon, truth) {
             if state[path: "location.source"] as? String == "gpsd" || state["authorization"] as? String != "denied" {
@@ -238,7 +239,7 @@ struct FindingFaultTests {
         let daemon = try await DaemonProcess(
             configuration: FaultConfiguration.fallback(http, truth: truth).replacingOccurrences(
                 of: "Enabled=no", with: "Enabled=yes\nPath=\(kept)\nClockSyncFile=\(directory)/no-such-file"),
-            environment: ["LD_PRELOAD": library])
+            environment: ["LD_PRELOAD": library], launcher: ["/usr/bin/env"])
         scenario.injected()
         if let state = await scenario.now(daemon, truth) {
             if state["weather"] == nil { scenario.untruthful("the kept weather was not shown") }
@@ -261,7 +262,8 @@ struct FindingFaultTests {
         let http = try await FixtureHTTPServer()
         let truth = Truth(maxAge: 3600, precision: 2)
         let daemon = try await DaemonProcess(
-            configuration: FaultConfiguration.fallback(http, truth: truth), environment: clock.environment)
+            configuration: FaultConfiguration.fallback(http, truth: truth), environment: clock.environment,
+            launcher: clock.launcher)
         await scenario.recovered(daemon, "fresh weather", States.fresh)
         let fetched = try #require(try http.requests().last?.time)
         try clock.step(to: step)

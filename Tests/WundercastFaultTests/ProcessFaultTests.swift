@@ -52,12 +52,10 @@ struct ProcessFaultTests {
 
     @Test func killMinus9DuringWritesNeverTearsTheKeptState() async throws {
         let scenario = FaultScenario("process", "kill -9 loops while the kept state is written")
-        // A receiver moving 3 km every 0.3 s: a fetch, and a write of the kept state, each MinInterval.
-        let gpsd = try FakeGPSD(script: [
-            .repeating(
-                [.fix(latitude: 48.10, longitude: 11.50), .pause(0.3), .fix(latitude: 48.13, longitude: 11.50), .pause(0.3)],
-                times: nil)
-        ])
+        // A receiver moving 2 km every 0.3 s, never back: a fetch, and a write of the kept state,
+        // each MinInterval.
+        let gpsd = try FakeGPSD(
+            script: (0..<400).flatMap { [.fix(latitude: 48.10 + 0.02 * Double($0), longitude: 11.50), .pause(0.3)] })
         let http = try await FixtureHTTPServer()
         let directory = try DatagramSocket.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -172,7 +170,8 @@ struct ProcessFaultTests {
     @Test(arguments: FaultCampaign.pick(brokenDecisions, ci: 1))
     func aBrokenDecisionFileKeepsTheDaemonServing(_ decision: BrokenFile) async throws {
         let scenario = FaultScenario("process", "broken decision file: \(decision.name)")
-        let (daemon, truth, _, _, file) = try await Self.withDecision(decision, scenario)
+        let (daemon, truth, gpsd, http, file) = try await Self.withDecision(decision, scenario)
+        defer { withExtendedLifetime((gpsd, http)) {} }
         defer { try? FileManager.default.removeItem(atPath: (file as NSString).deletingLastPathComponent) }
         await scenario.nows(daemon, truth, 3)
         // An administrator's decision replaces the broken file.
@@ -184,7 +183,9 @@ struct ProcessFaultTests {
 
     @Test func aSavedDenialIsKept() async throws {
         let scenario = FaultScenario("process", "a saved 'denied' with Authorization=always, GPS reporting")
-        let (daemon, truth, gpsd, _, file) = try await Self.withDecision(BrokenFile(name: "denied", bytes: Array("denied\n".utf8)), scenario)
+        let (daemon, truth, gpsd, http, file) = try await Self.withDecision(
+            BrokenFile(name: "denied", bytes: Array("denied\n".utf8)), scenario)
+        defer { withExtendedLifetime(http) {} }
         defer { try? FileManager.default.removeItem(atPath: (file as NSString).deletingLastPathComponent) }
         for _ in 0..<3 {
             if let state = await scenario.now(daemon, truth), state[path: "location.source"] as? String == "gpsd" {

@@ -117,7 +117,8 @@ struct SocketFaultTests {
 
     @Test func aBurstOf2000ConnectionsIsSurvived() async throws {
         let scenario = FaultScenario("socket", "a burst of 2,000 connections (requests, half-closed, idle)")
-        let (daemon, truth, _, _) = try await Self.start(scenario)
+        let (daemon, truth, gpsd, http) = try await Self.start(scenario)
+        defer { withExtendedLifetime((gpsd, http)) {} }
         let rounds = FaultCampaign.count(ci: 1, full: 3)
         for _ in 0..<rounds {
             var fds = Self.burst(daemon.socketPath, count: 1000, request: "now\n", halfClose: true)
@@ -141,7 +142,8 @@ struct SocketFaultTests {
 
     @Test func watchersThatNeverReadCostNothing() async throws {
         let scenario = FaultScenario("socket", "100 watchers that never read, while the state changes 10 times a second")
-        let (daemon, truth, _, _) = try await Self.start(scenario, moving: true)
+        let (daemon, truth, gpsd, http) = try await Self.start(scenario, moving: true)
+        defer { withExtendedLifetime((gpsd, http)) {} }
         let watchers = Self.burst(daemon.socketPath, count: FaultCampaign.count(ci: 100, full: 250), request: "watch\n", halfClose: false)
         scenario.injected(watchers.count)
         // The state keeps changing (a fix every 0.1 s, weather every MinInterval) while nobody reads.
@@ -167,8 +169,12 @@ struct SocketFaultTests {
     struct Hostile: Sendable, CustomTestStringConvertible {
         var name: String
         var bytes: [UInt8]
-        /// A piece each answer line must hold (e.g. an error code), if any.
+        /// A piece the first answer line must hold (e.g. an error code), if any.
         var expected: String?
+        /// The answer may be lost: the daemon closes a connection whose request is too long
+        /// while the client is still sending, and unread data at close resets the connection
+        /// (Linux AF_UNIX), taking the error line with it. Then no answer is also right.
+        var mayBeCut = false
         var testDescription: String { name }
     }
 
@@ -177,9 +183,9 @@ struct SocketFaultTests {
         let garbage = (0..<65536).map { _ in UInt8(truncatingIfNeeded: random.next()) }
         return [
             Hostile(name: "garbage bytes (64 KiB, NUL, ESC, invalid UTF-8)", bytes: garbage, expected: nil),
-            Hostile(name: "an over-long request (100 kB on one line)", bytes: Array(repeating: UInt8(ascii: "a"), count: 100_000) + [10], expected: "too-long"),
+            Hostile(name: "an over-long request (100 kB on one line)", bytes: Array(repeating: UInt8(ascii: "a"), count: 100_000) + [10], expected: "too-long", mayBeCut: true),
             Hostile(name: "half-closed after 'now' without a newline", bytes: Array("now".utf8), expected: "WEATHER"),
-            Hostile(name: "1 MB without a newline", bytes: Array(repeating: UInt8(ascii: "w"), count: 1_000_000), expected: "too-long"),
+            Hostile(name: "1 MB without a newline", bytes: Array(repeating: UInt8(ascii: "w"), count: 1_000_000), expected: "too-long", mayBeCut: true),
             Hostile(name: "escape codes inside a request", bytes: Array("weather \u{1B}[2J\u{07}Oslo\nnow\u{1B}]0;x\u{07}\n".utf8), expected: nil),
             Hostile(name: "a thousand requests in one write", bytes: Array(String(repeating: "now\nversion\n", count: 500).utf8), expected: nil),
         ]
@@ -188,13 +194,16 @@ struct SocketFaultTests {
     @Test(arguments: FaultCampaign.pick(hostile, ci: 3))
     func hostileBytesGetSafeAnswers(_ hostile: Hostile) async throws {
         let scenario = FaultScenario("socket", "hostile client: \(hostile.name)")
-        let (daemon, truth, _, _) = try await Self.start(scenario)
+        let (daemon, truth, gpsd, http) = try await Self.start(scenario)
+        defer { withExtendedLifetime((gpsd, http)) {} }
         for user in [nil, (uid: UInt32(65534), gid: UInt32(65534))] as [(uid: UInt32, gid: UInt32)?] {
             scenario.injected()
             do {
                 let answer = try await ask(daemon, hostile.bytes, as: user)
                 scenario.checkSafe(answer.lines.joined(separator: "\n"), "answers to \(hostile.name)", truth)
-                if let expected = hostile.expected, !(answer.lines.first ?? "").contains(expected) {
+                if let expected = hostile.expected, !(answer.lines.isEmpty && hostile.mayBeCut),
+                    !(answer.lines.first ?? "").contains(expected)
+                {
                     scenario.untruthful("the answer to \(hostile.name) is not \(expected): \(answer.lines.first?.prefix(200) ?? "none")")
                 }
             } catch {

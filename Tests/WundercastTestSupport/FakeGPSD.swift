@@ -23,8 +23,9 @@ public final class FakeGPSD: @unchecked Sendable {
     public let port: Int
     /// The script's pid (and process group).
     public let pid: pid_t
-    /// The script's stdout and stderr: a `connection N` line per accepted connection.
-    public let outputFile: URL
+    /// The script's stdout and stderr, line by line as they arrive (a pipe): a `connection N`
+    /// line per accepted connection (``connectionsReach(_:timeout:)`` awaits one).
+    public let outputLog = OutputLog()
 
     private let lock = NSLock()
     private var stopped = false
@@ -62,7 +63,7 @@ public final class FakeGPSD: @unchecked Sendable {
 
     /// Every `.fix` step sent so far, oldest first.
     public var fixes: [SentFix] {
-        output.split(separator: "\n").compactMap { line in
+        outputLog.lines.compactMap { line in
             let fields = line.split(separator: " ")
             guard fields.count == 4, fields[0] == "fix", let lat = Double(fields[1]), let lon = Double(fields[2]),
                 let time = Double(fields[3])
@@ -72,7 +73,13 @@ public final class FakeGPSD: @unchecked Sendable {
     }
 
     /// How many `.fault` steps have been played so far.
-    public var faults: Int { output.split(separator: "\n").count { $0 == "fault" } }
+    public var faults: Int { outputLog.lines.count { $0.hasPrefix("fault ") } }
+
+    /// Waits until the script has begun its `count`th `.fault` step (its `fault <count>` line);
+    /// ``DeadlineExceeded`` after `timeout`, a safety net.
+    public func faultsReach(_ count: Int, timeout: Duration = .seconds(60)) async throws {
+        try await outputLog.waitFor("fault \(count) at the fake gpsd", timeout: timeout) { $0 == "fault \(count)" }
+    }
 
     private init(arguments: [String], scriptFile: URL?) throws {
         self.scriptFile = scriptFile
@@ -93,27 +100,39 @@ public final class FakeGPSD: @unchecked Sendable {
             throw StartError(description: "listen on 127.0.0.1:0: \(String(cString: strerror(errno)))")
         }
         port = Int(UInt16(bigEndian: address.sin_port))
-        outputFile = FileManager.default.temporaryDirectory
-            .appendingPathComponent("fake-gpsd-\(port)-\(UUID().uuidString).log")
         // Children get only descriptors 0–2 (Spawn): the listening socket goes in as stdin.
-        pid = try Spawn.process(
-            [
-                "/usr/bin/python3", "-u", Fixtures.tools.appendingPathComponent("fake_gpsd.py").path,
-                "--fd", "0",
-            ] + arguments, output: outputFile.path, stdin: fd)
+        let pipe = try PipeDescriptors()
+        do {
+            pid = try Spawn.process(
+                [
+                    "/usr/bin/python3", "-u", Fixtures.tools.appendingPathComponent("fake_gpsd.py").path,
+                    "--fd", "0",
+                ] + arguments, stdin: fd, stdout: pipe.write, stderr: pipe.write)
+        } catch {
+            close(pipe.read)
+            close(pipe.write)
+            throw error
+        }
+        close(pipe.write)
+        pipe.readToEnd(into: outputLog, name: "fake gpsd output")
     }
 
     deinit {
         stop()
-        try? FileManager.default.removeItem(at: outputFile)
         if let scriptFile { try? FileManager.default.removeItem(at: scriptFile) }
     }
 
     /// What the script wrote so far.
-    public var output: String { (try? String(contentsOf: outputFile, encoding: .utf8)) ?? "" }
+    public var output: String { outputLog.rawText }
 
     /// Connections the script accepted so far (its `connection N` lines).
-    public var connections: Int { output.split(separator: "\n").count { $0.hasPrefix("connection ") } }
+    public var connections: Int { outputLog.lines.count { $0.hasPrefix("connection ") } }
+
+    /// Waits until the script has accepted `count` connections (its `connection <count>` line
+    /// arrives); ``DeadlineExceeded`` after `timeout`, a safety net.
+    public func connectionsReach(_ count: Int, timeout: Duration = .seconds(30)) async throws {
+        try await outputLog.waitFor("connection \(count) at the fake gpsd", timeout: timeout) { $0 == "connection \(count)" }
+    }
 
     /// Kills the script and reaps it. Idempotent.
     public func stop() {

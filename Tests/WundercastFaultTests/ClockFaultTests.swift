@@ -8,7 +8,9 @@ import WundercastTestSupport
 /// after a step is fresh with a true age.
 @Suite(
     .enabled(if: FaultCampaign.isSelected, FaultCampaign.skipReason),
-    .enabled(if: FileManager.default.fileExists(atPath: SteppedClock.library), "libfaketime not installed (Debian faketime; make faults installs it)"),
+    .enabled(
+        if: FileManager.default.fileExists(atPath: SteppedClock.library),
+        "libfaketime not installed (Debian faketime; make faults installs it)"),
     .serialized)
 struct ClockFaultTests {
     static let truth = Truth(maxAge: 86_400, precision: 2)
@@ -75,7 +77,8 @@ enum SynchronisedKernel {
     static func library(in directory: String) async throws -> String {
         let output = directory + "/adjtimex_ok.so"
         let result = try await runProcess(
-            "/usr/bin/cc", ["-shared", "-fPIC", "-o", output, Fixtures.tools.appendingPathComponent("adjtimex_ok.c").path])
+            "/usr/bin/cc",
+            ["-shared", "-fPIC", "-o", output, Fixtures.tools.appendingPathComponent("adjtimex_ok.c").path])
         guard result.status == 0 else { throw FaultSetupError(description: "cc adjtimex_ok.c: \(result.stderr)") }
         return output
     }

@@ -26,7 +26,9 @@ extension FaultScenario {
     /// Asks `now --json` (the liveness probe): counts a crash when the daemon is gone, a hang when
     /// no answer came within ``liveness``; checks the answer's truth and safety. Returns it.
     @discardableResult
-    func now(_ daemon: DaemonProcess, _ truth: Truth, sourceLocation: SourceLocation = #_sourceLocation) async
+    func now(
+        _ daemon: DaemonProcess, _ truth: Truth, sourceLocation: SourceLocation = #_sourceLocation
+    ) async
         -> [String: Any]?
     {
         let askedAt = Date().timeIntervalSince1970
@@ -76,7 +78,9 @@ extension FaultScenario {
             let latitude = location["latitude"] as? Double ?? .nan
             let longitude = location["longitude"] as? Double ?? .nan
             let half = 0.5 * pow(10, -Double(truth.precision)) + 1e-9
-            let reported = fixes.contains { abs($0.latitude - latitude) <= half && abs($0.longitude - longitude) <= half }
+            let reported = fixes.contains {
+                abs($0.latitude - latitude) <= half && abs($0.longitude - longitude) <= half
+            }
             if !reported {
                 untruthful(
                     "position \(latitude),\(longitude) that gpsd did not report (it reported \(Set(fixes.map { "\($0.latitude),\($0.longitude)" })))",
@@ -86,7 +90,8 @@ extension FaultScenario {
                 let trueAge = askedAt - last.sentAt
                 if age < trueAge - 2 {
                     untruthful(
-                        "fix age \(age) s younger than the last fix (\(Int(trueAge)) s ago)", sourceLocation: sourceLocation)
+                        "fix age \(age) s younger than the last fix (\(Int(trueAge)) s ago)",
+                        sourceLocation: sourceLocation)
                 }
             }
             if status == "fresh" {
@@ -105,7 +110,8 @@ extension FaultScenario {
                 untruthful("fresh without weather", sourceLocation: sourceLocation)
             }
             if let age = state["ageSeconds"] as? Double, age > truth.maxAge + 5 {
-                untruthful("fresh with weather \(Int(age)) s old (MaxAge \(truth.maxAge) s)", sourceLocation: sourceLocation)
+                untruthful(
+                    "fresh with weather \(Int(age)) s old (MaxAge \(truth.maxAge) s)", sourceLocation: sourceLocation)
             }
             if let error = state["error"] { untruthful("fresh with an error \(error)", sourceLocation: sourceLocation) }
         }
@@ -146,7 +152,8 @@ extension FaultScenario {
         }
         // The key as sent, in any case, and percent-encoded (the JSON strings above are decoded).
         let forms = texts + [text.removingPercentEncoding].compactMap { $0 }
-        if let secret = truth.secret, let piece = forms.lazy.compactMap({ Self.secretPiece(of: secret, in: $0) }).first {
+        if let secret = truth.secret, let piece = forms.lazy.compactMap({ Self.secretPiece(of: secret, in: $0) }).first
+        {
             unsafe("'\(piece)', a piece of the API key, in \(what)", sourceLocation: sourceLocation)
         }
     }
@@ -202,7 +209,8 @@ extension FaultScenario {
         await now(daemon, truth, sourceLocation: sourceLocation)
         for request in ["now", "status"] {
             if let result = try? await daemon.ctl(request) {
-                checkSafe(result.stdout + result.stderr, "wundercastctl \(request)", truth, sourceLocation: sourceLocation)
+                checkSafe(
+                    result.stdout + result.stderr, "wundercastctl \(request)", truth, sourceLocation: sourceLocation)
             }
         }
         if let status = try? await daemon.ctl("--format", "json", "status") {
@@ -231,20 +239,7 @@ enum FaultConfiguration {
         GPSD=127.0.0.1:\(gpsd.port)
         MaxHorizontalError=10km
         MaxFixAge=\(Int(truth.maxFixAge))s
-        [Throttle]
-        MinInterval=1s
-        MinDistance=1km
-        MaxAge=\(Int(truth.maxAge))s
-        [Weather]
-        URL=\(http.baseURL)
-        Precision=\(truth.precision)
-        Timeout=3s
-        [Places]
-        Cities=
-        OnlineGeocoding=no
-        [Cache]
-        \(cacheLines(cache))
-        \(extra)
+        \(common(http, truth: truth, cache: cache, extra: extra))
         """
     }
 
@@ -256,8 +251,16 @@ enum FaultConfiguration {
         [Location]
         Authorization=denied
         Fallback=44.4375,26.125
+        \(common(http, truth: truth, cache: cache, extra: extra))
+        """
+    }
+
+    /// The sections after `[Location]`.
+    private static func common(_ http: FixtureHTTPServer, truth: Truth, cache: String?, extra: String) -> String {
+        """
         [Throttle]
         MinInterval=1s
+        MinDistance=1km
         MaxAge=\(Int(truth.maxAge))s
         [Weather]
         URL=\(http.baseURL)

@@ -25,8 +25,12 @@ struct GPSDFaultTests {
         Lie(name: "NaN coordinates", steps: [.line(tpv(#""lat":NaN,"lon":NaN"#))]),
         Lie(name: "coordinates as strings", steps: [.line(tpv(#""lat":"48.5","lon":"11.9""#))]),
         Lie(name: "a TPV without a mode", steps: [.line(#"{"class":"TPV","time":"{now}","lat":47.0,"lon":10.0}"#)]),
-        Lie(name: "mode 1 (no fix) with a position", steps: [.line(tpv(#""lat":47.0,"lon":10.0"#).replacingOccurrences(of: #""mode":3"#, with: #""mode":1"#))]),
-        Lie(name: "an eph of 50 km", steps: [.line(tpv(#""lat":47.0,"lon":10.0"#).replacingOccurrences(of: #""eph":5"#, with: #""eph":50000"#))]),
+        Lie(
+            name: "mode 1 (no fix) with a position",
+            steps: [.line(tpv(#""lat":47.0,"lon":10.0"#).replacingOccurrences(of: #""mode":3"#, with: #""mode":1"#))]),
+        Lie(
+            name: "an eph of 50 km",
+            steps: [.line(tpv(#""lat":47.0,"lon":10.0"#).replacingOccurrences(of: #""eph":5"#, with: #""eph":50000"#))]),
         Lie(name: "half a line, then a pause", steps: [.raw(#"{"class":"TPV","lat":4"#), .pause(0.5), .line("")]),
         Lie(name: "not JSON at all", steps: [.line("\u{1B}[2J$GPGGA,garbage,*00\u{07}")]),
         Lie(name: "a TPV at Null Island without time", steps: [.line(#"{"class":"TPV","mode":2,"lat":0,"lon":0}"#)]),
@@ -68,7 +72,8 @@ struct GPSDFaultTests {
         // gpsd goes: every connection is closed before its banner.
         try gpsd.play([.fault(.pause(0))], banner: false)
         await scenario.recovered(daemon, "the position only last known, gpsd unreachable") {
-            $0[path: "location.status"] as? String == "lastKnown" && $0[path: "error.code"] as? String == "gpsd-unreachable"
+            $0[path: "location.status"] as? String == "lastKnown"
+                && $0[path: "error.code"] as? String == "gpsd-unreachable"
         }
         try await gpsd.faultsReach(4)
         await scenario.nows(daemon, truth, 3)

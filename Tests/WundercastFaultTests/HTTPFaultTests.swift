@@ -35,8 +35,9 @@ struct HTTPFaultTests {
         }
     }
 
-    static let recorded = (try? String(
-        contentsOf: Fixtures.url("weather/open-meteo/current_bucharest_metric.json"), encoding: .utf8)) ?? ""
+    static let recorded =
+        (try? String(
+            contentsOf: Fixtures.url("weather/open-meteo/current_bucharest_metric.json"), encoding: .utf8)) ?? ""
 
     static let lies: [Answer] = [
         Answer(
@@ -49,7 +50,9 @@ struct HTTPFaultTests {
         Answer(
             name: "an error body under HTTP 200", status: 200,
             body: #"{"error":true,"reason":"Daily API request limit exceeded"}"#, recovers: false),
-        Answer(name: "wrong JSON (every member of the wrong type)", body: #"{"latitude":"x","current":[1,2,3],"current_units":7}"#),
+        Answer(
+            name: "wrong JSON (every member of the wrong type)",
+            body: #"{"latitude":"x","current":[1,2,3],"current_units":7}"#),
         Answer(name: "not JSON (an HTML page)", body: "<html><body>\u{1B}[31mBad gateway\u{07}</body></html>"),
         Answer(name: "an empty body", body: ""),
         Answer(name: "a body cut in the middle", truncateAt: 700),
@@ -57,7 +60,9 @@ struct HTTPFaultTests {
             name: "NaN and Infinity as numbers",
             body: recorded.replacingOccurrences(of: #""temperature_2m":-5.3"#, with: #""temperature_2m":NaN"#)
                 .replacingOccurrences(of: #""wind_speed_10m":4.7"#, with: #""wind_speed_10m":Infinity"#)),
-        Answer(name: "an error body under HTTP 500 with escape codes", status: 500, body: "{\"error\":true,\"reason\":\"\\u001b[2J\\u0007forged\\nline\"}"),
+        Answer(
+            name: "an error body under HTTP 500 with escape codes", status: 500,
+            body: "{\"error\":true,\"reason\":\"\\u001b[2J\\u0007forged\\nline\"}"),
     ]
 
     static let floods: [Answer] = [
@@ -79,7 +84,11 @@ struct HTTPFaultTests {
         ("an HTTP-date a day ahead", httpDate(Date().addingTimeInterval(86_400)), false),
         ("an HTTP-date in the obsolete RFC 850 form", "Sunday, 06-Nov-94 08:49:37 GMT", true),
         ("an HTTP-date in asctime form", "Sun Nov  6 08:49:37 1994", true),
-    ].map { Answer(name: "429 with Retry-After: \($0.0)", status: 429, body: "{}", headers: ["Retry-After": $0.1], recovers: $0.2) }
+    ].map {
+        Answer(
+            name: "429 with Retry-After: \($0.0)", status: 429, body: "{}", headers: ["Retry-After": $0.1],
+            recovers: $0.2)
+    }
 
     static func httpDate(_ date: Date) -> String {
         let formatter = DateFormatter()

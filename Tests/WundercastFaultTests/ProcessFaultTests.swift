@@ -66,7 +66,9 @@ struct ProcessFaultTests {
             let daemon = try await DaemonProcess(configuration: configuration)
             if let first = await scenario.now(daemon, truth), round > 0 {
                 // Right after a restart: the kept weather, stale (no fix yet can have made it fresh... or a new fetch).
-                if first["weather"] == nil && FileManager.default.fileExists(atPath: kept) && first["status"] as? String != "fetching" {
+                if first["weather"] == nil && FileManager.default.fileExists(atPath: kept)
+                    && first["status"] as? String != "fetching"
+                {
                     scenario.untruthful("the kept weather was lost after kill -9: \(first["status"] ?? "")")
                 }
             }
@@ -82,8 +84,11 @@ struct ProcessFaultTests {
             }
             scenario.checkSafe(daemon.log, "the daemon's log", truth)
         }
-        let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: directory))?.filter { $0 != "state.json" } ?? []
-        if leftovers.count > 1 { scenario.untruthful("kill -9 left \(leftovers.count) files beside the kept state: \(leftovers)") }
+        let leftovers =
+            (try? FileManager.default.contentsOfDirectory(atPath: directory))?.filter { $0 != "state.json" } ?? []
+        if leftovers.count > 1 {
+            scenario.untruthful("kill -9 left \(leftovers.count) files beside the kept state: \(leftovers)")
+        }
         // The last start after all the kills follows the receiver again.
         let daemon = try await DaemonProcess(configuration: configuration)
         await scenario.recovered(daemon, "fresh weather after the kills", States.freshFromGPSD)
@@ -101,14 +106,20 @@ struct ProcessFaultTests {
 
     static let brokenStates: [BrokenFile] = [
         BrokenFile(name: "truncated JSON", bytes: Array(#"{"version":1,"weather":{"temperature":-5.3,"#.utf8)),
-        BrokenFile(name: "members of the wrong types", bytes: Array(#"{"version":"one","fetchedAt":12,"weather":[],"location":"here"}"#.utf8)),
+        BrokenFile(
+            name: "members of the wrong types",
+            bytes: Array(#"{"version":"one","fetchedAt":12,"weather":[],"location":"here"}"#.utf8)),
         BrokenFile(name: "empty", bytes: []),
         BrokenFile(name: "NUL bytes", bytes: Array(repeating: 0, count: 4096)),
-        BrokenFile(name: "5 MB of garbage", bytes: (0..<5_000_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }),
+        BrokenFile(
+            name: "5 MB of garbage", bytes: (0..<5_000_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
+        ),
         BrokenFile(name: "a directory", bytes: nil, directory: true),
         BrokenFile(name: "a link to /dev/zero", bytes: nil, symlink: "/dev/zero"),
         BrokenFile(name: "a link to /dev/urandom", bytes: nil, symlink: "/dev/urandom"),
-        BrokenFile(name: "a byte-order mark and escape codes", bytes: Array("\u{FEFF}{\"weather\":{\"condition\":\"\u{1B}[2J\"}}".utf8)),
+        BrokenFile(
+            name: "a byte-order mark and escape codes",
+            bytes: Array("\u{FEFF}{\"weather\":{\"condition\":\"\u{1B}[2J\"}}".utf8)),
     ]
 
     @Test(arguments: FaultCampaign.pick(brokenStates, ci: 1))
@@ -119,15 +130,20 @@ struct ProcessFaultTests {
         let directory = try DatagramSocket.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let kept = directory + "/state.json"
-        if broken.directory { try FileManager.default.createDirectory(atPath: kept, withIntermediateDirectories: false) }
-        if let target = broken.symlink { try FileManager.default.createSymbolicLink(atPath: kept, withDestinationPath: target) }
+        if broken.directory {
+            try FileManager.default.createDirectory(atPath: kept, withIntermediateDirectories: false)
+        }
+        if let target = broken.symlink {
+            try FileManager.default.createSymbolicLink(atPath: kept, withDestinationPath: target)
+        }
         if let bytes = broken.bytes { try Data(bytes).write(to: URL(fileURLWithPath: kept)) }
         scenario.injected()
         let truth = Truth(gpsd: gpsd, maxFixAge: 5, maxAge: 3600, precision: 2)
         let daemon: DaemonProcess
         do {
             daemon = try await DaemonProcess(
-                configuration: FaultConfiguration.gpsd(gpsd, http, truth: truth, cache: kept), startTimeout: .seconds(20))
+                configuration: FaultConfiguration.gpsd(gpsd, http, truth: truth, cache: kept),
+                startTimeout: .seconds(20))
         } catch {
             scenario.hang("no READY=1 with a broken kept state: \(String(describing: error).prefix(1500))")
             scenario.finish()
@@ -151,14 +167,18 @@ struct ProcessFaultTests {
     ]
 
     /// A daemon with `Authorization=always` and `decision` as its saved decision file.
-    static func withDecision(_ decision: BrokenFile, _ scenario: FaultScenario) async throws -> (
+    static func withDecision(
+        _ decision: BrokenFile, _ scenario: FaultScenario
+    ) async throws -> (
         DaemonProcess, Truth, FakeGPSD, FixtureHTTPServer, String
     ) {
         let gpsd = try FakeGPSD(script: GPSDStep.healthy(latitude: 48.1372, longitude: 11.5756, interval: 0.5))
         let http = try await FixtureHTTPServer()
         let state = try DatagramSocket.temporaryDirectory()
         let file = state + "/authorization"
-        if decision.directory { try FileManager.default.createDirectory(atPath: file, withIntermediateDirectories: false) }
+        if decision.directory {
+            try FileManager.default.createDirectory(atPath: file, withIntermediateDirectories: false)
+        }
         if let bytes = decision.bytes { try Data(bytes).write(to: URL(fileURLWithPath: file)) }
         scenario.injected()
         let truth = Truth(gpsd: gpsd, maxFixAge: 5, maxAge: 3600, precision: 2)
@@ -192,7 +212,9 @@ struct ProcessFaultTests {
                 scenario.privilege("a position from gpsd though GPS use was denied: \(state["location"] ?? "")")
             }
         }
-        if gpsd.connections > 0 { scenario.privilege("gpsd was asked \(gpsd.connections) times though GPS use was denied") }
+        if gpsd.connections > 0 {
+            scenario.privilege("gpsd was asked \(gpsd.connections) times though GPS use was denied")
+        }
         await scenario.end(daemon, truth)
     }
 }

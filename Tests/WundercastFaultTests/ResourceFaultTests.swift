@@ -35,7 +35,9 @@ final class ResourceLimits: Sendable {
     var pids: String { Self.hierarchies[1] + "/" + name }
 
     init(memoryBytes: Int, tasks: Int) throws {
-        for directory in [memory, pids] { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false) }
+        for directory in [memory, pids] {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        }
         try "\(memoryBytes)\n".write(toFile: memory + "/memory.limit_in_bytes", atomically: false, encoding: .utf8)
         try "\(tasks)\n".write(toFile: pids + "/pids.max", atomically: false, encoding: .utf8)
     }

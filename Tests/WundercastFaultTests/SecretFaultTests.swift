@@ -17,7 +17,8 @@ struct SecretFaultTests {
             atPath: keyFile, contents: Data((key + "\n").utf8), attributes: [.posixPermissions: 0o600])
         return try await DaemonProcess(
             configuration: FaultConfiguration.fallback(http, truth: truth, cache: directory + "/state.json")
-                .replacingOccurrences(of: "[Weather]\n", with: "[Weather]\nProvider=openweathermap\nAPIKeyFile=\(keyFile)\n"))
+                .replacingOccurrences(
+                    of: "[Weather]\n", with: "[Weather]\nProvider=openweathermap\nAPIKeyFile=\(keyFile)\n"))
     }
 
     /// Every output of the daemon, and the kept state file, checked for the key.
@@ -29,7 +30,8 @@ struct SecretFaultTests {
             if let result = try? await runProcess(
                 try Binaries.path("wundercastctl"), ["--socket", daemon.socketPath] + arguments)
             {
-                scenario.checkSafe(result.stdout + result.stderr, "wundercastctl \(arguments.joined(separator: " "))", truth)
+                scenario.checkSafe(
+                    result.stdout + result.stderr, "wundercastctl \(arguments.joined(separator: " "))", truth)
             }
         }
         await scenario.end(daemon, truth)
@@ -42,7 +44,9 @@ struct SecretFaultTests {
         let http = try await FixtureHTTPServer()
         try http.respond(
             status: 401,
-            body: #"{"cod":401,"message":"Invalid API key \#(Self.key). Please see https://openweathermap.org/faq#error401"}"#)
+            body:
+                #"{"cod":401,"message":"Invalid API key \#(Self.key). Please see https://openweathermap.org/faq#error401"}"#
+        )
         let daemon = try await Self.start(http, directory: directory)
         _ = try await http.waitForRequests(count: 1, timeout: .seconds(30))
         await scenario.recovered(daemon, "the provider's error") { $0["error"] != nil }

@@ -15,7 +15,9 @@ struct SocketFaultTests {
     static let home = (latitude: 48.1372, longitude: 11.5756)
 
     /// A daemon following a healthy fake gpsd, fresh.
-    static func start(_ scenario: FaultScenario, extra: String = "", moving: Bool = false) async throws -> (
+    static func start(
+        _ scenario: FaultScenario, extra: String = "", moving: Bool = false
+    ) async throws -> (
         DaemonProcess, Truth, FakeGPSD, FixtureHTTPServer
     ) {
         let script: [GPSDStep] =
@@ -31,7 +33,8 @@ struct SocketFaultTests {
         let gpsd = try FakeGPSD(script: script)
         let http = try await FixtureHTTPServer()
         let truth = Truth(gpsd: gpsd, maxFixAge: 5, maxAge: 3600, precision: 2)
-        let daemon = try await DaemonProcess(configuration: FaultConfiguration.gpsd(gpsd, http, truth: truth, extra: extra))
+        let daemon = try await DaemonProcess(
+            configuration: FaultConfiguration.gpsd(gpsd, http, truth: truth, extra: extra))
         daemon.openToOtherUsers()
         await scenario.recovered(daemon, "fresh weather at the fix", States.freshFromGPSD)
         return (daemon, truth, gpsd, http)
@@ -46,13 +49,16 @@ struct SocketFaultTests {
             scenario.hang("nobody got \(answer.lines.count) answers to 3 requests: \(answer.lines)")
             return
         }
-        let objects = answer.lines.map { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] ?? [:] }
+        let objects = answer.lines.map {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] ?? [:]
+        }
         for key in ["location.latitude", "location.longitude"] {
             if let value = objects[0][path: key] as? Double, abs(value * 10 - (value * 10).rounded()) > 1e-6 {
                 scenario.privilege("nobody's \(key) \(value) is finer than PublicPrecision=1")
             }
         }
-        for (index, request) in [(1, "authorize denied"), (2, "refresh")] where objects[index]["code"] as? String != "not-permitted" {
+        for (index, request) in [(1, "authorize denied"), (2, "refresh")]
+        where objects[index]["code"] as? String != "not-permitted" {
             scenario.privilege("nobody's '\(request)' was not refused: \(answer.lines[index])")
         }
         if let state = await scenario.now(daemon, truth), state["authorization"] as? String != "authorizedAlways" {
@@ -71,7 +77,8 @@ struct SocketFaultTests {
             raw.copyBytes(from: bytes.prefix(raw.count - 1))
         }
         return (0..<count).map { _ in
-            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            let fd = socket(
+                AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             guard fd >= 0 else { return -1 }
             let connected = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -141,10 +148,12 @@ struct SocketFaultTests {
     }
 
     @Test func watchersThatNeverReadCostNothing() async throws {
-        let scenario = FaultScenario("socket", "100 watchers that never read, while the state changes 10 times a second")
+        let scenario = FaultScenario(
+            "socket", "100 watchers that never read, while the state changes 10 times a second")
         let (daemon, truth, gpsd, http) = try await Self.start(scenario, moving: true)
         defer { withExtendedLifetime((gpsd, http)) {} }
-        let watchers = Self.burst(daemon.socketPath, count: FaultCampaign.count(ci: 100, full: 250), request: "watch\n", halfClose: false)
+        let watchers = Self.burst(
+            daemon.socketPath, count: FaultCampaign.count(ci: 100, full: 250), request: "watch\n", halfClose: false)
         scenario.injected(watchers.count)
         // The state keeps changing (a fix every 0.1 s, weather every MinInterval) while nobody reads.
         await scenario.recovered(daemon, "weather fetched for the second position") {
@@ -183,11 +192,19 @@ struct SocketFaultTests {
         let garbage = (0..<65536).map { _ in UInt8(truncatingIfNeeded: random.next()) }
         return [
             Hostile(name: "garbage bytes (64 KiB, NUL, ESC, invalid UTF-8)", bytes: garbage, expected: nil),
-            Hostile(name: "an over-long request (100 kB on one line)", bytes: Array(repeating: UInt8(ascii: "a"), count: 100_000) + [10], expected: "too-long", mayBeCut: true),
+            Hostile(
+                name: "an over-long request (100 kB on one line)",
+                bytes: Array(repeating: UInt8(ascii: "a"), count: 100_000) + [10], expected: "too-long", mayBeCut: true),
             Hostile(name: "half-closed after 'now' without a newline", bytes: Array("now".utf8), expected: "WEATHER"),
-            Hostile(name: "1 MB without a newline", bytes: Array(repeating: UInt8(ascii: "w"), count: 1_000_000), expected: "too-long", mayBeCut: true),
-            Hostile(name: "escape codes inside a request", bytes: Array("weather \u{1B}[2J\u{07}Oslo\nnow\u{1B}]0;x\u{07}\n".utf8), expected: nil),
-            Hostile(name: "a thousand requests in one write", bytes: Array(String(repeating: "now\nversion\n", count: 500).utf8), expected: nil),
+            Hostile(
+                name: "1 MB without a newline", bytes: Array(repeating: UInt8(ascii: "w"), count: 1_000_000),
+                expected: "too-long", mayBeCut: true),
+            Hostile(
+                name: "escape codes inside a request",
+                bytes: Array("weather \u{1B}[2J\u{07}Oslo\nnow\u{1B}]0;x\u{07}\n".utf8), expected: nil),
+            Hostile(
+                name: "a thousand requests in one write",
+                bytes: Array(String(repeating: "now\nversion\n", count: 500).utf8), expected: nil),
         ]
     }()
 
@@ -204,7 +221,9 @@ struct SocketFaultTests {
                 if let expected = hostile.expected, !(answer.lines.isEmpty && hostile.mayBeCut),
                     !(answer.lines.first ?? "").contains(expected)
                 {
-                    scenario.untruthful("the answer to \(hostile.name) is not \(expected): \(answer.lines.first?.prefix(200) ?? "none")")
+                    scenario.untruthful(
+                        "the answer to \(hostile.name) is not \(expected): \(answer.lines.first?.prefix(200) ?? "none")"
+                    )
                 }
             } catch {
                 scenario.hang("no end to the answers to \(hostile.name): \(error)")

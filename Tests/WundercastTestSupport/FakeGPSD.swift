@@ -131,7 +131,9 @@ public final class FakeGPSD: @unchecked Sendable {
     /// Waits until the script has accepted `count` connections (its `connection <count>` line
     /// arrives); ``DeadlineExceeded`` after `timeout`, a safety net.
     public func connectionsReach(_ count: Int, timeout: Duration = .seconds(30)) async throws {
-        try await outputLog.waitFor("connection \(count) at the fake gpsd", timeout: timeout) { $0 == "connection \(count)" }
+        try await outputLog.waitFor("connection \(count) at the fake gpsd", timeout: timeout) {
+            $0 == "connection \(count)"
+        }
     }
 
     /// Kills the script and reaps it. Idempotent.

@@ -15,7 +15,9 @@ import WundercastTestSupport
 struct ClockFaultTests {
     static let truth = Truth(maxAge: 86_400, precision: 2)
 
-    @Test(arguments: FaultCampaign.pick([7200, -3600, 86_400 * 365, -300], ci: 1))
+    /// Forward steps within MaxAge; backward steps and a year ahead are the finding "ages after
+    /// a wall clock step" (FindingFaultTests).
+    @Test(arguments: FaultCampaign.pick([7200, 600], ci: 1))
     func aWallClockStepIsSurvived(_ step: Int) async throws {
         let scenario = FaultScenario("clock", "the wall clock steps \(step > 0 ? "+" : "")\(step) s")
         let clock = try SteppedClock()

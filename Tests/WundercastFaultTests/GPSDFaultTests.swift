@@ -36,18 +36,14 @@ struct GPSDFaultTests {
         Lie(name: "a TPV at Null Island without time", steps: [.line(#"{"class":"TPV","mode":2,"lat":0,"lon":0}"#)]),
     ]
 
-    static func truth(_ gpsd: FakeGPSD) -> Truth { Truth(gpsd: gpsd, maxFixAge: 5, maxAge: 3600, precision: 2) }
-
     @Test(arguments: FaultCampaign.pick(lies, ci: 2))
     func aLyingGPSDIsNeverBelieved(_ lie: Lie) async throws {
         let scenario = FaultScenario("gpsd", "gpsd lies: \(lie.name)")
         let good = GPSDStep.fix(latitude: Self.home.latitude, longitude: Self.home.longitude)
-        let gpsd = try FakeGPSD(script: [
+        let world = try await GPSDWorld([
             .repeating([good, .pause(0.2)] + lie.steps.map(GPSDStep.fault) + [.pause(0.2)], times: nil)
         ])
-        let http = try await FixtureHTTPServer()
-        let truth = Self.truth(gpsd)
-        let daemon = try await DaemonProcess(configuration: FaultConfiguration.gpsd(gpsd, http, truth: truth))
+        let (gpsd, truth, daemon) = (world.gpsd, world.truth, world.daemon)
         await scenario.recovered(daemon, "fresh weather at the reported fix", States.freshFromGPSD)
         for _ in 0..<FaultCampaign.count(ci: 4, full: 10) {
             try await gpsd.faultsReach(gpsd.faults + 3)
@@ -64,10 +60,8 @@ struct GPSDFaultTests {
 
     @Test func aGPSDThatVanishesLeavesOnlyTheLastKnownPosition() async throws {
         let scenario = FaultScenario("gpsd", "gpsd vanishes (connections refused at once)")
-        let gpsd = try FakeGPSD(script: GPSDStep.healthy(latitude: Self.home.latitude, longitude: Self.home.longitude))
-        let http = try await FixtureHTTPServer()
-        let truth = Self.truth(gpsd)
-        let daemon = try await DaemonProcess(configuration: FaultConfiguration.gpsd(gpsd, http, truth: truth))
+        let world = try await GPSDWorld(GPSDStep.healthy(latitude: Self.home.latitude, longitude: Self.home.longitude))
+        let (gpsd, truth, daemon) = (world.gpsd, world.truth, world.daemon)
         await scenario.recovered(daemon, "fresh weather at the fix", States.freshFromGPSD)
         // gpsd goes: every connection is closed before its banner.
         try gpsd.play([.fault(.pause(0))], banner: false)
@@ -85,10 +79,8 @@ struct GPSDFaultTests {
 
     @Test func oneTPVThenCloseInALoopIsFollowedTruthfully() async throws {
         let scenario = FaultScenario("gpsd", "gpsd sends one TPV then closes, in a loop")
-        let gpsd = try FakeGPSD(script: [.fault(.fix(latitude: Self.home.latitude, longitude: Self.home.longitude))])
-        let http = try await FixtureHTTPServer()
-        let truth = Self.truth(gpsd)
-        let daemon = try await DaemonProcess(configuration: FaultConfiguration.gpsd(gpsd, http, truth: truth))
+        let world = try await GPSDWorld([.fault(.fix(latitude: Self.home.latitude, longitude: Self.home.longitude))])
+        let (gpsd, truth, daemon) = (world.gpsd, world.truth, world.daemon)
         // Whatever it makes of them (a fix, or none: a connection that closes at once is no
         // healthy gpsd), `now` answers and states nothing gpsd did not report.
         for count in [2, 4, 5] {
@@ -105,10 +97,8 @@ struct GPSDFaultTests {
 
     @Test func aSilentGPSDAgesTheFix() async throws {
         let scenario = FaultScenario("gpsd", "gpsd falls silent (connection open, no reports)")
-        let gpsd = try FakeGPSD(script: GPSDStep.healthy(latitude: Self.home.latitude, longitude: Self.home.longitude))
-        let http = try await FixtureHTTPServer()
-        let truth = Self.truth(gpsd)
-        let daemon = try await DaemonProcess(configuration: FaultConfiguration.gpsd(gpsd, http, truth: truth))
+        let world = try await GPSDWorld(GPSDStep.healthy(latitude: Self.home.latitude, longitude: Self.home.longitude))
+        let (gpsd, truth, daemon) = (world.gpsd, world.truth, world.daemon)
         await scenario.recovered(daemon, "fresh weather at the fix", States.freshFromGPSD)
         try gpsd.play([.fault(.hold)])
         await scenario.recovered(daemon, "no fix within MaxFixAge: the position only last known") {
@@ -127,10 +117,8 @@ struct GPSDFaultTests {
 
     @Test func aFlappingDeviceIsReportedTruthfully() async throws {
         let scenario = FaultScenario("gpsd", "gpsd's DEVICE flaps (gone and back, twice a second)")
-        let gpsd = try FakeGPSD(script: GPSDStep.healthy(latitude: Self.home.latitude, longitude: Self.home.longitude))
-        let http = try await FixtureHTTPServer()
-        let truth = Self.truth(gpsd)
-        let daemon = try await DaemonProcess(configuration: FaultConfiguration.gpsd(gpsd, http, truth: truth))
+        let world = try await GPSDWorld(GPSDStep.healthy(latitude: Self.home.latitude, longitude: Self.home.longitude))
+        let (gpsd, truth, daemon) = (world.gpsd, world.truth, world.daemon)
         await scenario.recovered(daemon, "fresh weather at the fix", States.freshFromGPSD)
         try gpsd.play([
             .repeating(

@@ -30,14 +30,10 @@ struct SocketFaultTests {
                     ], times: nil)
             ]
             : GPSDStep.healthy(latitude: home.latitude, longitude: home.longitude, interval: 0.5)
-        let gpsd = try FakeGPSD(script: script)
-        let http = try await FixtureHTTPServer()
-        let truth = Truth(gpsd: gpsd, maxFixAge: 5, maxAge: 3600, precision: 2)
-        let daemon = try await DaemonProcess(
-            configuration: FaultConfiguration.gpsd(gpsd, http, truth: truth, extra: extra))
-        daemon.openToOtherUsers()
-        await scenario.recovered(daemon, "fresh weather at the fix", States.freshFromGPSD)
-        return (daemon, truth, gpsd, http)
+        let world = try await GPSDWorld(script, extra: extra)
+        world.daemon.openToOtherUsers()
+        await scenario.recovered(world.daemon, "fresh weather at the fix", States.freshFromGPSD)
+        return (world.daemon, world.truth, world.gpsd, world.http)
     }
 
     /// `nobody` asks `now`, `authorize denied` and `refresh`: a public position (PublicPrecision=1),

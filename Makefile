@@ -22,7 +22,7 @@ DESTDIR ?=
 SYSCONFDIR ?= /etc
 
 .PHONY: demo test deps test-deps build cities bench release install install-files install-data uninstall \
-  check-install format check-format clean
+  check-install format check-format clean faults faults-full
 
 # The city table (place names on the machine), written from libgeonames by wundercast-cities at
 # build time: the daemon reads this file and never links libgeonames/GLib. Rewritten only when
@@ -61,6 +61,25 @@ demo: build
 test: test-deps cities
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
 	$(SWIFT) test --skip-build
+
+# The fault suite (Tests/WundercastFaultTests, README "Fault suite"): real daemons under a faulty
+# world. `make faults` runs the CI subset (one scenario per finding and per fault class, a few
+# minutes), `make faults-full` the whole campaign (FAULTS=full). Each scenario writes its counts to
+# FAULT_REPORT; the one table is printed from it after the run, and the target fails when a test
+# failed or any count but scenarios and faults injected is not zero.
+FAULTS ?= ci
+FAULT_REPORT ?= $(CURDIR)/.build/faults-report.jsonl
+
+faults: cities
+	$(call apt_install,faketime)
+	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
+	@rm -f $(FAULT_REPORT)
+	@status=0; FAULTS=$(FAULTS) WUNDERCAST_FAULT_REPORT=$(FAULT_REPORT) \
+	  $(SWIFT) test --skip-build --no-parallel --filter WundercastFaultTests || status=$$?; \
+	  echo "Fault suite (FAULTS=$(FAULTS)):"; bash Tests/Tools/fault-table.sh $(FAULT_REPORT) && exit $$status
+
+faults-full:
+	@$(MAKE) --no-print-directory faults FAULTS=full
 
 bench: deps cities
 	$(SWIFT) build $(RELEASE) -Xswiftc -warnings-as-errors

@@ -76,6 +76,11 @@ let package = Package(
                 "WundercastCore", "WundercastPOSIX", "WundercastGPSD", "WundercastHTTP", "WundercastServer",
                 "WundercastTestSupport",
             ]),
+        // The fault suite (issue 14): real daemons under a faulty world (gpsd, providers, clients,
+        // signals, broken files, clock steps, resource limits); run by `make faults`, skipped otherwise.
+        .testTarget(
+            name: "WundercastFaultTests",
+            dependencies: ["WundercastCore", "WundercastPOSIX", "WundercastTestSupport"]),
         // The ready-to-paste bar snippets in etc/ run against a test daemon and inside the real bars
         // (i3blocks, waybar in a headless sway, polybar under Xvfb); man pages, completions, install.
         .testTarget(

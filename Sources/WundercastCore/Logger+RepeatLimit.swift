@@ -24,8 +24,9 @@ extension Logger {
 /// 245 lines a minute, the same texts again and again).
 ///
 /// A plain state machine fed with entries at instants of a monotonic clock (as durations since
-/// its origin). An entry is *repeated* when one with the same `MESSAGE_ID` and text was logged
-/// less than ``window`` ago; repeats are counted, not logged. When the window of a key with
+/// its origin). An entry is *repeated* when one with the same `MESSAGE_ID` and the same text but
+/// for its numbers (a flapping device's "stale, 5 s ago", "stale, 6 s ago"; a cell's churn) was
+/// logged less than ``window`` ago; repeats are counted, not logged. When the window of a key with
 /// repeats has passed, the next entry (of any kind) first brings a summary: "suppressed N
 /// similar entries in the last <window>: <text>", with the original's priority and fields and
 /// `WUNDERCAST_SUPPRESSED=N`. So each kind of event logs at most two entries per window.
@@ -49,9 +50,23 @@ public struct RepeatedEntryLimit: Sendable {
 
     private struct Key: Hashable {
         var messageID: String
-        var message: String
+        /// The text with each run of digits as `#`.
+        var shape: String
+
+        init(messageID: String, message: String) {
+            self.messageID = messageID
+            var shape = String.UnicodeScalarView()
+            for scalar in message.unicodeScalars {
+                let digit = ("0"..."9").contains(scalar)
+                if digit, shape.last == "#" { continue }
+                shape.append(digit ? "#" : scalar)
+            }
+            self.shape = String(shape)
+        }
     }
     private struct Seen {
+        /// The first entry's text (shown in the summary).
+        var message: String
         var loggedAt: Duration
         var suppressed: Int
         var priority: LogPriority
@@ -82,7 +97,7 @@ public struct RepeatedEntryLimit: Sendable {
             out += summary(oldest.key, oldest.value).map { [$0] } ?? []
             seen.removeValue(forKey: oldest.key)
         }
-        seen[key] = Seen(loggedAt: now, suppressed: 0, priority: priority, fields: fields)
+        seen[key] = Seen(message: message, loggedAt: now, suppressed: 0, priority: priority, fields: fields)
         return out + [Entry(priority: priority, message: message, fields: fields)]
     }
 
@@ -98,7 +113,7 @@ public struct RepeatedEntryLimit: Sendable {
         return Entry(
             priority: seen.priority,
             message:
-                "suppressed \(seen.suppressed) similar entries in the last \(TimeSpan.format(window)): \(key.message)",
+                "suppressed \(seen.suppressed) similar entries in the last \(TimeSpan.format(window)): \(seen.message)",
             fields: seen.fields + [(Self.suppressedField, String(seen.suppressed))])
     }
 }

@@ -55,11 +55,36 @@ import WundercastTestSupport
         let clock = ManualClock()
         let recorder = Recorder()
         let logger = Logger(sink: recorder, threshold: .debug).limitingRepeats(now: { clock.now.offset })
-        for i in 0..<10 {
-            logger.log(.info, "GPS fix acquired near \(i),0", fields: [("MESSAGE_ID", MessageID.fixAcquired)])
+        for place in ["Regensburg", "Munich", "Passau", "Linz", "Vienna", "Graz", "Brno", "Prague", "Pilsen", "Cham"] {
+            logger.log(.info, "GPS fix acquired near \(place)", fields: [("MESSAGE_ID", MessageID.fixAcquired)])
             logger.debug("gpsd 127.0.0.1:2947: watching")
         }
         #expect(recorder.messages.count == 20)
+    }
+
+    /// Texts that differ only in their numbers — a stale state's age ("5 s ago", "6 s ago"), a
+    /// cell's coordinates — are one kind: a flapping device or cell churn cannot flood the
+    /// journal through them.
+    @Test func textsDifferingOnlyInNumbersAreRepeats() {
+        let clock = ManualClock()
+        let recorder = Recorder()
+        let logger = Logger(sink: recorder).limitingRepeats(now: { clock.now.offset })
+        for second in 0..<30 {
+            logger.log(
+                .info, "weather: -5°C Clear sky (device gone), \(second) s ago",
+                fields: [("MESSAGE_ID", MessageID.weatherChanged)])
+            logger.log(
+                .info, "GPS fix acquired near 48.\(second % 10),11.6", fields: [("MESSAGE_ID", MessageID.fixAcquired)])
+            clock.advance(by: .seconds(1))
+        }
+        #expect(
+            recorder.messages == ["weather: -5°C Clear sky (device gone), 0 s ago", "GPS fix acquired near 48.0,11.6"])
+        clock.advance(by: .seconds(60))
+        logger.log(.info, "weather: -5°C Clear sky, just now", fields: [("MESSAGE_ID", MessageID.weatherChanged)])
+        #expect(
+            recorder.messages.contains(
+                "suppressed 29 similar entries in the last 1min: weather: -5°C Clear sky (device gone), 0 s ago"),
+            "\(recorder.messages)")
     }
 
     /// After the window the summary comes with the next entry, and the event is logged again.

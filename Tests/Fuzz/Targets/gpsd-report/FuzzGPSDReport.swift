@@ -16,7 +16,7 @@ public func fuzzGPSDReport(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     for raw in bytes.split(separator: UInt8(ascii: "\n")) {
         let report = Array(raw) + [UInt8(ascii: "\n")]
         guard case .position(let tpv) = GPSDConnection.unpack(report, into: session, line: line),
-            let fix = Fix(report: tpv), let published = deduplicator.admit(fix)
+            let fix = Fix(report: tpv), let published = deduplicator.admit(fix, at: ContinuousClock.now)
         else { continue }
         guard abs(published.coordinate.latitude) <= 90, abs(published.coordinate.longitude) <= 180 else {
             fatalError("accepted a fix outside the globe: \(published.coordinate)")

@@ -73,7 +73,10 @@ public struct Secrets: Sendable, Equatable {
                 || first == UInt8(ascii: "+")
         else { return nil }
         var places = [start]
-        for character in value {
+        for (index, character) in value.enumerated() {
+            // Between two characters of the key may stand what the outputs remove or blank
+            // (``fillerEnd(in:at:)``): the key must be found with them, or it is put together again.
+            if index > 0 { places = skippingFillers(places, in: bytes) }
             var next: [Int] = []
             for place in places {
                 for end in forms(of: character, in: bytes, at: place) where !next.contains(end) {
@@ -112,6 +115,81 @@ public struct Secrets: Sendable, Equatable {
     }
 
     /// The value of `count` hex digits (either case) at `start`, or `nil` when they are not all there.
+    /// `places` and every place after one or more fillers from one of them, at most 64 a gap.
+    static func skippingFillers(_ places: [Int], in bytes: [UInt8]) -> [Int] {
+        var all = places
+        for place in places {
+            var at = place
+            for _ in 0..<64 {
+                guard let end = fillerEnd(in: bytes, at: at) else { break }
+                if !all.contains(end) { all.append(end) }
+                at = end
+            }
+        }
+        return all
+    }
+
+    /// The end of a character at `i` that the outputs drop or turn into a blank — a control
+    /// character or an invisible format character (``UntrustedText/isControl(_:)``,
+    /// ``UntrustedText/isInvisible(_:)``: a zero-width space between two characters of a key
+    /// vanishes when the text is shown) — raw in UTF-8, JSON-escaped (`\u200b`, a surrogate
+    /// pair, `\n`, `\t`, `\r`, `\b`, `\f`) or percent-encoded; `nil` when none starts there.
+    static func fillerEnd(in bytes: [UInt8], at i: Int) -> Int? {
+        guard i < bytes.count else { return nil }
+        func isFiller(_ value: Int) -> Bool {
+            guard let scalar = Unicode.Scalar(UInt32(value)) else { return false }
+            return UntrustedText.isControl(scalar) || UntrustedText.isInvisible(scalar)
+        }
+        let byte = bytes[i]
+        if byte < 0x20 || byte == 0x7F { return i + 1 }
+        if byte >= 0xC0, let (value, length) = utf8Scalar(bytes, at: i) { return isFiller(value) ? i + length : nil }
+        if byte == UInt8(ascii: "\\"), i + 1 < bytes.count {
+            let escape = bytes[i + 1]
+            if [UInt8(ascii: "n"), UInt8(ascii: "t"), UInt8(ascii: "r"), UInt8(ascii: "b"), UInt8(ascii: "f")]
+                .contains(escape)
+            {
+                return i + 2
+            }
+            guard folded(escape) == UInt8(ascii: "u"), let unit = hexValue(bytes, from: i + 2, count: 4) else {
+                return nil
+            }
+            if (0xD800..<0xDC00).contains(unit), i + 7 < bytes.count, bytes[i + 6] == UInt8(ascii: "\\"),
+                folded(bytes[i + 7]) == UInt8(ascii: "u"), let low = hexValue(bytes, from: i + 8, count: 4),
+                (0xDC00..<0xE000).contains(low)
+            {
+                return isFiller(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)) ? i + 12 : nil
+            }
+            return isFiller(unit) ? i + 6 : nil
+        }
+        if byte == UInt8(ascii: "%"), let first = hexValue(bytes, from: i + 1, count: 2) {
+            if first < 0x20 || first == 0x7F { return i + 3 }
+            // A percent-encoded UTF-8 sequence (`%E2%80%8B`).
+            var decoded: [UInt8] = [UInt8(first)]
+            var at = i + 3
+            while decoded.count < 4, at < bytes.count, bytes[at] == UInt8(ascii: "%"),
+                let next = hexValue(bytes, from: at + 1, count: 2), next & 0xC0 == 0x80
+            {
+                decoded.append(UInt8(next))
+                at += 3
+            }
+            if let (value, length) = utf8Scalar(decoded, at: 0), length == decoded.count, isFiller(value) { return at }
+        }
+        return nil
+    }
+
+    /// The scalar value and length of the UTF-8 sequence at `i`, if it is one.
+    private static func utf8Scalar(_ bytes: [UInt8], at i: Int) -> (Int, Int)? {
+        let lead = bytes[i]
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+        guard length > 1, i + length <= bytes.count else { return nil }
+        var value = Int(lead) & (0xFF >> (length + 1))
+        for byte in bytes[(i + 1)..<(i + length)] {
+            guard byte & 0xC0 == 0x80 else { return nil }
+            value = value << 6 | Int(byte & 0x3F)
+        }
+        return (value, length)
+    }
+
     private static func hexValue(_ bytes: [UInt8], from start: Int, count: Int) -> Int? {
         guard start + count <= bytes.count else { return nil }
         var value = 0

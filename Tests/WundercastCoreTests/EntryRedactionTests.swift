@@ -65,6 +65,40 @@ import WundercastTestSupport
         #expect(secrets.redact(text) == "REDACTED end")
     }
 
+    /// Found by the hostile pass: what the outputs remove or blank between two characters of
+    /// the key — a zero-width space (raw, `\u200b`, `%E2%80%8B`), a Unicode tag (a surrogate
+    /// pair), a control escape — must not hide the key, or showing the text puts it together again.
+    static let fillers: [(String, String)] = [
+        ("zero-width space, raw", "\u{200B}"),
+        ("zero-width space, JSON-escaped", "\\u200b"),
+        ("zero-width space, percent-encoded", "%E2%80%8B"),
+        ("a tag, as a surrogate pair", "\\uDB40\\uDC41"),
+        ("a newline escape", "\\n"),
+        ("a raw control character", "\u{01}"),
+        ("a BOM and a soft hyphen", "\u{FEFF}\u{AD}"),
+    ]
+
+    @Test(arguments: fillers)
+    func theKeyWithInvisibleCharactersBetweenItsCharactersIsReplaced(_ name: String, _ filler: String) {
+        let secrets = Secrets([Self.key])
+        let text = "before " + Self.key.map(String.init).joined(separator: filler) + " after"
+        #expect(secrets.redact(text) == "before REDACTED after", "\(name)")
+        #expect(!UntrustedText.sanitized(secrets.redact(text)).contains("0123456789"), "\(name)")
+    }
+
+    /// A UTF-16 body (which a JSON decoder reads) is redacted as the decoder will read it.
+    @Test(arguments: [true, false])
+    func aUTF16BodyIsRedactedAsItWillBeRead(bigEndian: Bool) {
+        let text = #"{"name":"sky \#(Self.key)"}"#
+        var body: [UInt8] = bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE]
+        for unit in text.utf16 {
+            body += bigEndian ? [UInt8(unit >> 8), UInt8(unit & 0xFF)] : [UInt8(unit & 0xFF), UInt8(unit >> 8)]
+        }
+        let client = RedactingHTTPClient(ScriptedHTTPClient([]), secrets: Secrets([Self.key]))
+        let clean = client.redacted(HTTPResponse(status: 200, headers: [:], body: body))
+        #expect(String(decoding: clean.body, as: UTF8.self) == #"{"name":"sky REDACTED"}"#)
+    }
+
     static func body(_ object: [String: Any]) throws -> [UInt8] {
         Array(try JSONSerialization.data(withJSONObject: object))
     }

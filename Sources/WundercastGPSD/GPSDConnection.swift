@@ -287,9 +287,12 @@ final class GPSDConnection {
         rawValue(of: key, in: line).flatMap { isJSONNumber($0) ? $0 : nil }
     }
 
-    /// The raw text after the first `"key":` up to the next `,`, `}` or space.
+    /// The raw text after `"key":` up to the next `,`, `}` or space; an empty text (no number)
+    /// when the key stands twice: libgps keeps the last value, our check would read the first
+    /// (`"lon":11.5,"lon":--1` gave longitude 0; the hostile pass of issue 14).
     private static func rawValue(of key: String, in line: String) -> Substring? {
-        let parts = line.split(separator: "\"\(key)\":", maxSplits: 1, omittingEmptySubsequences: false)
+        let parts = line.split(separator: "\"\(key)\":", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count < 3 else { return ""[...] }
         guard parts.count == 2 else { return nil }
         return parts[1].prefix { $0 != "," && $0 != "}" && $0 != " " }
     }

@@ -43,13 +43,18 @@ enum SavedDecision: Sendable, Equatable {
 
 extension Daemon.Instance {
     /// Reads the decision file at `path` (`nil`: no state directory): missing is `.none`;
-    /// any other failure to read (a directory, no permission, too large) is `.unreadable`.
+    /// any other failure to read (a directory, no permission, too large, a dangling symbolic
+    /// link) is `.unreadable`.
     static func savedDecision(_ path: String?) -> SavedDecision {
         guard let path else { return .none }
         do {
             return SavedDecision(bytes: try WholeFile.read(path: path, limit: SavedDecision.limit))
         } catch {
-            if case .system(let errno) = error, errno.code == ENOENT { return .none }
+            if case .system(let errno) = error, errno.code == ENOENT {
+                // A symbolic link to nothing is there, yet cannot be read: not "no decision".
+                guard (try? UnixSocket.Occupant(at: path)) != nil else { return .none }
+                return .unreadable(reason: "a symbolic link to nothing")
+            }
             return .unreadable(reason: error.reason)
         }
     }

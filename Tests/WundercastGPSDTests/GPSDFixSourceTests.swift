@@ -637,6 +637,15 @@ struct GPSDFixSourceTests {
         #expect(GPSDConnection.reported(0.2, "speed", in: line) == 0.2)
         #expect(GPSDConnection.reported(.nan, "track", in: line).isNaN, "absent: libgps's NaN")
     }
+
+    /// A key that stands twice is no number: libgps keeps the last value, which the check of the
+    /// first would never see (`"lon":11.5,"lon":--1` was published as longitude 0).
+    @Test func aRepeatedKeyIsNotANumber() {
+        let line = #"{"class":"TPV","mode":3,"lat":48.1,"lon":11.5,"lon":--1,"eph":5,"eph":5}"#
+        #expect(GPSDConnection.numberText(of: "lat", in: line) == "48.1")
+        #expect(GPSDConnection.numberText(of: "lon", in: line) == nil)
+        #expect(GPSDConnection.reported(5, "eph", in: line).isNaN)
+    }
 }
 
 // MARK: - Test plumbing

@@ -54,6 +54,10 @@ import WundercastTestSupport
         #expect(Daemon.Instance.savedDecision(path) == .decided(.denied))
         try Data(repeating: UInt8(ascii: "a"), count: 100).write(to: URL(fileURLWithPath: path))
         #expect(Daemon.Instance.savedDecision(path) == .unreadable(reason: "larger than 64 bytes"))
+        // A dangling symbolic link exists: unreadable, not missing (the hostile pass of issue 14).
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: "/nonexistent/decision")
+        #expect(Daemon.Instance.savedDecision(path) == .unreadable(reason: "a symbolic link to nothing"))
     }
 
     @Test(arguments: damaged.map(\.name))

@@ -135,3 +135,35 @@ extension UntrustedText {
         return String(decoding: out, as: UTF8.self)
     }
 }
+
+extension UntrustedText {
+    /// `message` as a reader who may not know the position sees it: every number after the
+    /// message's own head (up to the first `": "`, ours: `HTTP 400`, `error report in an HTTP
+    /// 200 answer`) replaced by `#`. Provider text may echo the request's coordinates in any form
+    /// — `33.87°S`, `-33,87`, `-3387/15121`, or those of a position since left — so no number
+    /// of it is shown (the hostile pass of issue 14); precise readers get the message whole.
+    public static func hidingNumbers(_ message: String) -> String {
+        guard let head = message.firstRange(of: ": ") else { return message }
+        var out = String(message[..<head.upperBound])
+        var scalars = message[head.upperBound...].unicodeScalars.makeIterator()
+        var inNumber = false
+        var pending: Unicode.Scalar?  // a "." or "," after digits: part of the number if a digit follows
+        while let scalar = scalars.next() {
+            let digit = ("0"..."9").contains(scalar)
+            if digit {
+                if !inNumber { out.unicodeScalars.append("#") }
+                inNumber = true
+                pending = nil
+            } else if inNumber, pending == nil, scalar == "." || scalar == "," {
+                pending = scalar
+            } else {
+                if let separator = pending { out.unicodeScalars.append(separator) }
+                pending = nil
+                inNumber = false
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        if let separator = pending { out.unicodeScalars.append(separator) }
+        return out
+    }
+}

@@ -53,13 +53,8 @@ final class Health: Sendable {
             }
             return
         }
-        let publicPrecision = facts.withLock { $0.publicPrecision }
-        let message =
-            state.location.map {
-                UntrustedText.hidingPosition(
-                    error.message, exact: Coordinate(latitude: $0.latitude, longitude: $0.longitude),
-                    publicPrecision: publicPrecision)
-            } ?? error.message
+        // `status` is for every reader: as in the public state, no number of the provider's text.
+        let message = state.location == nil ? error.message : UntrustedText.hidingNumbers(error.message)
         facts.withLock { f in
             if f.lastError?.code != error.code || f.lastError?.message != message || f.lastError?.clearedAt != nil {
                 f.lastError = .init(code: error.code, message: message, at: now)

@@ -50,7 +50,17 @@ import WundercastTestSupport
         #expect(views.precise.error == state.error)
         #expect(
             views.public.error?.message
-                == "HTTP 401: Invalid API key /data/2.5/weather?lat=44.4&lon=-74&units=metric (44.4,-74; 144.44)")
+                == "HTTP 401: Invalid API key /data/#/weather?lat=#&lon=-#&units=metric (#,-#; #)")
+        // Forms no rounding of the decimals would catch (the hostile pass of issue 14).
+        for (text, shown) in [
+            ("HTTP 400: Cannot serve 33.87°S 151.2°E", "HTTP 400: Cannot serve #°S #°E"),
+            ("HTTP 400: Breite -33,87 Länge 151,21.", "HTTP 400: Breite -# Länge #."),
+            ("HTTP 400: cell -3387/15121", "HTTP 400: cell -#/#"),
+        ] {
+            var echoed = state
+            echoed.error?.message = text
+            #expect(StateViews.make(echoed, publicPrecision: 1, nearest: Self.nearest).public.error?.message == shown)
+        }
         #expect(
             UntrustedText.hidingPosition(
                 "at 48.1400,11.58 and 48.1", exact: Coordinate(latitude: 48.14, longitude: 11.58), publicPrecision: 1)

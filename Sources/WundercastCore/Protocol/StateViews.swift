@@ -30,8 +30,8 @@ extension StateViews {
     /// Both views of `state`: the precise one with the nearest place (exact distance), the public
     /// one with the position rounded to `publicPrecision` decimals and the nearest place to that
     /// rounded position in whole kilometres, so that distance and bearing cannot recover the
-    /// precise position; the public error message has the position's finer decimal forms
-    /// replaced by the rounded ones (``UntrustedText/hidingPosition(_:exact:publicPrecision:)``). `nearest` gives the city nearest to a coordinate (``PlaceFinder/nearest``).
+    /// precise position; the public error message has every number of the provider's text
+    /// hidden (``UntrustedText/hidingNumbers(_:)``). `nearest` gives the city nearest to a coordinate (``PlaceFinder/nearest``).
     public static func make(
         _ state: WeatherState, publicPrecision: Int,
         nearest: (Coordinate, _ wholeKilometres: Bool) -> WeatherState.Place?
@@ -46,10 +46,9 @@ extension StateViews {
         location.place = nearest(rounded, true)
         var publicView = state
         publicView.location = location
-        // Provider text may echo the request's coordinates (a URL in an error message).
+        // Provider text may echo the request's coordinates (a URL in an error message), in any form.
         if let error = state.error {
-            publicView.error?.message = UntrustedText.hidingPosition(
-                error.message, exact: exact, publicPrecision: publicPrecision)
+            publicView.error?.message = UntrustedText.hidingNumbers(error.message)
         }
         return StateViews(precise: precise, public: publicView)
     }

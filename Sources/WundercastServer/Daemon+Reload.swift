@@ -113,9 +113,7 @@ extension Daemon.Instance {
             restartNeeded = true
             applied.append("[Cache] takes effect after a restart")
         }
-        health.configure(
-            gpsdServer: "\(next.location.gpsdHost):\(next.location.gpsdPort)",
-            publicPrecision: next.socket.publicPrecision)
+        health.configure(gpsdServer: "\(next.location.gpsdHost):\(next.location.gpsdPort)")
         running.withLock {
             $0 = Running(
                 configuration: next, loaded: fresh, weather: weather, viewer: viewer, journalViewer: journalViewer)

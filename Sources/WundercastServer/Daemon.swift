@@ -166,9 +166,7 @@ public enum Daemon {
                 .flatMap { $0.split(separator: ":").first.map(String.init) }
                 .map { $0 + "/authorization" }
             var initial = configuration.location.authorization
-            health = Health(
-                gpsdServer: "\(configuration.location.gpsdHost):\(configuration.location.gpsdPort)",
-                publicPrecision: configuration.socket.publicPrecision)
+            health = Health(gpsdServer: "\(configuration.location.gpsdHost):\(configuration.location.gpsdPort)")
             // A saved `denied` wins over any configured value (the more private choice);
             // another saved decision only answers `ask`. A file that cannot be read counts as
             // `denied`: it may have held one.

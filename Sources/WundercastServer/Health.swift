@@ -11,8 +11,6 @@ import WundercastCore
 final class Health: Sendable {
     private struct Facts {
         var gpsdServer: String
-        /// `STATUS` is the same for every reader: positions in error texts are shown at this precision.
-        var publicPrecision: Int
         var gpsdConnected = false
         var lastError: SocketProtocol.StatusResponse.LastError?
         var unreadableDecision: SocketProtocol.StatusResponse.UnreadableDecision?
@@ -21,16 +19,15 @@ final class Health: Sendable {
     let started = ContinuousClock.now
     private let facts: Mutex<Facts>
 
-    init(gpsdServer: String, publicPrecision: Int = 1) {
-        facts = Mutex(Facts(gpsdServer: gpsdServer, publicPrecision: publicPrecision))
+    init(gpsdServer: String) {
+        facts = Mutex(Facts(gpsdServer: gpsdServer))
     }
 
-    /// A reload changed `GPSD=` or `PublicPrecision=`: the new gpsd is not connected yet.
-    func configure(gpsdServer: String, publicPrecision: Int) {
+    /// A reload changed `GPSD=`: the new gpsd is not connected yet.
+    func configure(gpsdServer: String) {
         facts.withLock { f in
             if f.gpsdServer != gpsdServer { f.gpsdConnected = false }
             f.gpsdServer = gpsdServer
-            f.publicPrecision = publicPrecision
         }
     }
 

@@ -19,15 +19,19 @@ public struct Position: Sendable, Equatable {
     /// `location.receivedAt`, however much later the position is shown (a `MaxAge` refresh, the
     /// end of `MinInterval`). `nil` for the fallback place, which is as old as its showing.
     public var receivedAt: Date?
+    /// The same moment by the daemon's monotonic clock (``Uptime``), when it has one: the
+    /// published age counts from it (``WeatherState/Location/receivedUptime``).
+    public var receivedUptime: Duration?
 
-    public init(coordinate: Coordinate, source: Source, receivedAt: Date? = nil) {
+    public init(coordinate: Coordinate, source: Source, receivedAt: Date? = nil, receivedUptime: Duration? = nil) {
         self.coordinate = coordinate
         self.source = source
         self.receivedAt = receivedAt
+        self.receivedUptime = receivedUptime
     }
 
     /// The position of a GPS fix received at `receivedAt` (`nil`: shown as received when shown).
-    public init(_ fix: Fix, receivedAt: Date? = nil) {
-        self.init(coordinate: fix.coordinate, source: .gps(fix), receivedAt: receivedAt)
+    public init(_ fix: Fix, receivedAt: Date? = nil, receivedUptime: Duration? = nil) {
+        self.init(coordinate: fix.coordinate, source: .gps(fix), receivedAt: receivedAt, receivedUptime: receivedUptime)
     }
 }

@@ -40,10 +40,12 @@ extension StateStore {
             kept?.status = .lastKnown
             kept?.ageSeconds = nil
             kept?.receivedAt = nil
+            kept?.receivedUptime = nil
             let allowed = f.authorization.isAuthorized ? "gpsd" : "fallback"
             if f.gate != nil || kept?.source != allowed { kept = nil }
             f.weather = weather
             f.fetchedAt = fetchedAt
+            f.fetchedUptime = nil
             f.restored = Facts.Restored(location: kept, ageKnown: ageKnown)
         }
     }

@@ -26,6 +26,8 @@ public final class StateStore: Sendable {
         var locationProblem: WeatherState.ErrorInfo?
         var weather: Weather?
         var fetchedAt: Date?
+        /// ``fetchedAt`` by the daemon's monotonic clock, when known (``WeatherState/fetchedUptime``).
+        var fetchedUptime: Duration?
         /// The last fetch failed (cleared by a success); `transport`: the provider could not be
         /// reached or its answer did not get through (``FailureKind/isNetwork``).
         var failure: (info: WeatherState.ErrorInfo, transport: Bool)?
@@ -38,7 +40,8 @@ public final class StateStore: Sendable {
         static func == (a: Facts, b: Facts) -> Bool {
             a.provider == b.provider && a.authorization == b.authorization && a.gate == b.gate
                 && a.location == b.location && a.locationProblem == b.locationProblem && a.weather == b.weather
-                && a.fetchedAt == b.fetchedAt && a.failure?.info == b.failure?.info
+                && a.fetchedAt == b.fetchedAt && a.fetchedUptime == b.fetchedUptime
+                && a.failure?.info == b.failure?.info
                 && a.failure?.transport == b.failure?.transport && a.fetching == b.fetching
                 && a.restored == b.restored
         }
@@ -57,6 +60,7 @@ public final class StateStore: Sendable {
             var s = WeatherState(status: .noLocation, provider: provider, authorization: authorization)
             s.weather = weather
             s.fetchedAt = fetchedAt
+            s.fetchedUptime = fetchedUptime
             if restored?.ageKnown == false { s.ageUnknown = true }
             if let gate {
                 s.status = weather == nil ? .noLocation : .stale
@@ -85,7 +89,9 @@ public final class StateStore: Sendable {
             code: "no-fix", message: "waiting for a GPS fix; the weather shown is for an earlier place")
     }
 
-    let facts: Mutex<(facts: Facts, lastFixAt: Date?, pressures: PressureHistory)>
+    /// The newest fix's receipt (wall clock, and monotonic when known) is kept beside the facts:
+    /// it changes with every fix and publishes nothing by itself.
+    let facts: Mutex<(facts: Facts, lastFix: (at: Date, uptime: Duration?)?, pressures: PressureHistory)>
     private let subject: ObservableValue<WeatherState>
 
     public init(provider: String, authorization: AuthorizationStatus) {
@@ -97,7 +103,7 @@ public final class StateStore: Sendable {
     /// The current state (without `ageSeconds`; see ``WeatherState/stamped(now:)``), its
     /// `location.receivedAt` the time of the newest GPS fix.
     public var current: WeatherState {
-        let (state, lastFix) = facts.withLock { ($0.facts.state, $0.lastFixAt) }
+        let (state, lastFix) = facts.withLock { ($0.facts.state, $0.lastFix) }
         return Self.withNewestFix(state, lastFix)
     }
 
@@ -131,12 +137,13 @@ public final class StateStore: Sendable {
     /// `MinDistance` of the last fetched position).
     /// `locationProblem`: whether the position is current (`nil`) or why not, set in the same change.
     public func publishPosition(
-        _ position: Position, rounded: Coordinate, receivedAt: Date, fetching: Bool = true,
-        locationProblem: WeatherState.ErrorInfo? = nil
+        _ position: Position, rounded: Coordinate, receivedAt: Date, receivedUptime: Duration? = nil,
+        fetching: Bool = true, locationProblem: WeatherState.ErrorInfo? = nil
     ) {
         change { f in
             var location = WeatherState.Location(
                 latitude: rounded.latitude, longitude: rounded.longitude, source: "gpsd", receivedAt: receivedAt)
+            location.receivedUptime = receivedUptime
             switch position.source {
             case .gps(let fix):
                 location.mode = fix.mode.rawValue
@@ -164,16 +171,18 @@ public final class StateStore: Sendable {
         }
     }
 
-    /// A GPS fix arrived at wall-clock `at` (the age of the position; publishes nothing by itself).
-    public func noteFix(at: Date) {
-        facts.withLock { $0.lastFixAt = at }
+    /// A GPS fix arrived at wall-clock `at`, monotonic `uptime` when known (the age of the
+    /// position; publishes nothing by itself).
+    public func noteFix(at: Date, uptime: Duration? = nil) {
+        facts.withLock { $0.lastFix = (at, uptime) }
     }
 
     /// A fetch succeeded. Its sea-level pressure is recorded (in hPa, by its unit string; one in a
     /// unit the daemon does not know is not) at its observation time; when the provider gave no
     /// tendency (no series), one computed from these records is filled in, in the pressure's unit
     /// (``PressureHistory``, source `history`).
-    public func publishWeather(_ weather: Weather, fetchedAt: Date) {
+    /// `fetchedUptime`: the same moment by the daemon's monotonic clock, when it has one.
+    public func publishWeather(_ weather: Weather, fetchedAt: Date, fetchedUptime: Duration? = nil) {
         var weather = weather
         facts.withLock { held in
             guard let pressure = weather.forecast?.seaLevelPressure, let time = weather.time,
@@ -187,6 +196,7 @@ public final class StateStore: Sendable {
         change { f in
             f.weather = weather
             f.fetchedAt = fetchedAt
+            f.fetchedUptime = fetchedUptime
             f.failure = nil
             f.fetching = false
             f.restored = nil
@@ -213,17 +223,28 @@ public final class StateStore: Sendable {
             transform(&updated)
             guard updated != held.facts else { return }
             held.facts = updated
-            let state = Self.withNewestFix(updated.state, held.lastFixAt)
+            let state = Self.withNewestFix(updated.state, held.lastFix)
             // Under the lock: readers see changes in the order they were made.
             subject.updateIfChanged { $0 = state }
         }
     }
 
-    static func withNewestFix(_ state: WeatherState, _ lastFix: Date?) -> WeatherState {
+    static func withNewestFix(_ state: WeatherState, _ lastFix: (at: Date, uptime: Duration?)?) -> WeatherState {
         guard let lastFix, state.location?.source == "gpsd" else { return state }
         var copy = state
-        if let received = copy.location?.receivedAt, received > lastFix { return copy }
-        copy.location?.receivedAt = lastFix
+        // The shown position's own receipt is newer (compared on the monotonic clock when both
+        // have it: a wall clock step must not make an older fix look newer).
+        let shownIsNewer =
+            if let shown = copy.location?.receivedUptime, let last = lastFix.uptime {
+                shown > last
+            } else if let shown = copy.location?.receivedAt {
+                shown > lastFix.at
+            } else {
+                false
+            }
+        if shownIsNewer { return copy }
+        copy.location?.receivedAt = lastFix.at
+        copy.location?.receivedUptime = lastFix.uptime
         return copy
     }
 }

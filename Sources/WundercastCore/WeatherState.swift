@@ -56,8 +56,12 @@ public struct WeatherState: Sendable, Equatable, Codable {
         /// Wall-clock time the daemon received its newest GPS fix (for the fallback place: when
         /// it was taken into use); ``ageSeconds`` derives from it.
         public var receivedAt: Date?
-        /// Seconds since ``receivedAt``, computed when the state is sent.
+        /// Seconds since ``receivedAt``, computed when the state is sent (by ``receivedUptime``
+        /// when the daemon has it).
         public var ageSeconds: Int?
+        /// When the newest fix was received by the daemon's monotonic clock (``Uptime``); not
+        /// encoded. Ages count from it when present, so a wall clock step does not change them.
+        public var receivedUptime: Duration?
 
         public init(
             latitude: Double, longitude: Double, mode: Int? = nil, source: String, name: String? = nil,
@@ -71,6 +75,10 @@ public struct WeatherState: Sendable, Equatable, Codable {
             self.time = time
             self.eph = eph
             self.receivedAt = receivedAt
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case latitude, longitude, mode, status, source, name, place, time, eph, receivedAt, ageSeconds
         }
     }
 
@@ -97,8 +105,13 @@ public struct WeatherState: Sendable, Equatable, Codable {
     public var provider: String
     /// When ``weather`` was fetched (ISO 8601 UTC).
     public var fetchedAt: Date?
-    /// Seconds since ``fetchedAt``, computed when the state is sent; absent while ``ageUnknown``.
+    /// Seconds since ``fetchedAt``, computed when the state is sent (by ``fetchedUptime`` when the
+    /// daemon has it); absent while ``ageUnknown``.
     public var ageSeconds: Int?
+    /// When ``weather`` was fetched by the daemon's monotonic clock (``Uptime``); not encoded.
+    /// Ages count from it when present, so a wall clock step does not change them; absent for
+    /// weather kept from before a restart (its age counts by the wall clock).
+    public var fetchedUptime: Duration?
     /// `true` while the age of ``weather`` cannot be told: it was kept on disk from before the
     /// daemon's restart and the wall clock is not known to be right yet (no clock
     /// synchronisation, and no GPS time that agrees with the clock). ``ageSeconds`` is then
@@ -115,16 +128,34 @@ public struct WeatherState: Sendable, Equatable, Codable {
         self.authorization = authorization
     }
 
-    /// A copy with the `ageSeconds` members filled in for `now` (never negative; the weather's
-    /// left out while ``ageUnknown``).
-    public func stamped(now: Date) -> WeatherState {
+    /// A copy with the `ageSeconds` members filled in for wall-clock `now` and monotonic `uptime`
+    /// (never negative; the weather's left out while ``ageUnknown``). Each age counts by the
+    /// monotonic clock when both its moment and `uptime` are known (``fetchedUptime``,
+    /// ``Location/receivedUptime``), else by the wall clock. An age already present without a
+    /// moment to count from (a state decoded from the daemon's line) is kept: the daemon's age is
+    /// the true one, a reader's own wall clock may have stepped.
+    public func stamped(now: Date, uptime: Duration? = nil) -> WeatherState {
         var copy = self
         copy.ageSeconds =
-            ageUnknown == true ? nil : fetchedAt.map { max(0, Int(now.timeIntervalSince($0).rounded(.down))) }
-        if let received = copy.location?.receivedAt {
-            copy.location?.ageSeconds = max(0, Int(now.timeIntervalSince(received).rounded(.down)))
+            ageUnknown == true
+            ? nil : Self.age(since: fetchedAt, fetchedUptime, given: ageSeconds, now: now, uptime: uptime)
+        if let location = copy.location {
+            copy.location?.ageSeconds = Self.age(
+                since: location.receivedAt, location.receivedUptime, given: location.ageSeconds, now: now,
+                uptime: uptime)
         }
         return copy
+    }
+
+    /// Whole seconds since a moment (monotonic when both readings are there), ≥ 0; `given` when
+    /// no moment of ours is known. The one rule of every published age (``stamped(now:uptime:)``
+    /// and the socket server's pre-encoded lines use it).
+    public static func age(since wall: Date?, _ monotonic: Duration?, given: Int?, now: Date, uptime: Duration?) -> Int?
+    {
+        if let monotonic, let uptime { return max(0, Int((uptime - monotonic).components.seconds)) }
+        if monotonic == nil, let given { return given }
+        guard let wall else { return nil }
+        return max(0, Int(now.timeIntervalSince(wall).rounded(.down)))
     }
 
     private enum CodingKeys: String, CodingKey {

@@ -23,16 +23,14 @@ extension Daemon {
             queue = ProviderQueue(provider)
             cache = WeatherCache(
                 provider: queue, precision: configuration.weather.precision, ttl: configuration.throttle.maxAge,
-                clock: ContinuousClock(), logger: logger)
-            let clock = ContinuousClock()
-            let origin = clock.now
+                uptime: Uptime.now, logger: logger)
             // Precise readers' lookups share `cache`; public readers' have a cache of their own.
             lookups = LookupService(
                 queue: queue, cache: cache, places: places,
                 settings: .init(
                     precision: configuration.weather.precision, maxAge: configuration.throttle.maxAge,
                     lookupsPerMinute: configuration.socket.lookupsPerMinute),
-                uptime: { origin.duration(to: clock.now) }, logger: logger)
+                uptime: Uptime.now, logger: logger)
         }
 
         /// Whether `a` and `b` make the same weather side (its keys are equal).
@@ -74,7 +72,7 @@ extension Daemon {
                     throttle: ThrottlePolicy(configuration.throttle), maxFixAge: location.maxFixAge,
                     precision: configuration.weather.precision, fallback: location.fallback,
                     retry: TestHooks.retry, journalPrecision: configuration.journal.precision),
-                logger: weather.logger)
+                uptime: Uptime.now, logger: weather.logger)
         }
 
         /// Whether `a` and `b` make the same pipeline over the same weather side (the

@@ -59,7 +59,7 @@ extension Daemon.Instance {
                         let weather = self.weather
                         return health.status(
                             state: store.current, authorization: authorization.value, queue: weather.queue,
-                            lookups: weather.lookups.answered, now: Date())
+                            lookups: weather.lookups.answered, now: Date(), monotonicNow: Uptime.now())
                     },
                     lookup: { [self] request, peer in
                         let lookups = self.weather.lookups
@@ -80,7 +80,7 @@ extension Daemon.Instance {
                                 SocketProtocol.ErrorResponse(.unknownRequest, message: "not a lookup request"))
                         }
                     }),
-                logger: logger, settings: socketSettings(configuration))
+                logger: logger, settings: socketSettings(configuration), uptime: Uptime.now)
         } catch {
             logger.error("cannot serve the socket: \(error)")
             return 1

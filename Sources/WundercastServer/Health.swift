@@ -59,15 +59,19 @@ final class Health: Sendable {
         }
     }
 
-    /// The `STATUS` object; the socket fills in its client counts.
+    /// The `STATUS` object; the socket fills in its client counts. The fix's age counts by the
+    /// monotonic clock (`monotonicNow`, ``WundercastCore/Uptime``) where the fix has a moment on it.
     func status(
-        state: WeatherState, authorization: AuthorizationStatus, queue: ProviderQueue, lookups: Int, now: Date
+        state: WeatherState, authorization: AuthorizationStatus, queue: ProviderQueue, lookups: Int, now: Date,
+        monotonicNow: Duration? = nil
     ) -> SocketProtocol.StatusResponse {
         let f = facts.withLock { $0 }
         let uptime = ContinuousClock.now - started
         var fix: SocketProtocol.StatusResponse.Fix?
-        if let location = state.location, location.source == "gpsd", let received = location.receivedAt {
-            fix = .init(mode: location.mode, ageSeconds: max(0, Int(now.timeIntervalSince(received).rounded(.down))))
+        if let location = state.location, location.source == "gpsd", location.receivedAt != nil {
+            let age = WeatherState.age(
+                since: location.receivedAt, location.receivedUptime, given: nil, now: now, uptime: monotonicNow)
+            fix = .init(mode: location.mode, ageSeconds: age ?? 0)
         }
         let counts = queue.counts
         return SocketProtocol.StatusResponse(

@@ -20,7 +20,7 @@ struct ClockFaultTests {
     @Test(arguments: FaultCampaign.pick([7200, 600], ci: 1))
     func aWallClockStepIsSurvived(_ step: Int) async throws {
         let scenario = FaultScenario("clock", "the wall clock steps \(step > 0 ? "+" : "")\(step) s")
-        let clock = try SteppedClock()
+        let clock = try await SteppedClock()
         let http = try await FixtureHTTPServer()
         let daemon = try await DaemonProcess(
             configuration: FaultConfiguration.fallback(http, truth: Self.truth), environment: clock.environment,
@@ -41,13 +41,23 @@ struct ClockFaultTests {
 }
 
 /// A wall clock for one daemon that the test steps: libfaketime reads the offset from a file
-/// on every call (`FAKETIME_NO_CACHE`); monotonic clocks stay real (`FAKETIME_DONT_FAKE_MONOTONIC`).
+/// on every call (`FAKETIME_NO_CACHE`); monotonic clocks stay real (`FAKETIME_DONT_FAKE_MONOTONIC`),
+/// and so do monotonic timers (`Tests/Tools/timerfd_real.c`, preloaded first: libfaketime moves
+/// them by the offset, which no real step does).
 final class SteppedClock: Sendable {
     static let library = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
     let file: String
+    let realTimers: String
 
-    init() throws {
-        file = try DatagramSocket.temporaryDirectory() + "/faketime"
+    /// Builds the timer companion and starts at offset 0.
+    init() async throws {
+        let directory = try DatagramSocket.temporaryDirectory()
+        file = directory + "/faketime"
+        realTimers = directory + "/timerfd_real.so"
+        let result = try await runProcess(
+            "/usr/bin/cc",
+            ["-shared", "-fPIC", "-o", realTimers, Fixtures.tools.appendingPathComponent("timerfd_real.c").path])
+        guard result.status == 0 else { throw FaultSetupError(description: "cc timerfd_real.c: \(result.stderr)") }
         try step(to: 0)
     }
 
@@ -61,8 +71,8 @@ final class SteppedClock: Sendable {
     /// The environment that makes a daemon read this clock.
     var environment: [String: String] {
         [
-            "LD_PRELOAD": Self.library, "FAKETIME_TIMESTAMP_FILE": file, "FAKETIME_NO_CACHE": "1",
-            "FAKETIME_DONT_FAKE_MONOTONIC": "1",
+            "LD_PRELOAD": realTimers + ":" + Self.library, "FAKETIME_TIMESTAMP_FILE": file,
+            "FAKETIME_NO_CACHE": "1", "FAKETIME_DONT_FAKE_MONOTONIC": "1",
         ]
     }
 

@@ -24,7 +24,19 @@ import WundercastCore
         ageUnknown.ageUnknown = true
         var ageUnknownNoLocation = ageUnknown
         ageUnknownNoLocation.location = nil
-        return [base, noLocation, noFetch, neither, withError, ageUnknown, ageUnknownNoLocation]
+        // Moments on the monotonic clock beside the wall clock's (the daemon's), and ages given
+        // already (a state decoded from a line).
+        var monotonic = base
+        monotonic.fetchedUptime = .seconds(1000)
+        monotonic.location?.receivedUptime = .seconds(990)
+        var given = base
+        given.fetchedAt = nil
+        given.ageSeconds = 42
+        given.location?.receivedAt = nil
+        given.location?.ageSeconds = 7
+        return [
+            base, noLocation, noFetch, neither, withError, ageUnknown, ageUnknownNoLocation, monotonic, given,
+        ]
     }()
 
     @Test(arguments: states.indices)
@@ -37,7 +49,28 @@ import WundercastCore
             var output = Array("prefix".utf8)
             encoded.write(into: &output, now: now)
             #expect(output == Array("prefix".utf8) + SocketProtocol.line(state.stamped(now: now)))
+            let uptime = Duration.seconds(1000) + .milliseconds(Int64(offset * 1000))
+            #expect(
+                encoded.line(now: now, uptime: uptime) == SocketProtocol.line(state.stamped(now: now, uptime: uptime)),
+                "at \(offset) s, monotonic")
         }
+    }
+
+    /// After a wall clock step the line's ages count by the monotonic clock: stepped an hour
+    /// back or a day ahead, weather fetched 30 s ago is 30 s old, a fix received 40 s ago 40 s.
+    @Test(arguments: [-3600.0, 86_400])
+    func agesCountByTheMonotonicClockAcrossAWallClockStep(step: TimeInterval) throws {
+        var state = Self.base
+        state.fetchedAt = TestServer.wallNow
+        state.fetchedUptime = .seconds(500)
+        state.location?.receivedAt = TestServer.wallNow - 10
+        state.location?.receivedUptime = .seconds(490)
+        let line = EncodedState(state).line(now: TestServer.wallNow + 30 + step, uptime: .seconds(530))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
+        #expect(object["ageSeconds"] as? Int == 30)
+        #expect((object["location"] as? [String: Any])?["ageSeconds"] as? Int == 40)
+        #expect(object["fetchedUptime"] == nil, "the monotonic moments are not published")
+        #expect((object["location"] as? [String: Any])?["receivedUptime"] == nil)
     }
 
     /// While the weather's age is unknown the line has no weather `ageSeconds` (the fix's stays).

@@ -18,11 +18,18 @@ public struct CachedWeather: Sendable, Equatable {
     /// How long before it was handed out its request started (the cache's monotonic clock):
     /// about the request's duration for a new answer, more for a stored or joined one.
     public var age: Duration
+    /// How long before it was handed out the answer arrived (the cache's monotonic clock): zero
+    /// for a new answer, more for a stored one. With the reader's own monotonic clock it gives
+    /// the monotonic moment of `fetchedAt` (``WeatherState/fetchedUptime``).
+    public var sinceArrival: Duration
 
-    public init(weather: Weather, fetchedAt: Date, fromCache: Bool, age: Duration = .zero) {
+    public init(
+        weather: Weather, fetchedAt: Date, fromCache: Bool, age: Duration = .zero, sinceArrival: Duration = .zero
+    ) {
         self.weather = weather
         self.fetchedAt = fetchedAt
         self.fromCache = fromCache
         self.age = age
+        self.sinceArrival = sinceArrival
     }
 }

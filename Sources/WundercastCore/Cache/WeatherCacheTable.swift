@@ -30,6 +30,8 @@ struct WeatherCacheTable {
         var weather: Weather
         var fetchedAt: Date
         var requestedAt: Duration
+        /// When the answer arrived (monotonic, like ``requestedAt``).
+        var arrivedAt: Duration
         var lastUsed: UInt64
     }
 
@@ -125,7 +127,8 @@ struct WeatherCacheTable {
         entry.lastUsed = uses
         entries[key] = entry
         return CachedWeather(
-            weather: entry.weather, fetchedAt: entry.fetchedAt, fromCache: true, age: now - entry.requestedAt)
+            weather: entry.weather, fetchedAt: entry.fetchedAt, fromCache: true, age: now - entry.requestedAt,
+            sinceArrival: now - entry.arrivedAt)
     }
 
     /// A waiter arrived for `slot`: its answer when there is one already (a slot unknown here was
@@ -168,7 +171,9 @@ struct WeatherCacheTable {
         for (key, result) in results {
             guard case .success(let weather) = result else { continue }
             store(
-                Entry(weather: weather, fetchedAt: fetchedAt, requestedAt: ended.requestedAt, lastUsed: 0), at: key,
+                Entry(
+                    weather: weather, fetchedAt: fetchedAt, requestedAt: ended.requestedAt, arrivedAt: now, lastUsed: 0),
+                at: key,
                 now: now)
         }
         var resume: [(Waiter, Answer)] = []

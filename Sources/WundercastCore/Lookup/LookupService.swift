@@ -74,6 +74,8 @@ public final class LookupService: Sendable {
     private let places: PlaceFinder
     private let settings: Settings
     private let wallClock: @Sendable () -> Date
+    /// The caches' monotonic clock; an answer's age counts by it.
+    private let uptime: @Sendable () -> Duration
     private let state: Mutex<State>
 
     /// - Parameters:
@@ -101,6 +103,7 @@ public final class LookupService: Sendable {
         self.places = places
         self.settings = settings
         self.wallClock = wallClock
+        self.uptime = uptime
         state = Mutex(State(limit: UserRequestLimit(perMinute: settings.lookupsPerMinute)))
     }
 
@@ -123,7 +126,7 @@ public final class LookupService: Sendable {
         switch await weather(atEach: [position], user: user, in: cell.cache)[0] {
         case .failure(let failure):
             return SocketProtocol.line(failure.response)
-        case .success(let (weather, fetchedAt)):
+        case .success(let (weather, fetchedAt, sinceArrival)):
             var answer = WeatherState(status: .fresh, provider: queue.name)
             var location = WeatherState.Location(
                 latitude: position.latitude, longitude: position.longitude, source: "lookup")
@@ -131,7 +134,10 @@ public final class LookupService: Sendable {
             answer.location = location
             answer.weather = weather
             answer.fetchedAt = fetchedAt
-            return SocketProtocol.line(answer.stamped(now: wallClock()))
+            // The age counts by the monotonic clock: a wall clock step does not change it.
+            let now = uptime()
+            answer.fetchedUptime = now - sinceArrival
+            return SocketProtocol.line(answer.stamped(now: wallClock(), uptime: now))
         }
     }
 
@@ -164,7 +170,7 @@ public final class LookupService: Sendable {
                 latitude: position.latitude, longitude: position.longitude,
                 place: places.nearest(position, false))
             switch answer {
-            case .success(let (weather, _)):
+            case .success(let (weather, _, _)):
                 // A cell is the current weather there; nine forecasts would bloat the line.
                 cell.weather = weather
                 cell.weather?.forecast = nil
@@ -225,7 +231,7 @@ public final class LookupService: Sendable {
     /// for while the provider does not ask us to wait.
     private func weather(
         atEach positions: [Coordinate], user: UInt32, in cache: WeatherCache
-    ) async -> [Result<(Weather, Date), Failure>] {
+    ) async -> [Result<(Weather, Date, Duration), Failure>] {
         let now = wallClock()
         let blocked = queue.blockedUntil
         let outcomes = await cache.weather(atEach: positions) { () -> Failure? in
@@ -240,9 +246,9 @@ public final class LookupService: Sendable {
             }
             return nil
         }
-        let results = outcomes.map { outcome -> Result<(Weather, Date), Failure> in
+        let results = outcomes.map { outcome -> Result<(Weather, Date, Duration), Failure> in
             switch outcome {
-            case .weather(let answer): .success((answer.weather, answer.fetchedAt))
+            case .weather(let answer): .success((answer.weather, answer.fetchedAt, answer.sinceArrival))
             case .failure(let error): .failure(Failure(error))
             case .refused(let failure): .failure(failure)
             }

@@ -72,14 +72,14 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
             // A fix is as old as its receipt, whenever it is shown.
             let received: Position? =
                 if case .update(.fix(let fix)) = event {
-                    Position(fix, receivedAt: service.wallClock())
+                    Position(fix, receivedAt: service.wallClock(), receivedUptime: service.uptime?())
                 } else { nil }
             var action: RefreshStateMachine<C.Instant>.Action?
             switch event {
             case .update(.fix):
                 guard let received, let at = received.receivedAt else { break }
                 service.fixAge.withLock { $0.fix(at: now) }
-                store.noteFix(at: at)
+                store.noteFix(at: at, uptime: received.receivedUptime)
                 action = service.machine.withLock { $0.offer(received, at: now) }
             case .update(.condition(let condition)):
                 service.fixAge.withLock { $0.condition(condition) }
@@ -176,8 +176,10 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
         }
         // One change with the position's currency: a reader never sees a new place as "last
         // known" for the instant between the two.
+        let taken = position.receivedAt == nil
         store.publishPosition(
-            position, rounded: rounded, receivedAt: position.receivedAt ?? service.wallClock(), fetching: fetching,
+            position, rounded: rounded, receivedAt: position.receivedAt ?? service.wallClock(),
+            receivedUptime: taken ? service.uptime?() : position.receivedUptime, fetching: fetching,
             locationProblem: tracksFixAge ? service.locationProblem(at: clock.now) : nil)
         return rounded
     }
@@ -204,7 +206,9 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
         switch result {
         case .success(let answer):
             // A stored answer keeps the time it was fetched: ages and staleness stay true.
-            store.publishWeather(answer.weather, fetchedAt: answer.fetchedAt)
+            store.publishWeather(
+                answer.weather, fetchedAt: answer.fetchedAt,
+                fetchedUptime: service.uptime.map { $0() - answer.sinceArrival })
             if answer.fromCache { service.logger.debug("weather served from the cache: no request") }
         case .failure(.cancelled):
             break

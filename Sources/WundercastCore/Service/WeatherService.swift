@@ -65,6 +65,8 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
     let clock: C
     let settings: Settings
     let wallClock: @Sendable () -> Date
+    /// The daemon's monotonic clock for ages (``Uptime/now()``); `nil`: ages count by `wallClock`.
+    let uptime: (@Sendable () -> Duration)?
     let logger: Logger
     let machine: Mutex<RefreshStateMachine<C.Instant>>
     /// How old the newest fix is; like the machine, it outlives a session (a switch between
@@ -91,10 +93,13 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
     ///     (`settings.precision`, TTL `MaxAge` on `clock`); with one, `provider` is not used.
     ///   - wallClock: the source of `fetchedAt`/`receivedAt` (UTC) and of the time used for a
     ///     provider's daily/hourly limit windows.
+    ///   - uptime: the monotonic moments stamped beside `fetchedAt`/`receivedAt`, from which the
+    ///     published ages count (the daemon's ``Uptime/now()``; the socket server reads the same);
+    ///     `nil`: ages count by `wallClock` (tests that move it).
     public init(
         locationManager: LocationManager, provider: any WeatherProvider, cache: WeatherCache? = nil,
         store: StateStore, clock: C, settings: Settings, wallClock: @escaping @Sendable () -> Date = { Date() },
-        logger: Logger = .discard
+        uptime: (@Sendable () -> Duration)? = nil, logger: Logger = .discard
     ) {
         self.locationManager = locationManager
         self.cache =
@@ -106,6 +111,7 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
         self.clock = clock
         self.settings = settings
         self.wallClock = wallClock
+        self.uptime = uptime
         self.logger = logger
         self.machine = Mutex(RefreshStateMachine(policy: settings.throttle, retry: settings.retry))
         self.fixAge = Mutex(FixAge(maxFixAge: settings.maxFixAge))

@@ -10,15 +10,24 @@ import WundercastCore
 /// and without allocating (the ages are the only members that change between changes).
 ///
 /// The bytes are exactly ``WundercastCore/SocketProtocol/line(_:)`` of
-/// ``WundercastCore/WeatherState/stamped(now:)`` (a test checks it for many states).
+/// ``WundercastCore/WeatherState/stamped(now:uptime:)`` (a test checks it for many states).
 struct EncodedState {
     /// The state as encoded (without ages).
     let state: WeatherState
     /// The line with the age digits left out; `nil` when the slots were not found (never
     /// seen: then each send encodes the stamped state in full).
     private let bytes: [UInt8]?
-    /// Where the age digits go in ``bytes``, in order, and the time each age counts from.
-    private let slots: [(offset: Int, since: Date)]
+    /// What an age counts from: the moment by the wall clock and by the monotonic clock, or an
+    /// age given already (``WundercastCore/WeatherState/age(since:_:given:now:uptime:)``).
+    struct Since {
+        var wall: Date?
+        var uptime: Duration?
+        var given: Int?
+        var isEmpty: Bool { wall == nil && uptime == nil && given == nil }
+    }
+
+    /// Where the age digits go in ``bytes``, in order, and what each age counts from.
+    private let slots: [(offset: Int, since: Since)]
 
     /// Values no real age takes, written in the slots to find them in the encoded bytes.
     private static let fetchedMarker = 8_796_093_022_208_011
@@ -28,16 +37,19 @@ struct EncodedState {
         self.state = state
         var probe = state
         // No weather age while it is unknown (``WundercastCore/WeatherState/ageUnknown``).
-        let fetchedAt = state.ageUnknown == true ? nil : state.fetchedAt
-        probe.ageSeconds = fetchedAt == nil ? nil : Self.fetchedMarker
-        if probe.location?.receivedAt != nil { probe.location?.ageSeconds = Self.receivedMarker }
+        let fetched =
+            state.ageUnknown == true
+            ? Since() : Since(wall: state.fetchedAt, uptime: state.fetchedUptime, given: state.ageSeconds)
+        let received = Since(
+            wall: state.location?.receivedAt, uptime: state.location?.receivedUptime,
+            given: state.location?.ageSeconds)
+        probe.ageSeconds = fetched.isEmpty ? nil : Self.fetchedMarker
+        if state.location != nil { probe.location?.ageSeconds = received.isEmpty ? nil : Self.receivedMarker }
         var encoded = SocketProtocol.line(probe)
-        var found: [(offset: Int, since: Date)] = []
+        var found: [(offset: Int, since: Since)] = []
         var complete = true
-        for (marker, since) in [
-            (Self.fetchedMarker, fetchedAt), (Self.receivedMarker, state.location?.receivedAt),
-        ] {
-            guard let since else { continue }
+        for (marker, since) in [(Self.fetchedMarker, fetched), (Self.receivedMarker, received)] {
+            guard !since.isEmpty else { continue }
             let digits = Array(#""ageSeconds":\#(marker)"#.utf8)
             guard let start = Self.firstIndex(of: digits, in: encoded) else {
                 complete = false
@@ -56,29 +68,34 @@ struct EncodedState {
         slots = complete ? found : []
     }
 
-    /// Appends the line stamped for `now` (``WundercastCore/WeatherState/stamped(now:)``) to
-    /// `output`: no allocation once `output` has the capacity.
-    func write(into output: inout [UInt8], now: Date) {
+    /// Appends the line stamped for wall-clock `now` and monotonic `uptime`
+    /// (``WundercastCore/WeatherState/stamped(now:uptime:)``) to `output`: no allocation once
+    /// `output` has the capacity.
+    func write(into output: inout [UInt8], now: Date, uptime: Duration? = nil) {
         guard let bytes else {
-            output.append(contentsOf: SocketProtocol.line(state.stamped(now: now)))
+            output.append(contentsOf: SocketProtocol.line(state.stamped(now: now, uptime: uptime)))
             return
         }
         var from = 0
         bytes.withUnsafeBufferPointer { all in
             for slot in slots {
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: all[from..<slot.offset]))
-                Self.appendDecimal(max(0, Int(now.timeIntervalSince(slot.since).rounded(.down))), to: &output)
+                let since = slot.since
+                let age = WeatherState.age(
+                    since: since.wall, since.uptime, given: since.given, now: now, uptime: uptime)
+                Self.appendDecimal(age ?? 0, to: &output)
                 from = slot.offset
             }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: all[from...]))
         }
     }
 
-    /// The line stamped for `now`, as a new array (one per broadcast, shared by all watchers).
-    func line(now: Date) -> [UInt8] {
+    /// The line stamped for `now` and `uptime`, as a new array (one per broadcast, shared by all
+    /// watchers).
+    func line(now: Date, uptime: Duration? = nil) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity((bytes?.count ?? 1024) + 24)
-        write(into: &output, now: now)
+        write(into: &output, now: now, uptime: uptime)
         return output
     }
 

@@ -95,7 +95,7 @@ final class SocketClient: @unchecked Sendable {
     /// Appends the state `entry` stamped for now (no allocation) and sends what it can.
     func send(_ entry: EncodedState) {
         guard !closed, admit(0) else { return }
-        entry.write(into: &output, now: server.wallClock())
+        entry.write(into: &output, now: server.wallClock(), uptime: server.uptime?())
         flush()
     }
 

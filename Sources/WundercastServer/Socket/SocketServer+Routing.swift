@@ -102,11 +102,12 @@ extension SocketServer {
     func deliverToWatchers() {
         var lines: [ReaderClass: [UInt8]] = [:]
         let now = wallClock()
+        let uptime = self.uptime?()
         for client in clients.values where client.watch != nil && !client.closed {
             let reader = client.peer.reader
             deliver(to: client) {
                 if let line = lines[reader] { return line }
-                let line = self.cache![reader].encoded.line(now: now)
+                let line = self.cache![reader].encoded.line(now: now, uptime: uptime)
                 lines[reader] = line
                 return line
             }
@@ -133,7 +134,7 @@ extension SocketServer {
         }
         client.sentGeneration = entry.generation
         client.sentWeatherGeneration = entry.weatherGeneration
-        client.sendLatest(line?() ?? entry.encoded.line(now: wallClock()))
+        client.sendLatest(line?() ?? entry.encoded.line(now: wallClock(), uptime: uptime?()))
     }
 
     /// `weather` and `around`: the daemon's lookup runs in a task; its line is sent on the

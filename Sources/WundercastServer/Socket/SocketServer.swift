@@ -95,6 +95,8 @@ public final class SocketServer: @unchecked Sendable {
     var settings: Settings
     let timer: Timer
     let wallClock: @Sendable () -> Date
+    /// The monotonic clock ages count by (``WundercastCore/Uptime/now()``), or `nil` (by `wallClock`).
+    let uptime: (@Sendable () -> Duration)?
     /// The daemon's effective user id: its peers read precisely.
     let daemonUID = geteuid()
     /// One receive buffer for every client (used on the server's thread only).
@@ -123,11 +125,14 @@ public final class SocketServer: @unchecked Sendable {
     ///     or socket activation); the server owns it from now on (also when this throws).
     ///   - timer: monotonic time for the time-outs and `watch every` (tests pass a manual clock).
     ///   - wallClock: the time `ageSeconds` count to.
+    ///   - uptime: the daemon's monotonic clock, the one the published moments were stamped on
+    ///     (``WundercastCore/Uptime/now()``): ages count by it, whatever the wall clock does.
     /// - Throws: ``Errno`` when the server's thread cannot be started (`epoll_create1`,
     ///   `eventfd`, `pthread_create`).
     public init(
         listenFD: Int32, handlers: Handlers, logger: Logger = .discard, settings: Settings = .init(),
-        timer: Timer = .dispatch, wallClock: @escaping @Sendable () -> Date = { Date() }
+        timer: Timer = .dispatch, wallClock: @escaping @Sendable () -> Date = { Date() },
+        uptime: (@Sendable () -> Duration)? = nil
     ) throws(Errno) {
         self.listenFD = listenFD
         self.handlers = handlers
@@ -135,6 +140,7 @@ public final class SocketServer: @unchecked Sendable {
         self.settings = settings
         self.timer = timer
         self.wallClock = wallClock
+        self.uptime = uptime
         do throws(Errno) {
             loop = try EventLoop(name: "wundercast-sock")
         } catch {

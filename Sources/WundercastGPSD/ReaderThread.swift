@@ -1,3 +1,5 @@
+import WundercastPOSIX
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,7 +22,7 @@ enum ReaderThread {
     static func start(name: String, _ body: @escaping @Sendable () -> Void) -> Result<Void, StartError> {
         let box = Unmanaged.passRetained(
             Body {
-                nameCurrentThread(name)
+                ThreadName.set(name)
                 body()
             }
         ).toOpaque()
@@ -38,15 +40,5 @@ enum ReaderThread {
         }
         _ = pthread_detach(thread)
         return .success(())
-    }
-
-    /// Glibc's Swift module does not export `pthread_setname_np` (it needs `_GNU_SOURCE`);
-    /// writing the thread's own `comm` file is what that function does on Linux.
-    private static func nameCurrentThread(_ name: String) {
-        let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        let bytes = Array(name.utf8.prefix(15))
-        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        _ = close(fd)
     }
 }

@@ -12,9 +12,16 @@ import Glibc
 /// Dispatch source costs per event). Work from other threads arrives through ``post(_:)``
 /// (an `eventfd` wakes the loop).
 ///
-/// Everything but ``post(_:)``, ``sync(_:)`` and ``stop()`` is for the loop's own thread
-/// (inside a handler or a posted closure). ``stop()`` ends the thread; work posted after it
-/// never runs, and registered descriptors are not closed.
+/// Timers (``schedule(at:_:)``) are the loop's too: `epoll_wait` waits until the earliest one,
+/// on `ContinuousClock` (`CLOCK_BOOTTIME`), at millisecond resolution, never early.
+///
+/// Everything but ``post(_:)``, ``perform(_:)``, ``sync(_:)``, ``stop()`` and ``isCurrent`` is
+/// for the loop's own thread (inside a handler, a timer or a posted closure), and checked to be
+/// there (a precondition, as swift-nio's `EventLoop.preconditionInEventLoop`). ``stop()`` ends
+/// the thread; work posted after it never runs, and registered descriptors are not closed.
+///
+/// `@unchecked Sendable`: the handler table and the timers are confined to the loop's thread
+/// (checked); what other threads touch is behind the mailbox's `Mutex` or atomic.
 public final class EventLoop: @unchecked Sendable {
     /// What a descriptor waits for, or what happened to it.
     public struct Events: OptionSet, Sendable {
@@ -24,6 +31,11 @@ public final class EventLoop: @unchecked Sendable {
         public static let writable = Events(rawValue: EPOLLOUT.rawValue)
         /// Hang-up or error (always reported, never asked for).
         public static let hangUp = Events(rawValue: EPOLLHUP.rawValue | EPOLLERR.rawValue)
+    }
+
+    /// A timer (``schedule(at:_:)``), for ``cancel(_:)``.
+    public struct TimerID: Sendable, Hashable {
+        fileprivate let number: UInt64
     }
 
     /// A registration; its number is the epoll token, so an event still queued for a
@@ -37,6 +49,8 @@ public final class EventLoop: @unchecked Sendable {
     private let wakeFD: Int32
     private var handlers: [UInt64: (Events) -> Void] = [:]
     private var nextToken: UInt64 = 1
+    private var timers = TimerHeap()
+    private let name: String
     private let mailbox = Mutex<(work: [@Sendable () -> Void], awake: Bool, closed: Bool)>(([], false, false))
     private let running = Atomic<Bool>(true)
     private let threadID = Atomic<UInt>(0)
@@ -46,6 +60,7 @@ public final class EventLoop: @unchecked Sendable {
     ///
     /// - Throws: ``Errno`` from `epoll_create1`, `eventfd` or `pthread_create`.
     public init(name: String) throws(Errno) {
+        self.name = name
         epollFD = try blockingSyscall("epoll_create1", name) { epoll_create1(Int32(EPOLL_CLOEXEC)) }
         do throws(Errno) {
             wakeFD = try blockingSyscall("eventfd", name) { eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK)) }
@@ -75,6 +90,35 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Whether the caller runs on the loop's thread.
     public var isCurrent: Bool { threadID.load(ordering: .acquiring) == UInt(pthread_self()) }
+
+    /// Stops the process when the caller is not on the loop's thread (loop-bound state touched
+    /// from elsewhere is a data race: better a crash with the place than a silent one).
+    public func preconditionOnLoop(file: StaticString = #fileID, line: UInt = #line) {
+        precondition(isCurrent, "not on the \(name) event loop's thread", file: file, line: line)
+    }
+
+    /// Runs `body` on the loop's thread and returns its result to the awaiting task, which is
+    /// suspended meanwhile (no thread blocks); inline once the loop has ended.
+    public func perform<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        if isCurrent { return body() }
+        return await withCheckedContinuation { continuation in
+            if !post({ continuation.resume(returning: body()) }) { continuation.resume(returning: body()) }
+        }
+    }
+
+    /// Runs `work` on the loop's thread once `ContinuousClock.now` has reached `deadline` (a
+    /// deadline passed already: on the next turn of the loop). Loop thread only.
+    @discardableResult
+    public func schedule(at deadline: ContinuousClock.Instant, _ work: @escaping () -> Void) -> TimerID {
+        preconditionOnLoop()
+        return TimerID(number: timers.add(deadline, work))
+    }
+
+    /// Cancels a timer that has not run (nothing happens for one that has). Loop thread only.
+    public func cancel(_ timer: TimerID) {
+        preconditionOnLoop()
+        timers.cancel(timer.number)
+    }
 
     /// Runs `work` on the loop's thread, after what is already posted (any thread). Returns
     /// `false`, and drops `work`, once the loop has ended.
@@ -118,6 +162,7 @@ public final class EventLoop: @unchecked Sendable {
     public func register(
         _ fd: Int32, for events: Events, handler: @escaping (Events) -> Void
     ) throws(Errno) -> Registration {
+        preconditionOnLoop()
         let registration = Registration(token: nextToken, fd: fd)
         nextToken += 1
         var event = epoll_event(events: events.rawValue, data: epoll_data_t(u64: registration.token))
@@ -128,12 +173,14 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Changes what a registered descriptor waits for (`[]`: only hang-ups).
     public func modify(_ registration: Registration, for events: Events) {
+        preconditionOnLoop()
         var event = epoll_event(events: events.rawValue, data: epoll_data_t(u64: registration.token))
         _ = epoll_ctl(epollFD, EPOLL_CTL_MOD, registration.fd, &event)
     }
 
     /// Stops watching; call before closing the descriptor.
     public func unregister(_ registration: Registration) {
+        preconditionOnLoop()
         handlers[registration.token] = nil
         _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, registration.fd, nil)
     }
@@ -148,11 +195,14 @@ public final class EventLoop: @unchecked Sendable {
 
     private func run() {
         threadID.store(UInt(pthread_self()), ordering: .releasing)
+        ThreadName.set(name)
         var events = [epoll_event](repeating: epoll_event(), count: 256)
         while running.load(ordering: .acquiring) {
+            let timeout = waitMilliseconds()
             let count = events.withUnsafeMutableBufferPointer {
-                epoll_wait(epollFD, $0.baseAddress, Int32($0.count), -1)
+                epoll_wait(epollFD, $0.baseAddress, Int32($0.count), timeout)
             }
+            runDueTimers()
             if count < 0 { continue }  // EINTR
             // A handler may stop the loop (its owner going away): nothing of the batch runs after.
             for i in 0..<Int(count) where running.load(ordering: .relaxed) {
@@ -167,7 +217,23 @@ public final class EventLoop: @unchecked Sendable {
         // Work posted before the end still runs (a ``sync(_:)`` caller waits for it).
         runMailbox(closing: true)
         handlers.removeAll()
+        timers = TimerHeap()
         ended.signal()
+    }
+
+    /// Until the earliest timer, whole milliseconds rounded up (never early); -1 without one.
+    private func waitMilliseconds() -> Int32 {
+        guard let deadline = timers.nextDeadline() else { return -1 }
+        let left = ContinuousClock.now.duration(to: deadline)
+        guard left > .zero else { return 0 }
+        let (seconds, attoseconds) = left.components
+        let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return Int32(clamping: milliseconds)
+    }
+
+    private func runDueTimers() {
+        guard timers.count > 0 else { return }
+        for work in timers.takeDue(at: .now) where running.load(ordering: .relaxed) { work() }
     }
 
     // The descriptors close only with the last reference: a late ``post(_:)`` must never write

@@ -22,16 +22,20 @@ public final class RouteMonitor: Sendable {
     /// Opens and binds the socket and starts watching on `loop`.
     /// - Throws: ``Errno`` from `socket` (e.g. `EAFNOSUPPORT` where `AF_NETLINK` is not
     ///   allowed), `bind` or `epoll_ctl`.
-    public convenience init(loop: EventLoop, onChange: @escaping @Sendable ([RouteChange]) -> Void) throws(Errno) {
-        try self.init(watching: try Self.open(), loop: loop, onChange: onChange)
+    public convenience init(
+        loop: EventLoop, onChange: @escaping @Sendable ([RouteChange]) -> Void
+    ) async throws(Errno) {
+        try await self.init(watching: try Self.open(), loop: loop, onChange: onChange)
     }
 
     /// Watches `fd` (a datagram socket of rtnetlink messages; tests pass one end of a
     /// socket pair) and owns it: it is closed by ``close()``, or here when watching fails.
-    init(watching fd: Int32, loop: EventLoop, onChange: @escaping @Sendable ([RouteChange]) -> Void) throws(Errno) {
+    init(
+        watching fd: Int32, loop: EventLoop, onChange: @escaping @Sendable ([RouteChange]) -> Void
+    ) async throws(Errno) {
         self.loop = loop
         self.fd = fd
-        let result: Result<EventLoop.Registration, Errno> = loop.sync {
+        let result: Result<EventLoop.Registration, Errno> = await loop.perform {
             do throws(Errno) {
                 return .success(
                     try loop.register(fd, for: .readable) { _ in
@@ -50,11 +54,14 @@ public final class RouteMonitor: Sendable {
         }
     }
 
-    /// Stops watching and closes the socket. Call once.
+    /// Stops watching and closes the socket, on the loop (returns at once). Call once.
     public func close() {
         let (loop, registration, fd) = (self.loop, self.registration, self.fd)
-        loop.sync { loop.unregister(registration) }
-        try? Descriptor.close(fd)
+        let close: @Sendable () -> Void = {
+            loop.unregister(registration)
+            try? Descriptor.close(fd)
+        }
+        if !loop.post(close) { try? Descriptor.close(fd) }
     }
 
     /// A non-blocking `NETLINK_ROUTE` socket bound to ``groups``.

@@ -16,9 +16,19 @@ extension Daemon.Instance {
     /// services in reverse order (socket closed, watchers told by the end of their stream,
     /// weather work cancelled and awaited, gpsd released). Returns the exit status.
     func run() async -> Int32 {
+        // The one reactor: the socket and its clients, signals, the wake-up monitors.
+        let reactor: EventLoop
+        do {
+            reactor = try EventLoop(name: "wundercast-io")
+        } catch {
+            logger.error("cannot start the event loop: \(error)")
+            Daemon.writeError("wundercastd: cannot start the event loop: \(error)\n")
+            return 1
+        }
+        defer { reactor.stop() }
         let signals: AsyncStream<Int32>
         do {
-            signals = try Signals.stream()
+            signals = try await Signals.stream(on: reactor)
         } catch {
             logger.error("cannot read signals: \(error)")
             Daemon.writeError("wundercastd: cannot read signals: \(error)\n")
@@ -80,7 +90,7 @@ extension Daemon.Instance {
                                 SocketProtocol.ErrorResponse(.unknownRequest, message: "not a lookup request"))
                         }
                     }),
-                logger: logger, settings: socketSettings(configuration), uptime: Uptime.now)
+                logger: logger, settings: socketSettings(configuration), loop: reactor, uptime: Uptime.now)
         } catch {
             logger.error("cannot serve the socket: \(error)")
             return 1

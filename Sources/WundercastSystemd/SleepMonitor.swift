@@ -42,21 +42,21 @@ public final class SleepMonitor: @unchecked Sendable {
     public init(
         loop: EventLoop, timeout: Duration = .seconds(5), logger: Logger = .discard,
         onResume: @escaping @Sendable () -> Void, onEnd: @escaping @Sendable (String) -> Void = { _ in }
-    ) throws(SystemdError) {
+    ) async throws(SystemdError) {
         self.loop = loop
         self.onResume = onResume
         self.onEnd = onEnd
         self.logger = logger
-        let failure: SystemdError? = loop.sync { connect(timeout: timeout) }
+        let failure: SystemdError? = await loop.perform { [self] in connect(timeout: timeout) }
         if let failure { throw failure }
     }
 
     /// Whether the broker confirmed the subscription.
     public var isSubscribed: Bool { subscribed.load(ordering: .acquiring) }
 
-    /// Unsubscribes and closes the connection. Idempotent.
+    /// Unsubscribes and closes the connection, on the loop (returns at once). Idempotent.
     public func close() {
-        loop.sync { disconnect() }
+        if !loop.post({ [self] in disconnect() }) { disconnect() }
     }
 
     private func connect(timeout: Duration) -> SystemdError? {

@@ -93,7 +93,9 @@ import WundercastTestSupport
         let loop = try EventLoop(name: "test-route")
         defer { loop.stop() }
         let seen = Observed<[[RouteChange]]>([])
-        let monitor = try RouteMonitor(watching: pair[0], loop: loop) { changes in seen.update { $0.append(changes) } }
+        let monitor = try await RouteMonitor(watching: pair[0], loop: loop) { changes in
+            seen.update { $0.append(changes) }
+        }
         defer { monitor.close() }
         func send(_ bytes: [UInt8]) {
             _ = bytes.withUnsafeBytes { Glibc.send(pair[1], $0.baseAddress, $0.count, 0) }

@@ -62,7 +62,7 @@ final class WakeWatch: DaemonService {
         let debouncer = self.debouncer
         let routes: RouteMonitor?
         do {
-            routes = try RouteMonitor(loop: loop) { _ in debouncer.signal() }
+            routes = try await RouteMonitor(loop: loop) { _ in debouncer.signal() }
         } catch {
             routes = nil
             logger.info(
@@ -71,7 +71,7 @@ final class WakeWatch: DaemonService {
         }
         let sleep: SleepMonitor?
         do {
-            sleep = try SleepMonitor(
+            sleep = try await SleepMonitor(
                 loop: loop, timeout: .seconds(2), logger: logger, onResume: { [self] in resumed() },
                 onEnd: { [self] reason in
                     logger.info("logind's bus connection ended (\(reason)): resumes are told by the clocks")

@@ -21,8 +21,8 @@ struct Watchdog<C: Clock>: DaemonService where C.Duration == Swift.Duration {
     let idleTick: Duration
     let tickWanted: ObservableValue<Bool>
     let clock: C
-    /// Returns once the socket server's loop has run it.
-    let socketAnswers: @Sendable () -> Void
+    /// Returns once the socket server's loop has run it (the task waits, no thread blocks).
+    let socketAnswers: @Sendable () async -> Void
     /// Whether the weather pipeline answered every earlier probe; sends the next.
     let pipelineAnswered: @Sendable () -> Bool
     let ping: @Sendable () -> Void
@@ -46,7 +46,7 @@ struct Watchdog<C: Clock>: DaemonService where C.Duration == Swift.Duration {
             do { try await clock.sleep(for: period) } catch { return }
             onTick()
             guard pinging else { continue }
-            socketAnswers()
+            await socketAnswers()
             guard pipelineAnswered() else {
                 withheld += 1
                 if withheld == 1 {
@@ -75,7 +75,7 @@ extension Watchdog where C == ContinuousClock {
         self.init(
             pingInterval: notifier.watchdogInterval.map { $0 / 2 }, idleTick: .seconds(15),
             tickWanted: wake.clockCheckWanted, clock: ContinuousClock(),
-            socketAnswers: { _ = server.clientCount }, pipelineAnswered: { service().probeLiveness() },
+            socketAnswers: { await server.loop.perform {} }, pipelineAnswered: { service().probeLiveness() },
             ping: { _ = try? notifier.watchdog() }, onTick: { wake.checkClocks() }, logger: logger)
     }
 }

@@ -1,4 +1,4 @@
-import Dispatch
+import WundercastPOSIX
 import WundercastCore
 
 extension SocketServer {
@@ -61,8 +61,9 @@ extension SocketServer {
         }
     }
 
-    /// The server's monotonic time and its wake-ups: ``dispatch`` in the daemon; tests drive
-    /// time with a manual clock (``init(_:)``). Times are spans since an arbitrary origin.
+    /// The server's monotonic time and its wake-ups: the event loop's timers in the daemon
+    /// (``loop(_:)``); tests drive time with a manual clock (``init(_:)``). Times are spans
+    /// since an arbitrary origin.
     public struct Timer: Sendable {
         /// Monotonic time now.
         public var now: @Sendable () -> Duration
@@ -78,15 +79,16 @@ extension SocketServer {
             self.wake = wake
         }
 
-        /// Dispatch's monotonic clock (`DispatchTime`) and `asyncAfter`.
-        public static let dispatch = Timer(
-            now: { .nanoseconds(Int64(clamping: DispatchTime.now().uptimeNanoseconds)) },
-            wake: { deadline, work in
-                let (seconds, attoseconds) = deadline.components
-                let nanoseconds = UInt64(clamping: seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
-                DispatchQueue.global().asyncAfter(
-                    deadline: DispatchTime(uptimeNanoseconds: max(1, nanoseconds)), execute: work)
-            })
+        /// `ContinuousClock` and the timers of `loop` (the daemon's one reactor, the server's
+        /// own loop): a wake-up runs on the loop's thread, no other thread is involved.
+        public static func loop(_ loop: EventLoop) -> Timer {
+            let origin = ContinuousClock.now
+            return Timer(
+                now: { origin.duration(to: .now) },
+                wake: { deadline, work in
+                    loop.post { loop.schedule(at: origin + deadline, work) }
+                })
+        }
 
         /// Time of `clock`, counted from its `now` at this call; a wake-up is a task sleeping
         /// on the clock (a test's manual clock proves the wake-up was scheduled, then advances).

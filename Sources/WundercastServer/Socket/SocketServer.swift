@@ -94,6 +94,8 @@ public final class SocketServer: @unchecked Sendable {
     /// Changed by ``update(_:)`` on a reload.
     var settings: Settings
     let timer: Timer
+    /// The loop was made by the server (no loop given): it stops with it.
+    let ownsLoop: Bool
     let wallClock: @Sendable () -> Date
     /// The monotonic clock ages count by (``WundercastCore/Uptime/now()``), or `nil` (by `wallClock`).
     let uptime: (@Sendable () -> Duration)?
@@ -123,7 +125,10 @@ public final class SocketServer: @unchecked Sendable {
     /// - Parameters:
     ///   - listenFD: a listening stream socket (from ``UnixSocket/listen(path:backlog:mode:)``
     ///     or socket activation); the server owns it from now on (also when this throws).
-    ///   - timer: monotonic time for the time-outs and `watch every` (tests pass a manual clock).
+    ///   - loop: the event loop that serves the socket and its clients (the daemon's one
+    ///     reactor); `nil`: a loop of the server's own, stopped with it (tests).
+    ///   - timer: monotonic time for the time-outs and `watch every`; `nil`: the loop's timers
+    ///     (tests pass a manual clock).
     ///   - wallClock: the time `ageSeconds` count to.
     ///   - uptime: the daemon's monotonic clock, the one the published moments were stamped on
     ///     (``WundercastCore/Uptime/now()``): ages count by it, whatever the wall clock does.
@@ -131,34 +136,40 @@ public final class SocketServer: @unchecked Sendable {
     ///   `eventfd`, `pthread_create`).
     public init(
         listenFD: Int32, handlers: Handlers, logger: Logger = .discard, settings: Settings = .init(),
-        timer: Timer = .dispatch, wallClock: @escaping @Sendable () -> Date = { Date() },
+        loop: EventLoop? = nil, timer: Timer? = nil, wallClock: @escaping @Sendable () -> Date = { Date() },
         uptime: (@Sendable () -> Duration)? = nil
     ) throws(Errno) {
         self.listenFD = listenFD
         self.handlers = handlers
         self.logger = logger
         self.settings = settings
-        self.timer = timer
         self.wallClock = wallClock
         self.uptime = uptime
-        do throws(Errno) {
-            loop = try EventLoop(name: "wundercast-sock")
-        } catch {
-            try? Descriptor.close(listenFD)
-            scratch.deallocate()
-            throw error
+        if let loop {
+            self.loop = loop
+            ownsLoop = false
+        } else {
+            do throws(Errno) {
+                self.loop = try EventLoop(name: "wundercast-sock")
+            } catch {
+                try? Descriptor.close(listenFD)
+                scratch.deallocate()
+                throw error
+            }
+            ownsLoop = true
         }
+        self.timer = timer ?? .loop(self.loop)
     }
 
     deinit {
-        loop.stop()
+        if ownsLoop { loop.stop() }
         scratch.deallocate()
     }
 
-    /// Starts accepting clients.
+    /// Starts accepting clients (on the loop: returns at once).
     public func start() {
         try? Descriptor.setNonBlocking(listenFD)
-        loop.sync {
+        loop.post { [self] in
             acceptRegistration = try? loop.register(listenFD, for: .readable) { [weak self] _ in self?.acceptAll() }
         }
     }
@@ -177,13 +188,14 @@ public final class SocketServer: @unchecked Sendable {
         }
     }
 
-    /// Stops accepting, closes the listening descriptor, disconnects every client (lookups
-    /// under way are not answered) and ends the server's thread. Not to be called on it.
+    /// Stops accepting, closes the listening descriptor and disconnects every client (lookups
+    /// under way are not answered), on the loop: returns at once on a shared loop; a loop of
+    /// the server's own ends with it (this then waits for its thread: not to be called on it).
     /// A client with no partly sent line gets `{"class":"ERROR","code":"shutting-down",…}`
     /// first (sent without waiting: a client that does not read misses it), so that a
     /// `watch` knows the daemon is stopping, not broken.
     public func stop() {
-        loop.sync {
+        loop.post { [self] in
             guard !stopped else { return }
             stopped = true
             if let acceptRegistration { loop.unregister(acceptRegistration) }
@@ -201,7 +213,7 @@ public final class SocketServer: @unchecked Sendable {
             }
             clients.removeAll()
         }
-        loop.stop()
+        if ownsLoop { loop.stop() }
     }
 
     /// A reload changed `[Socket]`: the new limits apply from now on (a client already
@@ -210,7 +222,7 @@ public final class SocketServer: @unchecked Sendable {
         loop.post { self.settings = settings }
     }
 
-    /// Number of connected clients (tests).
+    /// Number of connected clients (tests: blocks the caller until the loop answers).
     public var clientCount: Int { loop.sync { clients.count } }
 
     /// The most output bytes waiting for any one client, its waiting state included (tests).

@@ -69,7 +69,7 @@ extension Daemon.Instance {
 
         var applied: [String] = []
         if fresh.location.authorization != before.loaded.location.authorization {
-            _ = authorize(fresh.location.authorization, persist: false)
+            _ = await decisions.decide(fresh.location.authorization, persist: false)
         }
         if newWeather {
             applied.append("a new \(weather.queue.name) provider and weather cache")

@@ -62,7 +62,7 @@ extension Daemon.Instance {
                 handlers: .init(
                     currentState: { [self] in viewer.views(store.current) },
                     nowRequested: { pipelines.current.service.requestRefresh(from: $0.uid) },
-                    authorize: { [self] in self.authorize($0) },
+                    authorize: { [decisions] in await decisions.decide($0) },
                     watchersChanged: { pipelines.setWatchers($0) },
                     refresh: { pipelines.current.service.refresh() },
                     status: { [self] in
@@ -114,8 +114,13 @@ extension Daemon.Instance {
                 Watchdog(
                     notifier: notifier, server: server, service: { pipelines.current.service }, wake: wake,
                     logger: logger),
-            ], logger: logger)
-        await group.run {
+            ],
+            onStuck: { _ in
+                Daemon.writeError("wundercastd: a service did not stop in time; exiting\n")
+                exit(1)
+            }, logger: logger)
+        let owned = ownedPath
+        let outcome = await group.run { [self] in
             // READY=1 once the socket listens (clients may connect from now on).
             // STATUS= the weather already known (kept from before a restart), else where it serves.
             _ = try? notifier.ready(status: statusLine() ?? "serving on \(where_)")
@@ -129,12 +134,13 @@ extension Daemon.Instance {
                 ])
             for await number in signals {
                 guard number == SIGHUP else { break }
-                await reload(server: server, ownedPath: ownedPath)
+                await reload(server: server, ownedPath: owned)
             }
             _ = try? notifier.stopping()
             logger.info("stopping")
         }
         store.finish()
-        return 0
+        // A service that ended by itself is a failure: systemd restarts the daemon.
+        return outcome == .stopped ? 0 : 1
     }
 }

@@ -144,9 +144,10 @@ public enum Daemon {
         /// Without redaction: a new provider's logger is made from it.
         let unredacted: Logger
         let notifier = ServiceNotifier()
-        let authorization: ObservableValue<AuthorizationStatus>
+        /// The status in force, its decisions and where they are kept.
+        let decisions: AuthorizationStore
+        var authorization: ObservableValue<AuthorizationStatus> { decisions.status }
         let store: StateStore
-        let decisionFile: String?
         let health: Health
         let running: Mutex<Running>
         let pipelines: PipelineRunner
@@ -162,7 +163,7 @@ public enum Daemon {
             self.options = options
             self.logger = logger
             self.unredacted = unredacted
-            decisionFile = Environment.value("STATE_DIRECTORY")
+            let decisionFile = Environment.value("STATE_DIRECTORY")
                 .flatMap { $0.split(separator: ":").first.map(String.init) }
                 .map { $0 + "/authorization" }
             var initial = configuration.location.authorization
@@ -184,7 +185,8 @@ public enum Daemon {
                     "the saved authorization decision in \(path) cannot be read: \(reason); GPS use counts as denied until `wundercastctl authorize` replaces it",
                     fields: [("MESSAGE_ID", MessageID.decisionUnreadable), ("WUNDERCAST_DECISION_FILE", path)])
             }
-            authorization = ObservableValue(initial)
+            decisions = AuthorizationStore(
+                initial: initial, decisionFile: decisionFile, health: health, logger: logger)
             store = StateStore(provider: weather.queue.name, authorization: initial)
             running = Mutex(
                 Running(
@@ -194,7 +196,7 @@ public enum Daemon {
                 ))
             pipelines = PipelineRunner(
                 Daemon.Pipeline(
-                    configuration, weather: weather, authorization: authorization, store: store, health: health))
+                    configuration, weather: weather, authorization: decisions.status, store: store, health: health))
         }
 
         /// The configuration in force.

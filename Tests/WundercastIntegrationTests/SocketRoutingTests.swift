@@ -65,6 +65,28 @@ import WundercastTestSupport
         #expect(test.authorizations.value == [.denied, nil])
     }
 
+    /// A decision is taken off the loop (its file is saved with `fsync`s) and the requests
+    /// after it on the same connection wait for it: answers keep the order of the requests.
+    /// Meanwhile the loop serves other clients.
+    @Test func aDecisionIsAnsweredOffTheLoopBeforeTheRequestsAfterIt() async throws {
+        let test = try TestServer()
+        test.decisionsOpen.update { $0 = false }
+        let client = try test.client()
+        defer { client.close() }
+        client.send("authorize denied\nversion\nnow\n")
+        _ = try await test.authorizations.wait(timeout: .seconds(10), "the decision to reach the daemon") {
+            $0 == [.denied]
+        }
+        let other = try test.client()
+        defer { other.close() }
+        other.send("version\n")
+        #expect(try jsonObject(await other.readLine())["class"] as? String == "VERSION", "the loop serves others")
+        test.decisionsOpen.update { $0 = true }
+        #expect(try jsonObject(await client.readLine())["config"] as? String == "denied")
+        #expect(try jsonObject(await client.readLine())["class"] as? String == "VERSION")
+        #expect(try jsonObject(await client.readLine())["class"] as? String == "WEATHER")
+    }
+
     /// Lookups run off the queue: while four wait on the network, the connection is served
     /// (`now`), a fifth is refused `rate-limited`, and the four answers come when they finish.
     @Test func lookupsRunOffTheQueueAndAreCappedPerConnection() async throws {

@@ -68,6 +68,8 @@ func jsonObject(_ line: String?) throws -> [String: Any] {
     let watchers = Observed<[Int]>([])
     let nowRequests = Observed(0)
     var server: SocketServer!
+    /// The server's jobs (lookups, decisions), as the daemon's socket service runs them.
+    var jobs: Task<Void, Never>?
 
     init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -77,6 +79,7 @@ func jsonObject(_ line: String?) throws -> [String: Any] {
     }
 
     deinit {
+        jobs?.cancel()
         server?.stop()
         try? FileManager.default.removeItem(at: directory)
     }
@@ -98,6 +101,8 @@ func jsonObject(_ line: String?) throws -> [String: Any] {
                 watchersChanged: { n in watchers.update { $0.append(n) } }),
             settings: .init(sendTimeout: sendTimeout, maxPendingBytes: maxPendingBytes))
         server.start()
+        let server = self.server!
+        jobs = Task { await server.runJobs() }
     }
 
     @Test func nowAnswersTheCurrentStateAtOnce() async throws {

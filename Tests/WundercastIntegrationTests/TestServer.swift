@@ -16,6 +16,8 @@ final class TestServer: @unchecked Sendable {
     /// The wall clock the server stamps ages with.
     static let wallNow = Date(timeIntervalSince1970: 1_800_000_000)
     let server: SocketServer
+    /// The server's jobs (lookups, decisions), as the daemon's socket service runs them.
+    private var jobs: Task<Void, Never>?
     private let views: Observed<StateViews>
     let refreshes = Observed(0)
     let watchers = Observed<[Int]>([])
@@ -25,6 +27,8 @@ final class TestServer: @unchecked Sendable {
     let lookups = Observed<[ReaderClass]>([])
     /// While closed, lookups wait; ``openLookups()`` lets them all answer.
     let lookupsOpen = Observed(false)
+    /// While closed, decisions wait (as one saving its file would); open by default.
+    let decisionsOpen = Observed(true)
 
     init(
         settings: SocketServer.Settings = .init(), state: StateViews = TestServer.sample,
@@ -35,8 +39,8 @@ final class TestServer: @unchecked Sendable {
         path = directory + "/s.sock"
         let views = Observed(state)
         self.views = views
-        let (refreshes, watchers, authorizations, lookups, lookupsOpen) = (
-            self.refreshes, self.watchers, self.authorizations, self.lookups, self.lookupsOpen
+        let (refreshes, watchers, authorizations, lookups, lookupsOpen, decisionsOpen) = (
+            self.refreshes, self.watchers, self.authorizations, self.lookups, self.lookupsOpen, self.decisionsOpen
         )
         let authorization = Observed(AuthorizationStatus.authorizedAlways)
         server = try SocketServer(
@@ -45,6 +49,7 @@ final class TestServer: @unchecked Sendable {
                 currentState: { views.value },
                 authorize: { status in
                     authorizations.update { $0.append(status) }
+                    _ = try? await decisionsOpen.wait(timeout: .seconds(60), "decisions to be let through") { $0 }
                     return authorization.update {
                         if let status { $0 = status }
                         return $0
@@ -70,9 +75,12 @@ final class TestServer: @unchecked Sendable {
                 }),
             settings: settings, timer: .init(clock), wallClock: { TestServer.wallNow })
         server.start()
+        let server = self.server
+        jobs = Task { await server.runJobs() }
     }
 
     deinit {
+        jobs?.cancel()
         server.stop()
         try? FileManager.default.removeItem(atPath: directory)
     }

@@ -1,3 +1,4 @@
+import Synchronization
 import WundercastCore
 
 /// A long-lived part of the daemon (socket server, location and weather, publisher,
@@ -9,27 +10,114 @@ public protocol DaemonService: Sendable {
     func run() async
 }
 
-/// Runs services as swift-service-lifecycle does: each in its own task, started in the
-/// order given; on shutdown cancelled in **reverse** order, each awaited before the next is
-/// cancelled (the publisher stops before the socket server it writes to, the socket server
-/// before the weather it serves).
+/// Runs services as swift-service-lifecycle does: each a child task of ``run(until:)``,
+/// started in the order given; on shutdown cancelled in **reverse** order, each awaited (up to
+/// the group's ``shutdownDeadline``) before the next is cancelled (the publisher stops before
+/// the socket server it writes to, the socket server before the weather it serves).
+///
+/// A service that returns before it was asked to stop has failed: that is logged as an error
+/// naming it, the others are stopped as on shutdown, and ``run(until:)`` says so, so that the
+/// daemon exits with an error status and systemd restarts it (`Restart=on-failure`).
 public struct ServiceGroup: Sendable {
+    /// How the group ended.
+    public enum Outcome: Sendable, Equatable {
+        /// The trigger returned (SIGTERM): every service was stopped.
+        case stopped
+        /// `service` ended by itself; the others were stopped.
+        case serviceEnded(String)
+    }
+
     public let services: [any DaemonService]
+    /// How long one service may take to stop once cancelled.
+    public let shutdownDeadline: Duration
+    /// Called with the name of a service that did not stop within ``shutdownDeadline``, after
+    /// the error is logged. A task cannot be left behind by its group, so the daemon's ends the
+    /// process (exit status 1: systemd counts a failure); the group waits on otherwise.
+    let onStuck: @Sendable (String) -> Void
     let logger: Logger
 
-    public init(_ services: [any DaemonService], logger: Logger = .discard) {
+    public init(
+        _ services: [any DaemonService], shutdownDeadline: Duration = .seconds(10),
+        onStuck: @escaping @Sendable (String) -> Void = { _ in }, logger: Logger = .discard
+    ) {
         self.services = services
+        self.shutdownDeadline = shutdownDeadline
+        self.onStuck = onStuck
         self.logger = logger
     }
 
-    /// Starts the services, then waits for `trigger` (e.g. SIGTERM) to return, then stops them.
-    public func run(until trigger: () async -> Void) async {
-        let tasks = services.map { service in Task { await service.run() } }
-        await trigger()
-        for (service, task) in zip(services, tasks).reversed() {
-            task.cancel()
-            await task.value
-            logger.debug("stopped \(service.name)")
+    /// What the children report, and the stop requests they wait for.
+    private final class Control: Sendable {
+        /// Services asked to stop (by index).
+        let stop = ObservableValue<Set<Int>>([])
+        /// Services that have returned (by index).
+        let ended = ObservableValue<Set<Int>>([])
+
+        func waitUntil(_ observed: ObservableValue<Set<Int>>, contains index: Int) async {
+            for await set in observed.values() where set.contains(index) { return }
+        }
+    }
+
+    /// Starts the services, then waits for `trigger` (e.g. SIGTERM) to return or a service to
+    /// end by itself, then stops them in reverse order.
+    public func run(until trigger: @escaping @Sendable () async -> Void) async -> Outcome {
+        let control = Control()
+        let triggerIndex = services.count
+        return await withTaskGroup(of: Void.self) { group in
+            for (index, service) in services.enumerated() {
+                group.addTask {
+                    await withTaskGroup(of: Void.self) { own in
+                        own.addTask { await service.run() }
+                        own.addTask { await control.waitUntil(control.stop, contains: index) }
+                        await own.next()
+                        own.cancelAll()
+                    }
+                    control.ended.update { $0.insert(index) }
+                }
+            }
+            group.addTask {
+                await withTaskGroup(of: Void.self) { own in
+                    own.addTask { await trigger() }
+                    own.addTask { await control.waitUntil(control.stop, contains: triggerIndex) }
+                    await own.next()
+                    own.cancelAll()
+                }
+                control.ended.update { $0.insert(triggerIndex) }
+            }
+            // The first to end: the trigger, or a service that failed.
+            var outcome = Outcome.stopped
+            for await ended in control.ended.values() where !ended.isEmpty {
+                if let failed = ended.filter({ $0 != triggerIndex }).min() {
+                    let name = services[failed].name
+                    logger.error("the \(name) service ended by itself: stopping the daemon")
+                    outcome = .serviceEnded(name)
+                }
+                break
+            }
+            control.stop.update { $0.insert(triggerIndex) }
+            for index in services.indices.reversed() {
+                control.stop.update { $0.insert(index) }
+                let stopped = await withTaskGroup(of: Bool.self) { wait in
+                    wait.addTask {
+                        await control.waitUntil(control.ended, contains: index)
+                        return true
+                    }
+                    wait.addTask {
+                        try? await Task.sleep(for: shutdownDeadline)
+                        return false
+                    }
+                    let first = await wait.next() ?? false
+                    wait.cancelAll()
+                    return first
+                }
+                if stopped {
+                    logger.debug("stopped \(services[index].name)")
+                } else {
+                    logger.error("the \(services[index].name) service did not stop within \(shutdownDeadline)")
+                    onStuck(services[index].name)
+                }
+            }
+            return outcome
         }
     }
 }

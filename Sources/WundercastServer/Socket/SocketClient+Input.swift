@@ -8,7 +8,7 @@ import WundercastPOSIX
 extension SocketClient {
     func readAvailable() {
         let scratch = server.scratch
-        while !closed && !inputEnded {
+        while !closed && !inputEnded && !holding {
             let n: Int
             do {
                 guard
@@ -30,9 +30,14 @@ extension SocketClient {
         }
     }
 
-    /// Splits `chunk` into lines and handles each; a partial line waits in `input`.
+    /// Splits `chunk` into lines and handles each; a partial line waits in `input`, and so does
+    /// all that follows a request whose answer the next ones wait for (``holdInput()``).
     private func consume(_ chunk: UnsafeRawBufferPointer) {
         var start = 0
+        if holding {
+            input.append(contentsOf: chunk)
+            return
+        }
         if !input.isEmpty {
             guard let newline = chunk.firstIndex(of: UInt8(ascii: "\n")) else {
                 input.append(contentsOf: chunk)
@@ -46,6 +51,10 @@ extension SocketClient {
             start = newline + 1
         }
         while start < chunk.count && !closed && !inputEnded {
+            if holding {
+                input.append(contentsOf: chunk[start...])
+                return
+            }
             guard let newline = chunk[start...].firstIndex(of: UInt8(ascii: "\n")) else {
                 input.append(contentsOf: chunk[start...])
                 if input.count > SocketProtocol.maxRequestLength { refuseLongLine() }
@@ -80,6 +89,25 @@ extension SocketClient {
         var descriptor = pollfd(fd: fd, events: 0, revents: 0)
         let hungUp = poll(&descriptor, 1, 0) > 0 && descriptor.revents & Int16(POLLHUP) != 0
         if hungUp { close() } else { closeIfDone() }
+    }
+
+    /// Later requests wait: nothing more is read (the socket's own buffer holds what comes)
+    /// until ``releaseInput()``.
+    func holdInput() {
+        holding = true
+        if !inputEnded { wait(for: interest.subtracting(.readable)) }
+    }
+
+    /// The held request was answered: the lines that waited are handled, then reading goes on.
+    func releaseInput() {
+        guard holding else { return }
+        holding = false
+        if !input.isEmpty {
+            let waiting = input
+            input.removeAll(keepingCapacity: true)
+            waiting.withUnsafeBytes { consume($0) }
+        }
+        if !closed && !inputEnded && !holding { wait(for: interest.union(.readable)) }
     }
 
     func stopReading() {

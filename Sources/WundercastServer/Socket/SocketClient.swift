@@ -32,7 +32,11 @@ final class SocketClient: @unchecked Sendable {
     var idleDeadline: Duration?
     /// Since when output waits without the client taking any of it (`SendTimeout=`).
     private(set) var stalledSince: Duration?
-    var lookupsInFlight = 0
+    /// Requests answered off the loop and not answered yet (``SocketServer/Job``).
+    var jobsInFlight = 0
+    /// A request whose answer later requests wait for is under way: input is not read, and
+    /// lines already read wait in ``input`` (``holdInput()``).
+    var holding = false
     /// The peer will send no more (EOF, or reading stopped after a refused line).
     var inputEnded = false
     /// Close once the output is out, whatever else (after an `ERROR` that ends the connection).
@@ -60,6 +64,12 @@ final class SocketClient: @unchecked Sendable {
 
     /// An event: read what came (a hang-up or error shows there too), send what waits.
     private func ready(_ events: EventLoop.Events) {
+        // Gone both ways while a held request is under way: nobody is left to answer (and a
+        // hang-up is reported on every turn while input is not read).
+        if holding && events.contains(.hangUp) {
+            close()
+            return
+        }
         if !inputEnded && !events.isDisjoint(with: [.readable, .hangUp]) { readAvailable() }
         if !closed && !events.isDisjoint(with: [.writable, .hangUp]) && (pendingBytes > 0 || waitingState != nil) {
             flush()
@@ -174,7 +184,7 @@ final class SocketClient: @unchecked Sendable {
     /// out (a watcher stays; a lookup under way is answered first).
     func closeIfDone() {
         guard !closed, pendingBytes == 0, waitingState == nil else { return }
-        if ending || (inputEnded && watch == nil && lookupsInFlight == 0) { close() }
+        if ending || (inputEnded && watch == nil && jobsInFlight == 0) { close() }
     }
 
     func close() {

@@ -43,7 +43,12 @@ extension SocketServer {
         case .help:
             client.send(SocketProtocol.line(SocketProtocol.HelpResponse()))
         case .authorize(let status):
-            client.send(SocketProtocol.line(SocketProtocol.AuthorizationResponse(handlers.authorize(status))))
+            // Off the loop (a decision is saved with `fsync`s); later requests wait for it.
+            let authorize = handlers.authorize
+            submit(
+                Job(client: client, holdsInput: true) {
+                    SocketProtocol.line(SocketProtocol.AuthorizationResponse(await authorize(status)))
+                })
         case .status:
             var status = handlers.status()
             status.counters.clients = clients.count
@@ -137,10 +142,11 @@ extension SocketServer {
         client.sendLatest(line?() ?? entry.encoded.line(now: wallClock(), uptime: uptime?()))
     }
 
-    /// `weather` and `around`: the daemon's lookup runs in a task; its line is sent on the
-    /// server's thread if the client is still connected. Answers come in the order lookups finish.
+    /// `weather` and `around`: the daemon's lookup runs as a job (``runJobs()``); its line is
+    /// sent on the server's thread if the client is still connected. Answers come in the order
+    /// lookups finish.
     private func startLookup(_ request: SocketProtocol.Request, for client: SocketClient) {
-        guard client.lookupsInFlight < settings.maxLookupsInFlight else {
+        guard client.jobsInFlight < settings.maxLookupsInFlight else {
             client.send(
                 SocketProtocol.line(
                     SocketProtocol.ErrorResponse(
@@ -150,19 +156,9 @@ extension SocketServer {
                     )))
             return
         }
-        client.lookupsInFlight += 1
         let lookup = handlers.lookup
         let peer = client.peer
-        Task { [weak self] in
-            var answer = await lookup(request, peer)
-            if answer.last != UInt8(ascii: "\n") { answer.append(UInt8(ascii: "\n")) }
-            let line = answer
-            guard let self else { return }
-            self.loop.post {
-                client.lookupsInFlight -= 1
-                client.send(line)
-                client.closeIfDone()
-            }
-        }
+        submit(
+            Job(client: client, holdsInput: false) { await lookup(request, peer) })
     }
 }

@@ -47,9 +47,10 @@ public final class SocketServer: @unchecked Sendable {
         public var currentState: @Sendable () -> StateViews
         /// A `now` request arrived from `peer` (when-in-use refresh hook; limited per user).
         public var nowRequested: @Sendable (Peer) -> Void
-        /// `authorize` with a status (decide) or `nil` (show); returns the status in force after it.
-        /// Only called for a precise reader when deciding.
-        public var authorize: @Sendable (AuthorizationStatus?) -> AuthorizationStatus
+        /// `authorize` with a status (decide) or `nil` (show); returns the status in force after
+        /// it (a decision saved first). Runs off the loop, as a job (``runJobs()``); the
+        /// client's later requests wait for it. Only called for a precise reader when deciding.
+        public var authorize: @Sendable (AuthorizationStatus?) async -> AuthorizationStatus
         /// The number of `watch` clients changed.
         public var watchersChanged: @Sendable (Int) -> Void
         /// `refresh` from a precise reader.
@@ -63,7 +64,7 @@ public final class SocketServer: @unchecked Sendable {
         public init(
             currentState: @escaping @Sendable () -> StateViews,
             nowRequested: @escaping @Sendable (Peer) -> Void = { _ in },
-            authorize: @escaping @Sendable (AuthorizationStatus?) -> AuthorizationStatus,
+            authorize: @escaping @Sendable (AuthorizationStatus?) async -> AuthorizationStatus,
             watchersChanged: @escaping @Sendable (Int) -> Void = { _ in },
             refresh: @escaping @Sendable () -> Void = {},
             status: @escaping @Sendable () -> SocketProtocol.StatusResponse = {
@@ -88,6 +89,9 @@ public final class SocketServer: @unchecked Sendable {
 
     /// The server's thread: every member below is touched only there.
     let loop: EventLoop
+    /// Requests answered off the loop, for ``runJobs()`` (any thread may yield).
+    let jobs: AsyncStream<Job>
+    let jobSink: AsyncStream<Job>.Continuation
     let listenFD: Int32
     let handlers: Handlers
     let logger: Logger
@@ -143,6 +147,7 @@ public final class SocketServer: @unchecked Sendable {
         self.handlers = handlers
         self.logger = logger
         self.settings = settings
+        (jobs, jobSink) = AsyncStream.makeStream(of: Job.self)
         self.wallClock = wallClock
         self.uptime = uptime
         if let loop {
@@ -212,6 +217,7 @@ public final class SocketServer: @unchecked Sendable {
                 client.close()
             }
             clients.removeAll()
+            jobSink.finish()
         }
         if ownsLoop { loop.stop() }
     }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import WundercastCore
 import WundercastPOSIX
 
@@ -26,7 +23,7 @@ struct CommandContext {
     /// exists. `environment` and `exists` stand in for the process's environment and `access(F_OK)`.
     static func defaultSocketPath(
         environment: (String) -> String? = { Environment.value($0) },
-        exists: (String) -> Bool = { access($0, F_OK) == 0 }
+        exists: (String) -> Bool = { ProcessControl.exists($0) }
     ) -> String {
         if let path = environment("WUNDERCAST_SOCKET"), !path.isEmpty { return path }
         if !exists(systemSocket), let runtime = environment("XDG_RUNTIME_DIR"), !runtime.isEmpty {
@@ -45,7 +42,7 @@ struct CommandContext {
 
     /// One request, one answer line (each step within the timeout).
     func ask(_ line: String) throws(CtlError) -> [UInt8] {
-        let connection = try open(sending: line)
+        let connection = try self.open(sending: line)
         return try connection.readLine(deadline: .now + timeout)
     }
 

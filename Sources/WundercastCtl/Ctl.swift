@@ -1,14 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import WundercastCore
+import WundercastPOSIX
 
 /// `wundercastctl`: parses the command line, runs the command, returns the exit status
 /// (0 answered, 1 daemon down / no answer / error answer in plain and json, 2 usage error,
 /// 33 i3blocks severe weather; see ``Usage``).
 public enum Ctl {
     public static func main(_ arguments: [String]) -> Int32 {
-        signal(SIGPIPE, SIG_IGN)  // a status bar that quits reading: EPIPE, exit 0 (Output.write)
+        ProcessControl.ignoreBrokenPipes()  // a status bar that quits reading: EPIPE, exit 0 (Output.write)
         let invocation: Invocation
         do {
             invocation = try ArgumentParser.parse(arguments)

@@ -8,7 +8,7 @@ import WundercastPOSIX
 /// (non-blocking socket and `poll`): a daemon that accepts and never answers, or a full
 /// accept queue, cannot hang a status bar.
 final class DaemonConnection {
-    let fd: Int32
+    let socket: DeadlineSocket
     let path: String
     /// The time limit as the messages say it (`2 s`).
     let limitText: String
@@ -22,45 +22,26 @@ final class DaemonConnection {
     /// Connects to `path` before `deadline`; `limit` is the time limit for messages.
     init(path: String, deadline: ContinuousClock.Instant, limit: Duration) throws(CtlError) {
         self.path = path
-        self.limitText = TimeSpan.format(limit)
+        let limitText = TimeSpan.format(limit)
+        self.limitText = limitText
         guard UnixSocket.fits(path) else { throw .unreachable("socket path too long: \(path)") }
-        let socketFD = socket(
-            AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard socketFD >= 0 else { throw .unreachable("cannot make a socket: \(String(cString: strerror(errno)))") }
-        fd = socketFD  // from here on, a throw closes it in deinit
-        var address = UnixSocket.makeAddress(path)
-        while true {
-            let result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-                }
-            }
-            if result == 0 { return }
-            let code = errno
-            switch code {
-            case EINPROGRESS, EINTR, EALREADY:
-                // Goes on asynchronously: writable once it is done.
-                try wait(for: Int16(POLLOUT), until: deadline, "connecting")
-                var failure: Int32 = 0
-                var length = socklen_t(MemoryLayout<Int32>.size)
-                getsockopt(fd, SOL_SOCKET, SO_ERROR, &failure, &length)
-                if failure == 0 { return }
-                throw Self.connectError(failure, path)
-            case EAGAIN:
-                // The daemon's accept queue is full: it is stuck or overloaded. Try again
-                // shortly, until the deadline.
-                guard ContinuousClock.now < deadline else {
-                    throw .noAnswer(
-                        "no answer from wundercastd at \(path) within \(limitText) (its connection queue is full)")
-                }
-                _ = poll(nil, 0, 10)
-            default:
-                throw Self.connectError(code, path)
+        do throws(DeadlineSocket.Failure) {
+            socket = try DeadlineSocket(connectingTo: path, deadline: deadline)
+        } catch {
+            switch error {
+            case .deadline:
+                throw Self.stuck(path, limitText, "connecting")
+            case .system(let failure) where failure.call == "socket":
+                throw .unreachable("cannot make a socket: \(failure.reason)")
+            case .system(let failure) where failure.code == EAGAIN:
+                // The daemon's accept queue stayed full until the deadline: stuck or overloaded.
+                throw .noAnswer(
+                    "no answer from wundercastd at \(path) within \(limitText) (its connection queue is full)")
+            case .system(let failure):
+                throw Self.connectError(failure.code, path)
             }
         }
     }
-
-    deinit { Glibc.close(fd) }
 
     static func connectError(_ code: Int32, _ path: String) -> CtlError {
         let reason = String(cString: strerror(code))
@@ -76,26 +57,25 @@ final class DaemonConnection {
         }
     }
 
-    /// Sends `line` and its newline before `deadline`.
+    /// The daemon accepted but did not go on within the limit.
+    private static func stuck(_ path: String, _ limitText: String, _ what: String) -> CtlError {
+        .noAnswer(
+            "no answer from wundercastd at \(path) within \(limitText) (while \(what): it accepted the connection but is stuck or overloaded)"
+        )
+    }
+
+    /// Sends `line` and its newline before `deadline`. The daemon that refused and closed
+    /// (too-many-clients) may have its reason waiting: the next read gives it, or says the
+    /// connection closed without an answer.
     func send(_ line: String, deadline: ContinuousClock.Instant) throws(CtlError) {
-        let bytes = Array((line + "\n").utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes {
-                Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
-            }
-            if n > 0 {
-                offset += n
-                continue
-            }
-            let code = errno
-            switch code {
-            case EINTR: continue
-            case EAGAIN: try wait(for: Int16(POLLOUT), until: deadline, "sending the request")
-            // The daemon refused and closed (too-many-clients): its reason may be waiting to be
-            // read; the next read gives it, or says the connection closed without an answer.
-            case EPIPE, ECONNRESET: return
-            default: throw .unreachable("lost wundercastd at \(path) while sending: \(String(cString: strerror(code)))")
+        do throws(DeadlineSocket.Failure) {
+            try socket.sendAll(Array((line + "\n").utf8), deadline: deadline)
+        } catch {
+            switch error {
+            case .deadline: throw Self.stuck(path, limitText, "sending the request")
+            case .system(let failure) where failure.call == "send":
+                throw .unreachable("lost wundercastd at \(path) while sending: \(failure.reason)")
+            case .system(let failure): throw .unreachable("lost wundercastd at \(path): \(failure.reason)")
             }
         }
     }
@@ -123,45 +103,19 @@ final class DaemonConnection {
             guard buffer.count <= Self.maxLineLength else {
                 throw .unreadable("an answer line from wundercastd is longer than \(Self.maxLineLength) bytes")
             }
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n > 0 {
-                buffer.append(contentsOf: chunk[0..<n])
-                continue
+            let n: Int
+            do throws(DeadlineSocket.Failure) {
+                n = try socket.receive(into: &chunk, deadline: deadline)
+            } catch {
+                switch error {
+                case .deadline: throw Self.stuck(path, limitText, "waiting for an answer")
+                case .system(let failure): throw .unreachable("lost wundercastd at \(path): \(failure.reason)")
+                }
             }
             if n == 0 {
                 throw .unreachable("wundercastd at \(path) closed the connection without answering")
             }
-            let code = errno
-            switch code {
-            case EINTR: continue
-            case EAGAIN: try wait(for: Int16(POLLIN), until: deadline, "waiting for an answer")
-            default:
-                throw .unreachable("lost wundercastd at \(path): \(String(cString: strerror(code)))")
-            }
-        }
-    }
-
-    /// Waits until `events` are ready on the socket, or throws ``CtlError/noAnswer(_:)`` at
-    /// `deadline` (`nil`: no limit).
-    private func wait(for events: Int16, until deadline: ContinuousClock.Instant?, _ what: String) throws(CtlError) {
-        while true {
-            var timeout: Int32 = -1
-            if let deadline {
-                let left = deadline - ContinuousClock.now
-                guard left > .zero else {
-                    throw .noAnswer(
-                        "no answer from wundercastd at \(path) within \(limitText) (while \(what): it accepted the connection but is stuck or overloaded)"
-                    )
-                }
-                let (seconds, attoseconds) = left.components
-                timeout = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
-            }
-            var descriptor = pollfd(fd: fd, events: events, revents: 0)
-            let ready = poll(&descriptor, 1, timeout)
-            if ready > 0 { return }
-            if ready < 0 && errno != EINTR {
-                throw .unreachable("lost wundercastd at \(path): \(String(cString: strerror(errno)))")
-            }
+            buffer.append(contentsOf: chunk[0..<n])
         }
     }
 }

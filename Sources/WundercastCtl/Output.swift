@@ -13,7 +13,7 @@ enum Output {
         do {
             try Descriptor.writeAll(1, Array(text.utf8), subject: "stdout")
         } catch {
-            exit(error.code == EPIPE ? 0 : 1)
+            ProcessControl.exit(error.code == EPIPE ? 0 : 1)
         }
     }
 

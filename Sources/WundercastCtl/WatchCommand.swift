@@ -1,12 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
 import WundercastCore
+import WundercastPOSIX
 
 /// `watch [weather] [every SPAN]`: the current state, then one output per change, each written
 /// (and so flushed) at once, until interrupted.
@@ -59,11 +57,6 @@ enum WatchCommand {
         }
     }
 
-    /// Sleeps for `span` (`nanosleep`, resumed after a signal).
-    static func pause(_ span: Duration) {
-        let (seconds, attoseconds) = span.components
-        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-        var left = timespec()
-        while nanosleep(&request, &left) == -1 && errno == EINTR { request = left }
-    }
+    /// Sleeps for `span` (wundercastctl's own thread; resumed after a signal).
+    static func pause(_ span: Duration) { ProcessControl.pause(span) }
 }

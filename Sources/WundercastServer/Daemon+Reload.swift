@@ -1,12 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
 import WundercastCore
+import WundercastPOSIX
 import WundercastSystemd
 
 extension Daemon.Instance {
@@ -98,7 +96,12 @@ extension Daemon.Instance {
             if parts.contains(.socket) { applied.append("socket settings for the connections that follow") }
             server.update(socketSettings(next))
             if let ownedPath, next.socket.mode != old.socket.mode {
-                chmod(ownedPath, mode_t(next.socket.mode))
+                do {
+                    try FileStatus.setMode(next.socket.mode, of: ownedPath)
+                } catch {
+                    logger.warning(
+                        "cannot change the mode of \(ownedPath) to \(String(next.socket.mode, radix: 8)): \(error)")
+                }
             }
             if next.socket.path != old.socket.path, ownedPath != nil, options.socketPath == nil {
                 restartNeeded = true

@@ -117,7 +117,7 @@ extension Daemon.Instance {
             ],
             onStuck: { _ in
                 Daemon.writeError("wundercastd: a service did not stop in time; exiting\n")
-                exit(1)
+                ProcessControl.exit(1)
             }, logger: logger)
         let owned = ownedPath
         let outcome = await group.run { [self] in

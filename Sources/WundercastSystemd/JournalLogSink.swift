@@ -1,10 +1,6 @@
 import CSystemd
 import WundercastCore
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Writes structured entries to the systemd journal with `sd_journal_sendv` (the native
 /// protocol: binary-safe, newlines in values kept, no C variadics).
 ///
@@ -28,7 +24,7 @@ public struct JournalLogSink: LogSink {
         function: String
     ) {
         do {
-            try write(
+            try self.write(
                 priority, message, fields: fields.map { ($0.0, Array($0.1.utf8)) }, file: file, line: line,
                 function: function)
         } catch {

@@ -1,8 +1,5 @@
 import WundercastCore
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import WundercastPOSIX
 
 /// Chooses where the daemon logs.
 public enum LogDestination {
@@ -21,11 +18,10 @@ public enum LogDestination {
 
     /// Whether fd 2 is the stream named by `JOURNAL_STREAM`.
     static func stderrIsJournal() -> Bool {
-        guard let value = getenv("JOURNAL_STREAM") else { return false }
-        var status = stat()
-        guard fstat(2, &status) == 0 else { return false }
-        return matches(
-            journalStream: String(cString: value), device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+        guard let value = Environment.value("JOURNAL_STREAM"), let stderr = FileStatus.identity(of: 2) else {
+            return false
+        }
+        return matches(journalStream: value, device: stderr.device, inode: stderr.inode)
     }
 
     /// Whether `journalStream` (`"<device>:<inode>"`, both decimal) names this device and inode.

@@ -1,9 +1,5 @@
 import CSystemd
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Tells the service manager about the daemon's state with `sd_notify` (`Type=notify`).
 ///
 /// Every call reads `NOTIFY_SOCKET` afresh; when it is unset (not started by systemd) nothing
@@ -15,38 +11,38 @@ public struct ServiceNotifier: Sendable {
     /// `READY=1`, and `STATUS=` when given: start-up finished (or a reload did).
     @discardableResult
     public func ready(status: String? = nil) throws(SystemdError) -> Bool {
-        try send([("READY", "1")] + (status.map { [("STATUS", $0)] } ?? []))
+        try self.send([("READY", "1")] + (status.map { [("STATUS", $0)] } ?? []))
     }
 
     /// `STATUS=text`: one line for `systemctl status`. Newlines become spaces.
     @discardableResult
     public func status(_ text: String) throws(SystemdError) -> Bool {
-        try send([("STATUS", text)])
+        try self.send([("STATUS", text)])
     }
 
     /// `RELOADING=1`: a reload started; send ``ready(status:)`` when it is done.
     @discardableResult
     public func reloading() throws(SystemdError) -> Bool {
-        try send([("RELOADING", "1")])
+        try self.send([("RELOADING", "1")])
     }
 
     /// `STOPPING=1`: shutdown started.
     @discardableResult
     public func stopping() throws(SystemdError) -> Bool {
-        try send([("STOPPING", "1")])
+        try self.send([("STOPPING", "1")])
     }
 
     /// `WATCHDOG=1`: the keep-alive ping; send it at half of ``watchdogInterval``.
     @discardableResult
     public func watchdog() throws(SystemdError) -> Bool {
-        try send([("WATCHDOG", "1")])
+        try self.send([("WATCHDOG", "1")])
     }
 
     /// `EXTEND_TIMEOUT_USEC=`: asks for `duration` more before the start, reload or stop
     /// timeout fires (for a slow start, e.g. waiting on gpsd).
     @discardableResult
     public func extendTimeout(by duration: Duration) throws(SystemdError) -> Bool {
-        try send([("EXTEND_TIMEOUT_USEC", String(Self.microseconds(duration)))])
+        try self.send([("EXTEND_TIMEOUT_USEC", String(Self.microseconds(duration)))])
     }
 
     /// Sends `assignments` as one datagram of `NAME=value` lines.

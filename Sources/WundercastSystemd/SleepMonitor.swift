@@ -47,7 +47,7 @@ public final class SleepMonitor: @unchecked Sendable {
         self.onResume = onResume
         self.onEnd = onEnd
         self.logger = logger
-        let failure: SystemdError? = await loop.perform { [self] in connect(timeout: timeout) }
+        let failure: SystemdError? = await loop.perform { [self] in self.connect(timeout: timeout) }
         if let failure { throw failure }
     }
 

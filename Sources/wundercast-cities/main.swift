@@ -1,9 +1,6 @@
 // wundercast-cities: writes the city table (CityTableFormat) from libgeonames' data, at build
 // time, so that the daemon never links libgeonames/GLib. Only wiring; the format lives in
 // WundercastCore.
-#if canImport(Glibc)
-import Glibc
-#endif
 import CGeonames
 import WundercastCore
 import WundercastPOSIX
@@ -23,7 +20,7 @@ let usage = """
 
 func fail(_ message: String, status: Int32 = 1) -> Never {
     StandardError.write("wundercast-cities: \(message)\n")
-    exit(status)
+    ProcessControl.exit(status)
 }
 
 /// C text to a Swift string; NULL or empty is nil.
@@ -46,7 +43,7 @@ func cityLine(_ index: Int32) -> String? {
 /// libgeonames has no version call: the `Version:` of its pkg-config file (libgeonames-dev is
 /// installed wherever this tool is built).
 func pkgConfigVersion() -> String? {
-    var directories = (getenv("PKG_CONFIG_PATH").map { String(cString: $0) } ?? "").split(separator: ":").map(
+    var directories = (Environment.value("PKG_CONFIG_PATH") ?? "").split(separator: ":").map(
         String.init)
     directories += [
         "/usr/lib/x86_64-linux-gnu/pkgconfig", "/usr/lib/aarch64-linux-gnu/pkgconfig",
@@ -73,7 +70,7 @@ while let argument = arguments.popFirst() {
         guard let path = arguments.popFirst() else { fail("--measure needs a path", status: 2) }
         do {
             print(try measure(path), terminator: "")
-            exit(0)
+            ProcessControl.exit(0)
         } catch {
             fail("\(path): \(error)")
         }
@@ -88,7 +85,7 @@ while let argument = arguments.popFirst() {
         }
     case "--help", "-h":
         print(usage)
-        exit(0)
+        ProcessControl.exit(0)
     default: fail("unknown argument \(argument)\n\(usage)", status: 2)
     }
 }

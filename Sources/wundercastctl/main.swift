@@ -1,8 +1,6 @@
 // wundercastctl: asks wundercastd over its Unix socket. Only wiring: parsing, connection,
 // commands live in WundercastCtl, formats in WundercastCore.
-#if canImport(Glibc)
-import Glibc
-#endif
 import WundercastCtl
+import WundercastPOSIX
 
-exit(Ctl.main(Array(CommandLine.arguments.dropFirst())))
+ProcessControl.exit(Ctl.main(Array(CommandLine.arguments.dropFirst())))

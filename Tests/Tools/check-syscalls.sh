@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The syscall rule (issue 15, STYLE.md): nothing outside Sources/WundercastPOSIX calls glibc's
-# I/O, process or thread functions. A call is the function's name followed by "(" that is not a
-# member (".name("), a definition ("func name(") or in a comment. Exits 1 and lists the calls.
+# I/O, process or thread functions. Only a file that imports Glibc can call them (the compiler
+# sees to that: no other module re-exports it), so only those files are read; in them a call is
+# the function's name followed by "(" that is not a member (".name("), a definition
+# ("func name(") or in a comment (a method of the file's own type with such a name is called as
+# `self.name(`). Exits 1 and lists the calls.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 functions=(
@@ -21,18 +24,19 @@ functions=(
   getgrgid getrlimit setrlimit prlimit prctl umask chdir getcwd
   getenv setenv unsetenv isatty
 )
-pattern="(^|[^.A-Za-z0-9_])($(IFS='|'; echo "${functions[*]}"))[[:space:]]*\("
+pattern="(^|[^.A-Za-z0-9_])($(IFS='|'; echo "${functions[*]}"))\("
 status=0
 while IFS= read -r hit; do
   file=${hit%%:*}
   rest=${hit#*:}
   line=${rest#*:}
-  code=${line%%//*}
+  code=$(sed -E 's/"([^"\\]|\\.)*"//g' <<<"${line%%//*}")
   [[ $code =~ $pattern ]] || continue
   [[ $code =~ func[[:space:]]+${BASH_REMATCH[2]}[[:space:]]*\( ]] && continue
   echo "$hit"
   status=1
-done < <(grep -rnE "$pattern" Sources --include='*.swift' | grep -v '^Sources/WundercastPOSIX/')
+done < <(grep -rlE '^import (Glibc|Musl)$' Sources --include='*.swift' | grep -v '^Sources/WundercastPOSIX/' |
+  xargs -r grep -nHE "$pattern")
 if [ $status -ne 0 ]; then
   echo "check-syscalls: the calls above belong in Sources/WundercastPOSIX (the one syscall wrapper)" >&2
 fi

@@ -92,6 +92,7 @@ import WundercastTestSupport
         ticks.continuation.yield()
         let known = try #require(await store.waitFor { $0.ageUnknown == nil })
         #expect(known.stamped(now: Self.fetchedAt + 90).ageSeconds == 90)
+        task.cancel()
         await task.value
         #expect(clock.isSynchronized)
     }
@@ -109,7 +110,9 @@ import WundercastTestSupport
         #expect(FileManager.default.createFile(atPath: flag, contents: nil))
         let known = try #require(await store.waitFor { $0.ageUnknown == nil })
         #expect(known.stamped(now: Self.fetchedAt + 90).ageSeconds == 90)
-        await task.value  // its work is done: it ends by itself
+        // Its work is done; like every service it ends when cancelled (the daemon's stop).
+        task.cancel()
+        await task.value
         #expect(clock.isSynchronized)
     }
 
@@ -125,6 +128,7 @@ import WundercastTestSupport
                 Fix(coordinate: Coordinate(latitude: 48.1201, longitude: 11.5702), mode: .threeD, time: now)),
             rounded: Coordinate(latitude: 48.12, longitude: 11.57), receivedAt: now)
         _ = try #require(await store.waitFor { $0.ageUnknown == nil })
+        task.cancel()
         await task.value
         #expect(clock.isSynchronized)
     }
@@ -136,11 +140,12 @@ import WundercastTestSupport
         let flag = directory + "/synchronized"
         let clock = ClockSync(file: flag, kernelState: Self.unsynchronized)
         let store = Self.restoredStore()
-        let task = Task {
-            await ClockSyncWatch(store: store, clock: clock, restoredAgeTrusted: false, logger: .discard).run()
-        }
+        let watch = ClockSyncWatch(store: store, clock: clock, restoredAgeTrusted: false, logger: .discard)
+        let task = Task { await watch.run() }
         #expect(FileManager.default.createFile(atPath: flag, contents: nil))
-        await task.value  // ends once the clock is synchronised
+        for await done in watch.done.values() where done { break }  // the clock is taken as synchronised
+        task.cancel()
+        await task.value
         #expect(clock.isSynchronized)
         #expect(store.current.ageUnknown == true)
     }

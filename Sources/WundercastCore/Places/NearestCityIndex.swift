@@ -36,7 +36,7 @@ enum NearestCityIndex {
     private static func build(_ order: inout [Int], _ points: [SIMD3<Double>], _ lo: Int, _ hi: Int, depth: Int) {
         guard hi - lo > 1 else { return }
         let mid = (lo + hi) / 2
-        select(&order, points, lo, hi, mid, axis: depth % 3)
+        Self.select(&order, points, lo, hi, mid, axis: depth % 3)
         build(&order, points, lo, mid, depth: depth + 1)
         build(&order, points, mid + 1, hi, depth: depth + 1)
     }

@@ -3,9 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#endif
 import Synchronization
 import WundercastCore
 import WundercastPOSIX
@@ -42,7 +39,7 @@ final class ClockSync: Sendable {
     /// Synchronised now (asks the file system and the kernel each time: no state to go stale).
     var isSynchronized: Bool {
         guard let file else { return true }
-        return confirmed.load(ordering: .acquiring) || access(file, F_OK) == 0 || kernelSays
+        return confirmed.load(ordering: .acquiring) || ProcessControl.exists(file) || kernelSays
     }
 
     /// `adjtimex(2)` returns `TIME_OK` now.

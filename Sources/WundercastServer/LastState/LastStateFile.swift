@@ -57,7 +57,7 @@ struct LastStateFile: Sendable {
         let clean = secrets.redact(bytes)
         do {
             let state = try LastState.decode(clean)
-            if clean != bytes { try? write(state) }
+            if clean != bytes { try? self.write(state) }
             return .valid(state)
         } catch {
             return setAside(because: error.description)
@@ -74,22 +74,13 @@ struct LastStateFile: Sendable {
     /// What is at `path` when it is there and not a regular file (`lstat`: a symbolic link is
     /// itself); `nil` for a regular file or nothing.
     static func otherThanRegularFile(at path: String) -> String? {
-        var status = stat()
-        guard lstat(path, &status) == 0 else { return nil }
-        switch status.st_mode & S_IFMT {
-        case S_IFREG: return nil
-        case S_IFDIR: return "a directory"
-        case S_IFLNK: return "a symbolic link"
-        case S_IFCHR, S_IFBLK: return "a device"
-        case S_IFIFO: return "a FIFO"
-        case S_IFSOCK: return "a socket"
-        default: return "not a regular file"
-        }
+        guard let kind = FileStatus.kind(at: path), kind != .regular else { return nil }
+        return kind.phrase
     }
 
     private func setAside(because reason: String) -> Loaded {
         do {
-            _ = try blockingSyscall("rename", "\(path) → \(asidePath)") { rename(path, asidePath) }
+            try FileStatus.rename(path, to: asidePath)
             return .refused(reason: reason, setAside: true)
         } catch {
             return .refused(reason: "\(reason); cannot set it aside: \(error)", setAside: false)

@@ -6,8 +6,9 @@ import WundercastPOSIX
 /// ``ClockSync/kernelInterval`` on `sleeper`: it sends no notification), or a GPS fix whose time
 /// agrees with the clock (``ClockSync/confirms(_:)``). Then marks the clock synchronised, logs it once, and —
 /// when the weather kept from before the restart was fetched by a synchronised clock and is
-/// still shown — makes its age known (``WundercastCore/StateStore/ageBecameKnown()``). Ends
-/// then, or when cancelled.
+/// still shown — makes its age known (``WundercastCore/StateStore/ageBecameKnown()``), and
+/// says so in ``done``. Then waits for the daemon's stop, like every service (one that ended
+/// by itself would stop the daemon: ``ServiceGroup``).
 struct ClockSyncWatch: DaemonService {
     let name = "clock sync"
     let store: StateStore
@@ -18,6 +19,8 @@ struct ClockSyncWatch: DaemonService {
     let logger: Logger
     /// Waits between two questions to the kernel (tests pass one that returns at once).
     var sleeper: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    /// `true` once the clock is taken as synchronised and the restored age handled.
+    let done = ObservableValue(false)
 
     private enum Sign: Sendable {
         case file
@@ -32,6 +35,9 @@ struct ClockSyncWatch: DaemonService {
         }
         // Also when the clock became right between start-up and now.
         if restoredAgeTrusted { store.ageBecameKnown() }
+        done.send(true)
+        // Its work is done; a service ends only when the daemon stops (``ServiceGroup``).
+        await waitUntilCancelled()
     }
 
     /// Waits for the first sign; `true` once the clock is taken as synchronised.

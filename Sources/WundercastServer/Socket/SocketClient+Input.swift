@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import WundercastCore
 import WundercastPOSIX
 
@@ -11,13 +8,10 @@ extension SocketClient {
         while !closed && !inputEnded && !holding {
             let n: Int
             do {
-                guard
-                    case .done(let received) = try syscall(
-                        "recv", "client fd \(fd)", { recv(fd, scratch.baseAddress, scratch.count, 0) })
-                else { return }
+                guard case .done(let received) = try StreamIO.receive(fd, into: scratch) else { return }
                 n = received
             } catch {
-                close()  // ECONNRESET: the client left.
+                self.close()  // ECONNRESET: the client left.
                 return
             }
             if n == 0 {
@@ -86,9 +80,7 @@ extension SocketClient {
             if closed { return }
         }
         stopReading()
-        var descriptor = pollfd(fd: fd, events: 0, revents: 0)
-        let hungUp = poll(&descriptor, 1, 0) > 0 && descriptor.revents & Int16(POLLHUP) != 0
-        if hungUp { close() } else { closeIfDone() }
+        if StreamIO.isHungUp(fd) { self.close() } else { closeIfDone() }
     }
 
     /// Later requests wait: nothing more is read (the socket's own buffer holds what comes)

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import WundercastCore
 import WundercastPOSIX
 
@@ -58,7 +55,7 @@ final class SocketClient: @unchecked Sendable {
             }
         } catch {
             server.logger.warning("socket: cannot watch a client: \(error)")
-            close()
+            self.close()
         }
     }
 
@@ -67,14 +64,14 @@ final class SocketClient: @unchecked Sendable {
         // Gone both ways while a held request is under way: nobody is left to answer (and a
         // hang-up is reported on every turn while input is not read).
         if holding && events.contains(.hangUp) {
-            close()
+            self.close()
             return
         }
         if !inputEnded && !events.isDisjoint(with: [.readable, .hangUp]) { readAvailable() }
         if !closed && !events.isDisjoint(with: [.writable, .hangUp]) && (pendingBytes > 0 || waitingState != nil) {
             flush()
         }
-        if !closed && inputEnded && !events.isDisjoint(with: .hangUp) && interest.isEmpty { close() }
+        if !closed && inputEnded && !events.isDisjoint(with: .hangUp) && interest.isEmpty { self.close() }
     }
 
     /// Tells the loop what to wait for: input until it ended, output while some waits.
@@ -91,7 +88,7 @@ final class SocketClient: @unchecked Sendable {
         guard !closed else { return }
         stopReading()
         ending = true
-        send(line)
+        self.send(line)
     }
 
     /// Appends a direct answer and sends what it can.
@@ -140,13 +137,11 @@ final class SocketClient: @unchecked Sendable {
             }
             let result: IOResult<Int>
             do {
-                result = try syscall("send", "client fd \(fd)") {
-                    output.withUnsafeBytes { raw in
-                        Glibc.send(fd, raw.baseAddress! + outputOffset, raw.count - outputOffset, Int32(MSG_NOSIGNAL))
-                    }
+                result = try output.withUnsafeBytes { raw throws(Errno) in
+                    try StreamIO.send(fd, UnsafeRawBufferPointer(rebasing: raw[outputOffset...]))
                 }
             } catch {
-                close()  // EPIPE, ECONNRESET: the reader left.
+                self.close()  // EPIPE, ECONNRESET: the reader left.
                 return
             }
             switch result {
@@ -184,7 +179,7 @@ final class SocketClient: @unchecked Sendable {
     /// out (a watcher stays; a lookup under way is answered first).
     func closeIfDone() {
         guard !closed, pendingBytes == 0, waitingState == nil else { return }
-        if ending || (inputEnded && watch == nil && jobsInFlight == 0) { close() }
+        if ending || (inputEnded && watch == nil && jobsInFlight == 0) { self.close() }
     }
 
     func close() {

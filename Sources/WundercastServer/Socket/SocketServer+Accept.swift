@@ -79,10 +79,12 @@ extension SocketServer {
         let line = SocketProtocol.line(
             SocketProtocol.ErrorResponse(
                 .tooManyClients, message: "the daemon serves at most \(limit); try again later"))
-        _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        _ = line.withUnsafeBytes { try? StreamIO.send(fd, $0, dontWait: true) }
         // A Unix socket closed with unread input resets its peer (ECONNRESET), which may then
         // miss the line: take what the client already sent (a request) first.
-        for _ in 0..<4 where recv(fd, scratch.baseAddress, scratch.count, Int32(MSG_DONTWAIT)) > 0 {}
+        for _ in 0..<4 {
+            guard case .done(let n)? = try? StreamIO.receive(fd, into: scratch, dontWait: true), n > 0 else { break }
+        }
         try? Descriptor.close(fd)
         let now = timer.now()
         if lastRefusalLog.map({ now - $0 >= .seconds(60) }) ?? true {

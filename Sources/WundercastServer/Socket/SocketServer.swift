@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -104,7 +101,7 @@ public final class SocketServer: @unchecked Sendable {
     /// The monotonic clock ages count by (``WundercastCore/Uptime/now()``), or `nil` (by `wallClock`).
     let uptime: (@Sendable () -> Duration)?
     /// The daemon's effective user id: its peers read precisely.
-    let daemonUID = geteuid()
+    let daemonUID = ProcessControl.effectiveUser
     /// One receive buffer for every client (used on the server's thread only).
     let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 16)
     var acceptRegistration: EventLoop.Registration?
@@ -210,9 +207,7 @@ public final class SocketServer: @unchecked Sendable {
                 SocketProtocol.ErrorResponse(.shuttingDown, message: "wundercastd is stopping"))
             for client in Array(clients.values) {
                 if client.pendingBytes == 0 {
-                    _ = farewell.withUnsafeBytes {
-                        send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
-                    }
+                    _ = farewell.withUnsafeBytes { try? StreamIO.send(client.fd, $0, dontWait: true) }
                 }
                 client.close()
             }

@@ -32,16 +32,17 @@ extension OpenMeteoBody {
         let fallback = WeatherUnits.wanted(requested)
         var forecast = Forecast(utcOffsetSeconds: utcOffsetSeconds == nil ? nil : Int(offset))
 
-        forecast.windGusts = try Self.number(current["wind_gusts_10m"], "current.wind_gusts_10m")
+        forecast.windGusts = try ProviderDecoding.number(current["wind_gusts_10m"], "current.wind_gusts_10m")
             .map(Weather.noNegativeZero)
         if forecast.windGusts != nil {
             forecast.units.windGusts =
-                try Self.unit(currentLabels, "current_units", "wind_gusts_10m") ?? fallback.windSpeed
+                try ProviderDecoding.unit(currentLabels, "current_units", "wind_gusts_10m") ?? fallback.windSpeed
         }
-        forecast.seaLevelPressure = try Self.number(current["pressure_msl"], "current.pressure_msl")
+        forecast.seaLevelPressure = try ProviderDecoding.number(current["pressure_msl"], "current.pressure_msl")
             .map(Weather.noNegativeZero)
         if forecast.seaLevelPressure != nil {
-            forecast.units.seaLevelPressure = try Self.unit(currentLabels, "current_units", "pressure_msl") ?? "hPa"
+            forecast.units.seaLevelPressure =
+                try ProviderDecoding.unit(currentLabels, "current_units", "pressure_msl") ?? "hPa"
         }
 
         if let hourly = try Series(block: hourly, name: "hourly", units: hourlyUnits, unitsName: "hourly_units") {
@@ -142,10 +143,10 @@ private struct Series {
 
     /// `nil` for a missing or `null` block.
     init?(block: JSONValue?, name: String, units: JSONValue?, unitsName: String) throws(WeatherError) {
-        guard let members = try OpenMeteoBody.object(block, name: name) else { return nil }
+        guard let members = try ProviderDecoding.object(block, name: name) else { return nil }
         self.name = name
         self.members = members
-        self.labels = try OpenMeteoBody.object(units, name: unitsName) ?? [:]
+        self.labels = try ProviderDecoding.object(units, name: unitsName) ?? [:]
         self.unitsName = unitsName
         switch members["time"] {
         case .array(let times)?: count = times.count
@@ -179,11 +180,11 @@ private struct Series {
 
     /// The series `key` of numbers (or `null`).
     func numbers(_ key: String) throws(WeatherError) -> [Double?] {
-        try values(key) { value, path throws(WeatherError) in try OpenMeteoBody.number(value, path) }
+        try values(key) { value, path throws(WeatherError) in try ProviderDecoding.number(value, path) }
     }
 
     /// The unit label of series `key`, `nil` when not labelled.
     func unit(_ key: String) throws(WeatherError) -> String? {
-        try OpenMeteoBody.unit(labels, unitsName, key)
+        try ProviderDecoding.unit(labels, unitsName, key)
     }
 }

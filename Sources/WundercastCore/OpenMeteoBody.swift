@@ -4,46 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// A JSON value as decoded by Foundation's `JSONDecoder`; the walk over it checks types so
-/// that errors can name the member path.
-enum JSONValue: Decodable, Sendable {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
-    }
-
-    /// `"a string"`, `"a number"`, … for error messages.
-    var kind: String {
-        switch self {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .number: "a number"
-        case .string: "a string"
-        case .array: "an array"
-        case .object: "an object"
-        }
-    }
-}
-
 /// The members of a `/v1/forecast` body that matter here; others (`minutely_15`, the legacy
 /// `current_weather`, …) are skipped by the decoder without being materialised. The forecast
 /// blocks are read in `OpenMeteoBody+Forecast.swift`.
@@ -119,9 +79,9 @@ struct OpenMeteoBody: Decodable {
             throw .decoding(message: "current is \(current.kind), expected an object")
         }
         let fallback = WeatherUnits.wanted(requested)
-        let labels = try Self.object(currentUnits, name: "current_units") ?? [:]
+        let labels = try ProviderDecoding.object(currentUnits, name: "current_units") ?? [:]
         func unit(_ key: String, _ fallback: String) throws(WeatherError) -> String {
-            try Self.unit(labels, "current_units", key) ?? fallback
+            try ProviderDecoding.unit(labels, "current_units", key) ?? fallback
         }
         let units = WeatherUnits(
             temperature: try unit("temperature_2m", fallback.temperature),
@@ -129,7 +89,7 @@ struct OpenMeteoBody: Decodable {
             windDirection: try unit("wind_direction_10m", fallback.windDirection),
             relativeHumidity: try unit("relative_humidity_2m", fallback.relativeHumidity))
         func number(_ key: String) throws(WeatherError) -> Double? {
-            try Self.number(values[key], "current.\(key)")
+            try ProviderDecoding.number(values[key], "current.\(key)")
         }
         let time = try instant(values["time"], "current.time")
         var weather = Weather(
@@ -147,43 +107,6 @@ struct OpenMeteoBody: Decodable {
     }
 
     // MARK: Typed members
-
-    /// `value` as an object, `nil` when missing or `null`; `name` is its path for the error.
-    static func object(_ value: JSONValue?, name: String) throws(WeatherError) -> [String: JSONValue]? {
-        switch value {
-        case nil, .null: return nil
-        case .object(let members): return members
-        case let other?: throw .decoding(message: "\(name) is \(other.kind), expected an object")
-        }
-    }
-
-    /// The unit label `block.key` (`"mp/h"` as `"mph"`); `nil` when missing, empty or `"undefined"`.
-    static func unit(_ labels: [String: JSONValue], _ block: String, _ key: String) throws(WeatherError) -> String? {
-        switch labels[key] {
-        case nil, .null: return nil
-        case .string(let text):
-            let trimmed = text.trimmingASCIIWhitespace()
-            let label = UntrustedText.sanitized(trimmed, limit: 16)
-            return label.isEmpty || label == "undefined" ? nil : normalisedUnit(label)
-        case let other?:
-            throw .decoding(message: "\(block).\(key) is \(other.kind), expected a string")
-        }
-    }
-
-    /// A number or `null` at `path`. No value of a weather answer (a quantity in any unit, a time
-    /// in seconds since 1970) reaches 10¹²: a larger magnitude (`1e300`) is a broken answer, and
-    /// refusing it keeps every later conversion to an integer safe.
-    static func number(_ value: JSONValue?, _ path: String) throws(WeatherError) -> Double? {
-        switch value {
-        case nil, .null: return nil
-        case .number(let value):
-            guard value.isFinite, abs(value) < 1e12 else {
-                throw .decoding(message: "\(path) is \(value), beyond any plausible value")
-            }
-            return value
-        case let other?: throw .decoding(message: "\(path) is \(other.kind), expected a number")
-        }
-    }
 
     /// A WMO code: Open-Meteo has been seen to send `3.0`; a fraction is not a WMO code.
     static func code(_ value: Double?, _ path: String) throws(WeatherError) -> Int? {
@@ -229,43 +152,12 @@ struct OpenMeteoBody: Decodable {
             guard abs(seconds) < 1e11 else { throw .decoding(message: "\(path) is \(seconds), expected unix seconds") }
             return Date(timeIntervalSince1970: seconds)
         case .string(let text):
-            guard let local = Self.localTime(text) else {
+            guard let local = ProviderDecoding.localTime(text) else {
                 throw .decoding(message: "\(path) is \"\(text)\", expected unix seconds or yyyy-MM-ddTHH:mm")
             }
             return Date(timeIntervalSince1970: local - (try offsetSeconds()))
         case let other?:
             throw .decoding(message: "\(path) is \(other.kind), expected a number or a string")
         }
-    }
-
-    /// Seconds since 1970 of a wall-clock time read as if it were UTC; `nil` unless `text` is
-    /// `yyyy-MM-ddTHH:mm` or `yyyy-MM-ddTHH:mm:ss` (a 30 February is refused).
-    static func localTime(_ text: String) -> Double? {
-        let parts = text.split(separator: "T", omittingEmptySubsequences: false)
-        guard parts.count == 2, let day = Forecast.day(ofDateText: String(parts[0])) else { return nil }
-        let clock = parts[1].split(separator: ":", omittingEmptySubsequences: false)
-        guard clock.count == 2 || clock.count == 3,
-            clock.allSatisfy({ $0.count == 2 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-            let hour = Int(clock[0]), let minute = Int(clock[1]), (0...23).contains(hour), (0...59).contains(minute)
-        else { return nil }
-        var second = 0
-        if clock.count == 3 {
-            guard let s = Int(clock[2]), (0...60).contains(s) else { return nil }
-            second = s
-        }
-        return Double(day * 86_400 + hour * 3600 + minute * 60 + second)
-    }
-
-    /// Open-Meteo spells miles per hour `"mp/h"`.
-    static func normalisedUnit(_ unit: String) -> String {
-        unit == "mp/h" ? "mph" : unit
-    }
-}
-
-extension String {
-    func trimmingASCIIWhitespace() -> String {
-        guard let start = firstIndex(where: { !$0.isWhitespace }), let end = lastIndex(where: { !$0.isWhitespace })
-        else { return "" }
-        return String(self[start...end])
     }
 }

@@ -38,12 +38,12 @@ struct MetNorwayBody {
 
         /// The number `key` of `instant.details`.
         func instant(_ key: String) throws(WeatherError) -> Double? {
-            try OpenMeteoBody.number(instant[key], "\(path).data.instant.details.\(key)")
+            try ProviderDecoding.number(instant[key], "\(path).data.instant.details.\(key)")
         }
 
         /// The number `key` of `next_1_hours.details`.
         func nextHour(_ key: String) throws(WeatherError) -> Double? {
-            try OpenMeteoBody.number(periods[0]?.details[key], "\(path).data.next_1_hours.details.\(key)")
+            try ProviderDecoding.number(periods[0]?.details[key], "\(path).data.next_1_hours.details.\(key)")
         }
     }
 
@@ -59,11 +59,11 @@ struct MetNorwayBody {
         guard case .object(let root) = document else {
             throw .decoding(message: "body is \(document.kind), expected an object")
         }
-        guard let properties = try OpenMeteoBody.object(root["properties"], name: "properties") else {
+        guard let properties = try ProviderDecoding.object(root["properties"], name: "properties") else {
             throw .decoding(message: "missing member 'properties'")
         }
-        let meta = try OpenMeteoBody.object(properties["meta"], name: "properties.meta")
-        units = try OpenMeteoBody.object(meta?["units"], name: "properties.meta.units") ?? [:]
+        let meta = try ProviderDecoding.object(properties["meta"], name: "properties.meta")
+        units = try ProviderDecoding.object(meta?["units"], name: "properties.meta.units") ?? [:]
         let series: [JSONValue]
         switch properties["timeseries"] {
         case .array(let entries)?: series = entries
@@ -79,11 +79,11 @@ struct MetNorwayBody {
 
     /// The unit met.no gives for `key` in `meta.units`, else the documented one.
     func unit(_ key: String) throws(WeatherError) -> String {
-        try OpenMeteoBody.unit(units, "properties.meta.units", key) ?? MetNorwayUnits.documented[key] ?? ""
+        try ProviderDecoding.unit(units, "properties.meta.units", key) ?? MetNorwayUnits.documented[key] ?? ""
     }
 
     private static func step(_ entry: JSONValue, path: String) throws(WeatherError) -> Step? {
-        guard let members = try OpenMeteoBody.object(entry, name: path) else { return nil }
+        guard let members = try ProviderDecoding.object(entry, name: path) else { return nil }
         let time: Date
         switch members["time"] {
         case nil, .null?: return nil
@@ -94,17 +94,17 @@ struct MetNorwayBody {
             time = instant
         case let other?: throw .decoding(message: "\(path).time is \(other.kind), expected a string")
         }
-        let data = try OpenMeteoBody.object(members["data"], name: "\(path).data") ?? [:]
-        let instantBlock = try OpenMeteoBody.object(data["instant"], name: "\(path).data.instant")
-        let details = try OpenMeteoBody.object(instantBlock?["details"], name: "\(path).data.instant.details")
+        let data = try ProviderDecoding.object(members["data"], name: "\(path).data") ?? [:]
+        let instantBlock = try ProviderDecoding.object(data["instant"], name: "\(path).data.instant")
+        let details = try ProviderDecoding.object(instantBlock?["details"], name: "\(path).data.instant.details")
         var periods: [Period?] = []
         for name in periodBlocks {
             let blockPath = "\(path).data.\(name)"
-            guard let block = try OpenMeteoBody.object(data[name], name: blockPath) else {
+            guard let block = try ProviderDecoding.object(data[name], name: blockPath) else {
                 periods.append(nil)
                 continue
             }
-            let summary = try OpenMeteoBody.object(block["summary"], name: "\(blockPath).summary")
+            let summary = try ProviderDecoding.object(block["summary"], name: "\(blockPath).summary")
             var symbol: String?
             switch summary?["symbol_code"] {
             case nil, .null?: symbol = nil
@@ -114,7 +114,7 @@ struct MetNorwayBody {
             case let other?:
                 throw .decoding(message: "\(blockPath).summary.symbol_code is \(other.kind), expected a string")
             }
-            let blockDetails = try OpenMeteoBody.object(block["details"], name: "\(blockPath).details") ?? [:]
+            let blockDetails = try ProviderDecoding.object(block["details"], name: "\(blockPath).details") ?? [:]
             periods.append(Period(symbolCode: symbol, details: blockDetails))
         }
         return Step(time: time, instant: details ?? [:], periods: periods, path: path)
@@ -131,7 +131,7 @@ struct MetNorwayBody {
         } else {
             return nil
         }
-        return OpenMeteoBody.localTime(String(clock)).map { Date(timeIntervalSince1970: $0) }
+        return ProviderDecoding.localTime(String(clock)).map { Date(timeIntervalSince1970: $0) }
     }
 
     /// Parses `body`: ``WeatherError/notJSON(status:bytes:contentType:)`` when it is not JSON.

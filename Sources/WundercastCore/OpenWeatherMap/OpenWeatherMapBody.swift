@@ -71,11 +71,11 @@ struct JSONObject {
     func path(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
     func object(_ key: String) throws(WeatherError) -> JSONObject? {
-        try OpenMeteoBody.object(members[key], name: path(key)).map { JSONObject(members: $0, path: path(key)) }
+        try ProviderDecoding.object(members[key], name: path(key)).map { JSONObject(members: $0, path: path(key)) }
     }
 
     func number(_ key: String) throws(WeatherError) -> Double? {
-        try OpenMeteoBody.number(members[key], path(key))
+        try ProviderDecoding.number(members[key], path(key))
     }
 
     func string(_ key: String) throws(WeatherError) -> String? {

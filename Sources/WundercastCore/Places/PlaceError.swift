@@ -11,15 +11,6 @@ public enum PlaceError: Error, Sendable, Equatable, CustomStringConvertible {
     /// table); the name is not sent online meanwhile.
     case tableUnavailable(name: String)
 
-    /// The socket's error code: `no-such-place`, or `geocoding-unavailable` (try again later)
-    /// for a failed online lookup or an unreadable table.
-    public var code: SocketProtocol.ErrorCode {
-        switch self {
-        case .noSuchPlace: .noSuchPlace
-        case .geocodingUnavailable, .tableUnavailable: .geocodingUnavailable
-        }
-    }
-
     /// One line naming the place, e.g. `no place named "Atlantis"`,
     /// `cannot look up "Atlantis" online: HTTP 503`. At most about 300 characters, no control characters.
     public var message: String {

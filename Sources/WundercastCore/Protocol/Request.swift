@@ -188,10 +188,10 @@ extension SocketProtocol {
         return .name(text)
     }
 
-    /// `[+-]digits[.digits]` as a finite Double (no exponent, no `nan`): the configuration's
-    /// reading of decimal degrees, so that `Fallback=` and requests agree.
+    /// `[+-]digits[.digits]` as a finite Double (no exponent, no `nan`): the reading of decimal
+    /// degrees that `Fallback=` has too (``Coordinate/decimalDegrees(_:)``).
     static func plainNumber(_ text: String) -> Double? {
-        Configuration.decimalDegrees(Substring(text))
+        Coordinate.decimalDegrees(Substring(text))
     }
 
     /// Outside text as it may appear in an error: at most 40 characters, no control characters.

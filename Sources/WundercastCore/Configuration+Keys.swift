@@ -224,11 +224,12 @@ extension Configuration {
             v.contains(",")
             && v.allSatisfy { $0.isASCIIDigit || $0 == "." || $0 == "," || $0 == "-" || $0 == "+" || $0.isWhitespace }
         let parts = v.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingWhitespace() }
-        let numbers = parts.count == 2 ? parts.compactMap(decimalDegrees) : []
+        let numbers = parts.count == 2 ? parts.compactMap(Coordinate.decimalDegrees) : []
         guard numbers.count == 2 else {
             // "nan,nan" or "1e999,5" reads as numbers, not as a name: refused, never a town.
             if parts.count == 2, parts.allSatisfy(readsAsNumber) {
-                let (which, part) = decimalDegrees(parts[0]) == nil ? ("latitude", parts[0]) : ("longitude", parts[1])
+                let (which, part) =
+                    Coordinate.decimalDegrees(parts[0]) == nil ? ("latitude", parts[0]) : ("longitude", parts[1])
                 throw InvalidValue(
                     "has \(which) \(part), which is not a finite number of degrees in decimal notation (no nan, inf or exponent; example: 48.8566,2.3522)"
                 )
@@ -261,16 +262,6 @@ extension Configuration {
         return !exponent.isEmpty && exponent.allSatisfy(\.isASCIIDigit)
     }
 
-    /// `[+-]digits[.digits]` (no exponent, no `nan`/`inf`) as a finite Double.
-    static func decimalDegrees(_ s: Substring) -> Double? {
-        var body = s
-        if body.first == "-" || body.first == "+" { body = body.dropFirst() }
-        let pieces = body.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard !body.isEmpty, body != ".", pieces.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }) else { return nil }
-        guard let value = Double(s.first == "+" ? String(s.dropFirst()) : String(s)), value.isFinite else { return nil }
-        return value == 0 ? 0 : value
-    }
-
     /// `Contact=`: an e-mail address or an http(s) URL, at most 128 characters of printable
     /// ASCII without spaces, quotes, backslashes or parentheses (it goes into a User-Agent
     /// comment); empty for none.
@@ -292,13 +283,6 @@ extension Configuration {
 }
 
 // MARK: - Small helpers
-
-extension Character {
-    var isASCIIDigit: Bool {
-        guard let ascii = asciiValue else { return false }
-        return ascii >= 0x30 && ascii <= 0x39
-    }
-}
 
 extension Substring {
     func trimmingWhitespace() -> Substring {

@@ -25,25 +25,29 @@ let package = Package(
         // glibc's <sys/timex.h> (adjtimex, asked read-only: is the clock synchronised); header only.
         .systemLibrary(name: "CTimex"),
 
-        // Pure Swift: models, operators, pipeline, decoding, protocol, formats, configuration.
-        // No system calls, sockets or files (libm only).
-        .target(name: "WundercastCore"),
+        // Pure Swift: no system calls, sockets or files (libm only).
+        // Logging, journal message ids, untrusted text, secrets, JSON values: what every layer uses.
+        .target(name: "WundercastSupport"),
+        // Models, operators, pipeline, decoding, protocol, formats, configuration.
+        .target(name: "WundercastCore", dependencies: ["WundercastSupport"]),
 
         // Sockets, files, signals, the environment: the one syscall wrapper and its users.
         .target(name: "WundercastPOSIX", dependencies: ["CSignalfd", "CEpoll", "CTimex"]),
 
         // Adapters.
-        .target(name: "WundercastGPSD", dependencies: ["WundercastCore", "WundercastPOSIX", "CGPS"]),
-        .target(name: "WundercastHTTP", dependencies: ["WundercastCore", "CCurl"]),
-        .target(name: "WundercastSystemd", dependencies: ["WundercastCore", "WundercastPOSIX", "CSystemd"]),
+        .target(
+            name: "WundercastGPSD", dependencies: ["WundercastSupport", "WundercastCore", "WundercastPOSIX", "CGPS"]),
+        .target(name: "WundercastHTTP", dependencies: ["WundercastSupport", "WundercastCore", "CCurl"]),
+        .target(name: "WundercastSystemd", dependencies: ["WundercastSupport", "WundercastPOSIX", "CSystemd"]),
         .target(
             name: "WundercastServer",
             dependencies: [
-                "WundercastCore", "WundercastPOSIX", "WundercastGPSD", "WundercastHTTP", "WundercastSystemd",
+                "WundercastSupport", "WundercastCore", "WundercastPOSIX", "WundercastGPSD", "WundercastHTTP",
+                "WundercastSystemd",
             ]),
 
         // wundercastctl's argument parsing, connection and commands (tested without a process).
-        .target(name: "WundercastCtl", dependencies: ["WundercastCore", "WundercastPOSIX"]),
+        .target(name: "WundercastCtl", dependencies: ["WundercastSupport", "WundercastCore", "WundercastPOSIX"]),
 
         // Thin mains.
         .executableTarget(name: "wundercastd", dependencies: ["WundercastServer", "WundercastPOSIX"]),
@@ -57,24 +61,37 @@ let package = Package(
             name: "wundercast-floor", dependencies: ["CGPS", "CCurl", "CSystemd"], path: "Tests/Tools/Floor"),
 
         // Tests.
-        .target(name: "WundercastTestSupport", dependencies: ["WundercastCore"], path: "Tests/WundercastTestSupport"),
+        .target(
+            name: "WundercastTestSupport", dependencies: ["WundercastSupport", "WundercastCore"],
+            path: "Tests/WundercastTestSupport"),
+        .testTarget(
+            name: "WundercastSupportTests",
+            dependencies: ["WundercastSupport", "WundercastCore", "WundercastTestSupport"]),
         .testTarget(
             name: "WundercastCoreTests",
-            dependencies: ["WundercastCore", "WundercastTestSupport"]),
+            dependencies: ["WundercastSupport", "WundercastCore", "WundercastTestSupport"]),
         .testTarget(
             name: "WundercastPOSIXTests",
-            dependencies: ["WundercastPOSIX", "WundercastCore", "WundercastServer", "WundercastTestSupport"]),
+            dependencies: [
+                "WundercastPOSIX", "WundercastSupport", "WundercastCore", "WundercastServer", "WundercastTestSupport",
+            ]),
         .testTarget(
             name: "WundercastCtlTests",
             dependencies: ["WundercastCtl", "WundercastCore", "WundercastPOSIX", "WundercastTestSupport"]),
-        .testTarget(name: "WundercastGPSDTests", dependencies: ["WundercastGPSD", "WundercastTestSupport"]),
-        .testTarget(name: "WundercastHTTPTests", dependencies: ["WundercastHTTP", "WundercastTestSupport"]),
-        .testTarget(name: "WundercastSystemdTests", dependencies: ["WundercastSystemd", "WundercastTestSupport"]),
+        .testTarget(
+            name: "WundercastGPSDTests",
+            dependencies: ["WundercastGPSD", "WundercastSupport", "WundercastCore", "WundercastTestSupport"]),
+        .testTarget(
+            name: "WundercastHTTPTests",
+            dependencies: ["WundercastHTTP", "WundercastSupport", "WundercastCore", "WundercastTestSupport"]),
+        .testTarget(
+            name: "WundercastSystemdTests",
+            dependencies: ["WundercastSystemd", "WundercastSupport", "WundercastTestSupport"]),
         .testTarget(
             name: "WundercastIntegrationTests",
             dependencies: [
-                "WundercastCore", "WundercastPOSIX", "WundercastGPSD", "WundercastHTTP", "WundercastServer",
-                "WundercastTestSupport",
+                "WundercastSupport", "WundercastCore", "WundercastPOSIX", "WundercastGPSD", "WundercastHTTP",
+                "WundercastServer", "WundercastTestSupport",
             ]),
         // The fault suite (issue 14): real daemons under a faulty world (gpsd, providers, clients,
         // signals, broken files, clock steps, resource limits); run by `make faults`, skipped otherwise.
@@ -85,7 +102,7 @@ let package = Package(
         // (i3blocks, waybar in a headless sway, polybar under Xvfb); man pages, completions, install.
         .testTarget(
             name: "WundercastBarTests",
-            dependencies: ["WundercastCore", "WundercastTestSupport"]),
+            dependencies: ["WundercastSupport", "WundercastCore", "WundercastTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,5 @@
+import WundercastSupport
+
 extension Configuration {
     /// `[Cache]`: the last published weather kept on disk, so that a restarted daemon shows it
     /// (as `stale`) at once, before the network is up (``LastState``).

@@ -1,3 +1,5 @@
+import WundercastSupport
+
 /// What kind of failure a ``WeatherError`` is, and what the daemon does about it
 /// (docs/PROTOCOL.md, "Error codes"): the state it leads to when no weather is kept (with weather
 /// kept it is always `stale`), the least back-off before the next attempt, and the priority of

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WundercastSupport
 
 /// The one human line of `wundercastctl now` and `watch`, e.g.
 /// `3°C Overcast, humidity 72%, wind 9 km/h from E, 12 km NE of Regensburg, 2 min ago`. Numbers

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WundercastSupport
 
 /// The members of a `/v1/forecast` body that matter here; others (`minutely_15`, the legacy
 /// `current_weather`, …) are skipped by the decoder without being materialised. The forecast

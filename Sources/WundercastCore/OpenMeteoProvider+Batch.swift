@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WundercastSupport
 
 /// Several positions in **one** request (`around`'s nine cells): Open-Meteo takes
 /// comma-separated `latitude=a,b,c&longitude=x,y,z` and then answers a JSON array with one

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WundercastSupport
 
 /// Current weather and its forecast from Open-Meteo's forecast API, no key needed: current,
 /// hourly and daily values in **one** request (`GET /v1/forecast?current=…&hourly=…&daily=…`).

@@ -1,3 +1,5 @@
+import WundercastSupport
+
 extension UntrustedText {
     /// `text` with every decimal form of `exact`'s latitude and longitude that is finer than
     /// `publicPrecision` decimals (as a URL or message would print them: `44.44`, `26.1309`)

@@ -1,3 +1,5 @@
+import WundercastSupport
+
 /// Why a weather fetch failed. Each case has a ``kind`` (what the daemon does about it: the
 /// state, the back-off, the log priority) and a stable ``code`` for the state's `error.code`
 /// (docs/PROTOCOL.md, "Error codes").

@@ -1,3 +1,5 @@
+import WundercastSupport
+
 /// A source of current weather for a coordinate (Open-Meteo, OpenWeatherMap, MET Norway).
 public protocol WeatherProvider: Sendable {
     /// Short provider name as published in the state's `provider` member, e.g. `"open-meteo"`.

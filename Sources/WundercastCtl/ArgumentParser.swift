@@ -1,3 +1,4 @@
+import WundercastSupport
 import WundercastCore
 
 /// A command line that cannot be run: printed with a pointer to `--help`, exit status 2.

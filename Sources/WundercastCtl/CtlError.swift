@@ -1,3 +1,4 @@
+import WundercastSupport
 import WundercastCore
 
 /// Why a request got no usable answer. Every case ends `wundercastctl` with exit status 1 in

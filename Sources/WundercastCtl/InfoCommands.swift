@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WundercastSupport
 import WundercastCore
 
 /// `around`, `status`, `refresh`, `authorize` and `version`: one request, one answer, shown as

@@ -6,6 +6,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WundercastSupport
 import WundercastCore
 
 /// `watch [weather] [every SPAN]`: the current state, then one output per change, each written

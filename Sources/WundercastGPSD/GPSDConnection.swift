@@ -1,4 +1,5 @@
 import CGPS
+import WundercastSupport
 import WundercastCore
 import WundercastPOSIX
 

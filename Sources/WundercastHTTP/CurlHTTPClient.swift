@@ -6,6 +6,7 @@ import Foundation
 import CCurl
 import Dispatch
 import Synchronization
+import WundercastSupport
 import WundercastCore
 
 /// ``HTTPClient`` over libcurl (Debian's libcurl 7.88): one easy handle per request, driven on a

@@ -1,4 +1,5 @@
 import WundercastCore
+
 import WundercastPOSIX
 
 extension Daemon.Options {

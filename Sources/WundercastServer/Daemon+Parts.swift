@@ -1,4 +1,6 @@
+import WundercastSupport
 import WundercastCore
+
 import WundercastGPSD
 
 extension Daemon {

@@ -1,4 +1,6 @@
+import WundercastSupport
 import WundercastCore
+
 import WundercastHTTP
 import WundercastPOSIX
 

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WundercastSupport
 import WundercastCore
 import WundercastHTTP
 import WundercastPOSIX

@@ -6,6 +6,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WundercastSupport
 import WundercastCore
 import WundercastPOSIX
 import WundercastSystemd

@@ -7,6 +7,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Synchronization
+import WundercastSupport
 import WundercastCore
 import WundercastPOSIX
 import WundercastSystemd

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Synchronization
+import WundercastSupport
 import WundercastCore
 
 /// What `status` reports beyond the state: uptime, the gpsd connection, the last error, counts.

@@ -1,4 +1,5 @@
 import WundercastCore
+
 import WundercastPOSIX
 
 /// Hooks for the daemon's own tests, honoured only in debug builds (a release build ignores

@@ -1,5 +1,5 @@
 import CSystemd
-import WundercastCore
+import WundercastSupport
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,4 @@
-import WundercastCore
+import WundercastSupport
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import WundercastSupport
 @testable import WundercastCore
 
 /// `etc/wundercast.conf` of this checkout, found from this file's path.

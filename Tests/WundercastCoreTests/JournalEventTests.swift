@@ -1,9 +1,8 @@
 import Foundation
 import Testing
-import WundercastCore
-import WundercastTestSupport
-
+@testable import WundercastSupport
 @testable import WundercastCore
+import WundercastTestSupport
 
 /// Issue 8, point 5: the service's events in the journal, each with its own `MESSAGE_ID`,
 /// positions at `[Journal] Precision=` (default 1 decimal).

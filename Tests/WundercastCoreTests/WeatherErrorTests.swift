@@ -1,4 +1,5 @@
 import Testing
+import WundercastSupport
 import WundercastCore
 
 /// Provider text made safe (``UntrustedText``), `Retry-After` in both forms, Open-Meteo's

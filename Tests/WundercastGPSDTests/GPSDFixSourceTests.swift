@@ -2,6 +2,7 @@ import CGPS
 import Foundation
 import Synchronization
 import Testing
+import WundercastSupport
 import WundercastCore
 @testable import WundercastGPSD
 import WundercastTestSupport

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import WundercastSupport
 import WundercastCore
 import WundercastPOSIX
 import WundercastTestSupport

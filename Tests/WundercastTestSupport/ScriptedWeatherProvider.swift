@@ -1,4 +1,5 @@
 import Synchronization
+import WundercastSupport
 import WundercastCore
 
 /// A ``WeatherProvider`` whose answers the test decides: each call waits until the test

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Synchronization
+import WundercastSupport
 
 /// The one weather cache of the daemon, shared by its own fetches (``WeatherService``) and the
 /// one-off lookups (`weather PLACE|LAT,LON`, `around`; ``LookupService``). It decides whether

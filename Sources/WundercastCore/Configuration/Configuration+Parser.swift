@@ -1,3 +1,5 @@
+import WundercastSupport
+
 extension Configuration {
     /// Parses a systemd-style INI file (systemd.syntax(7)), starting from the defaults
     /// (`Configuration()`) and applying each assignment in order; a later assignment of the

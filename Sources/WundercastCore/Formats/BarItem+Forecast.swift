@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WundercastSupport
 
 extension BarItem {
     /// Hours of the forecast shown in the tooltip (the state carries up to 12).

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WundercastSupport
 
 /// Compact one-line JSON for the bar formats: sorted members, `/` unescaped; control
 /// characters in strings are escaped by the encoder (and already removed by ``UntrustedText``).

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WundercastSupport
 
 /// The placeholders of `--template` (`{icon} {temperature}{unit} {condition} {place}`), each
 /// with the value it expands to. A value the state does not have expands to nothing. Numbers

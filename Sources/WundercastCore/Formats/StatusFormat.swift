@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WundercastSupport
 
 /// `wundercastctl status` in plain text: several human lines from a `STATUS` object, e.g.
 ///

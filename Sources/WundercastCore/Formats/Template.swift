@@ -1,3 +1,5 @@
+import WundercastSupport
+
 /// A `--template` text such as `{icon} {temperature}{unit} {condition} {place}`: literal text
 /// with ``Placeholder`` names in braces (`{{` and `}}` stand for `{` and `}`).
 ///

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Synchronization
+import WundercastSupport
 
 /// An ``HTTPClient`` that asks another one only when it must: one ``ConditionalCache`` per URL
 /// (the last ``capacity`` URLs used), for a provider that wants `Expires` honoured and

@@ -1,3 +1,5 @@
+import WundercastSupport
+
 /// An ``HTTPClient`` that redacts ``secrets`` from everything another client brings back, as it
 /// arrives: the body's bytes, every header name and value, and the texts of every error it
 /// throws (``WeatherError/redacted(by:)``). This is the one redaction of a provider's answers:

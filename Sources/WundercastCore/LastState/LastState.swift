@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WundercastSupport
 
 /// The last published weather as the daemon keeps it on disk across restarts (`[Cache] Path=`,
 /// by default `$CACHE_DIRECTORY/state.json`): one JSON object, written by the daemon alone.

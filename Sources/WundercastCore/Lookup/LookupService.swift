@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Synchronization
+import WundercastSupport
 
 /// One-off lookups for anywhere: `weather PLACE|LAT,LON` and `around` (the book's text search,
 /// map search and `currentWeatherAround`). They never change the daemon's own state.

@@ -1,3 +1,5 @@
+import WundercastSupport
+
 /// What lookups need to know about places, from the city table and geocoding (`Places/`).
 public struct PlaceFinder: Sendable {
     /// How a name was resolved.

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WundercastSupport
 
 /// A locationforecast 2.0 answer (GeoJSON `Feature`), read as far as the weather needs:
 /// `properties.meta.units` and `properties.timeseries[]`, each step with its `time`,

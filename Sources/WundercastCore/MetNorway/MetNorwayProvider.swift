@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WundercastSupport
 
 /// Current weather and its forecast from MET Norway's locationforecast 2.0, compact product
 /// (`GET /weatherapi/locationforecast/2.0/compact?lat=…&lon=…`), no key needed.

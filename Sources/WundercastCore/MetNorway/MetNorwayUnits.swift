@@ -1,3 +1,5 @@
+import WundercastSupport
+
 /// Units of MET Norway's values: read from the answer's `properties.meta.units`
 /// (`"celsius"`, `"m/s"`, `"hPa"`, `"mm"`, `"%"`, `"degrees"`) and converted to what
 /// `[Weather] Units=` asks for, in one place.

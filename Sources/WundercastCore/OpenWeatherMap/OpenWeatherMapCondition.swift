@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WundercastSupport
 
 /// The condition of an answer or of one forecast step: the first entry of its `weather` array,
 /// which OpenWeatherMap documents as the primary one (the array may hold several, or none).

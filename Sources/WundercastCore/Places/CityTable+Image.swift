@@ -1,3 +1,5 @@
+import WundercastSupport
+
 extension CityTable {
     /// The table of a parsed text file, in k-d order, as an image on the heap.
     init(parsed parser: CityTableParser, bytes: [UInt8]) throws(CityTableError) {

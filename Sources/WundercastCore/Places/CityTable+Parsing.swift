@@ -1,3 +1,5 @@
+import WundercastSupport
+
 /// Why a city table could not be read: the line (1-based) and what is wrong with it, e.g.
 /// `line 7: latitude "91.5" is outside -90...90`, or for a binary image (``CityTableImage``)
 /// no line and the section that is wrong, e.g. `not a valid city table image: section

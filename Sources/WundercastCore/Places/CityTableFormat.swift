@@ -1,3 +1,5 @@
+import WundercastSupport
+
 /// The city table's text format, version 1 (written by `wundercast-cities` from libgeonames,
 /// read by ``CityTable/init(parsing:)``).
 ///

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WundercastSupport
 
 /// Looks up place names online: something that finds places the city table lacks.
 public protocol PlaceGeocoder: Sendable {

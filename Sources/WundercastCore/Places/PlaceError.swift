@@ -1,3 +1,5 @@
+import WundercastSupport
+
 /// Why a place name could not be resolved. The name in it is the user's text; ``message``
 /// sanitises and bounds it (``UntrustedText/sanitized(_:limit:)``), as it does the service's.
 public enum PlaceError: Error, Sendable, Equatable, CustomStringConvertible {

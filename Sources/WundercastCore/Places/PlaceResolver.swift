@@ -1,3 +1,5 @@
+import WundercastSupport
+
 /// Resolves place names (`weather PLACE`, `Fallback=PLACE`, `around PLACE`): on the machine
 /// first (the city table's ``CityTable/search(_:limit:)``), then online through a
 /// ``PlaceGeocoder`` when one is given (`[Places] OnlineGeocoding=yes`, the default).

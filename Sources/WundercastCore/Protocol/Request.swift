@@ -1,3 +1,5 @@
+import WundercastSupport
+
 /// Requests of protocol revision 1 (docs/PROTOCOL.md), parsed from one line of words.
 extension SocketProtocol {
     /// A parsed request.

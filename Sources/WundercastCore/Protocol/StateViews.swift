@@ -1,3 +1,5 @@
+import WundercastSupport
+
 /// Who reads the socket, as far as positions go: `precise` readers (root, the daemon's user,
 /// members of `[Socket] PreciseGroup=`) get positions at the provider's `Precision=`; `public`
 /// readers get them rounded to `[Socket] PublicPrecision=`, with the nearest place's distance

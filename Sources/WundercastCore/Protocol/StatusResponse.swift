@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WundercastSupport
 
 extension SocketProtocol {
     /// `{"class":"STATUS",...}`: the daemon's health for `status` and `wundercastctl status`.

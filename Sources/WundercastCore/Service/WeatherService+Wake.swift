@@ -1,4 +1,5 @@
 import Synchronization
+import WundercastSupport
 
 extension WeatherService {
     /// The world may have come back (issue 8, point 2): the machine resumed from suspend, or

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Synchronization
+import WundercastSupport
 
 /// Weather for the daemon's own position, according to the authorization status (DESIGN
 /// "The location stream"). A service: ``run()`` until cancelled.

@@ -1,3 +1,5 @@
+import WundercastSupport
+
 /// A provider whose answers are converted to the configured units per quantity
 /// (``Weather/converted(to:)``): for providers that publish in the base `Units=` system only
 /// (OpenWeatherMap, MET Norway), so that `TemperatureUnit=`, `WindSpeedUnit=`, `PressureUnit=`

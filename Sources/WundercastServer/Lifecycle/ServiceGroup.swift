@@ -1,4 +1,4 @@
-import WundercastCore
+import WundercastSupport
 
 /// A long-lived part of the daemon (socket server, location and weather, publisher,
 /// watchdog): it works in ``run()`` until its task is cancelled, then cleans up and returns.

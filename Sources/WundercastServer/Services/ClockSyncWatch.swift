@@ -1,4 +1,6 @@
+import WundercastSupport
 import WundercastCore
+
 import WundercastPOSIX
 
 /// Waits, while the wall clock is not known to be right, for the first sign that it is: the

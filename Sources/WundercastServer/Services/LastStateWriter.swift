@@ -1,4 +1,5 @@
 import Dispatch
+import WundercastSupport
 import WundercastCore
 import WundercastPOSIX
 

@@ -1,4 +1,5 @@
 import Synchronization
+import WundercastSupport
 import WundercastCore
 import WundercastPOSIX
 import WundercastSystemd

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WundercastSupport
 import WundercastCore
 import WundercastTestSupport
 

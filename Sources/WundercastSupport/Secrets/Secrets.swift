@@ -212,7 +212,7 @@ public struct Secrets: Sendable, Equatable {
 
     /// The value as it appears in a URL query: every byte but the unreserved ones
     /// (RFC 3986 `ALPHA / DIGIT / "-" / "." / "_" / "~"`) as `%XX`.
-    static func percentEncoded(_ value: String) -> String {
+    package static func percentEncoded(_ value: String) -> String {
         var out = ""
         for byte in value.utf8 {
             switch byte {

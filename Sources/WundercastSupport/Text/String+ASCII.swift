@@ -1,6 +1,6 @@
 extension String {
     /// The text without the whitespace around it.
-    func trimmingASCIIWhitespace() -> String {
+    package func trimmingASCIIWhitespace() -> String {
         guard let start = firstIndex(where: { !$0.isWhitespace }), let end = lastIndex(where: { !$0.isWhitespace })
         else { return "" }
         return String(self[start...end])
@@ -9,7 +9,7 @@ extension String {
 
 extension Character {
     /// `0` to `9`, nothing else (no other script's digits).
-    var isASCIIDigit: Bool {
+    package var isASCIIDigit: Bool {
         guard let ascii = asciiValue else { return false }
         return ascii >= 0x30 && ascii <= 0x39
     }

@@ -1,6 +1,6 @@
 /// A JSON value as decoded by Foundation's `JSONDecoder`; the walk over it checks types so
 /// that errors can name the member path.
-enum JSONValue: Decodable, Sendable {
+package enum JSONValue: Decodable, Sendable {
     case null
     case bool(Bool)
     case number(Double)
@@ -8,7 +8,7 @@ enum JSONValue: Decodable, Sendable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -26,7 +26,7 @@ enum JSONValue: Decodable, Sendable {
     }
 
     /// `"a string"`, `"a number"`, … for error messages.
-    var kind: String {
+    package var kind: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"

@@ -1,6 +1,6 @@
 import Synchronization
 import Testing
-import WundercastCore
+import WundercastSupport
 import WundercastTestSupport
 
 /// Issue 14 (minor): a device flapping once a second gave 245 journal lines a minute.

@@ -28,33 +28,41 @@ let package = Package(
         // Pure Swift: no system calls, sockets or files (libm only).
         // Logging, journal message ids, untrusted text, secrets, JSON values: what every layer uses.
         .target(name: "WundercastSupport"),
-        // Models, operators, pipeline, decoding, protocol, formats, configuration.
-        .target(name: "WundercastCore", dependencies: ["WundercastSupport"]),
+        // The domain's values: coordinates, fixes and positions, weather and its state, forecast,
+        // conditions, units, sun and time zones, errors and back-off.
+        .target(name: "WundercastModel", dependencies: ["WundercastSupport"]),
+        // Operators, pipeline, decoding, protocol, formats, configuration.
+        .target(name: "WundercastCore", dependencies: ["WundercastSupport", "WundercastModel"]),
 
         // Sockets, files, signals, the environment: the one syscall wrapper and its users.
         .target(name: "WundercastPOSIX", dependencies: ["CSignalfd", "CEpoll", "CTimex"]),
 
         // Adapters.
         .target(
-            name: "WundercastGPSD", dependencies: ["WundercastSupport", "WundercastCore", "WundercastPOSIX", "CGPS"]),
-        .target(name: "WundercastHTTP", dependencies: ["WundercastSupport", "WundercastCore", "CCurl"]),
+            name: "WundercastGPSD",
+            dependencies: ["WundercastSupport", "WundercastModel", "WundercastCore", "WundercastPOSIX", "CGPS"]),
+        .target(
+            name: "WundercastHTTP", dependencies: ["WundercastSupport", "WundercastModel", "WundercastCore", "CCurl"]),
         .target(name: "WundercastSystemd", dependencies: ["WundercastSupport", "WundercastPOSIX", "CSystemd"]),
         .target(
             name: "WundercastServer",
             dependencies: [
-                "WundercastSupport", "WundercastCore", "WundercastPOSIX", "WundercastGPSD", "WundercastHTTP",
-                "WundercastSystemd",
+                "WundercastSupport", "WundercastModel", "WundercastCore", "WundercastPOSIX", "WundercastGPSD",
+                "WundercastHTTP", "WundercastSystemd",
             ]),
 
         // wundercastctl's argument parsing, connection and commands (tested without a process).
-        .target(name: "WundercastCtl", dependencies: ["WundercastSupport", "WundercastCore", "WundercastPOSIX"]),
+        .target(
+            name: "WundercastCtl",
+            dependencies: ["WundercastSupport", "WundercastModel", "WundercastCore", "WundercastPOSIX"]),
 
         // Thin mains.
         .executableTarget(name: "wundercastd", dependencies: ["WundercastServer", "WundercastPOSIX"]),
         .executableTarget(name: "wundercastctl", dependencies: ["WundercastCtl"]),
         // Build-time tool: writes the city table (cities.tsv) from libgeonames.
         .executableTarget(
-            name: "wundercast-cities", dependencies: ["WundercastCore", "WundercastPOSIX", "CGeonames"]),
+            name: "wundercast-cities",
+            dependencies: ["WundercastModel", "WundercastCore", "WundercastPOSIX", "CGeonames"]),
 
         // The memory floor `make bench` compares the daemon with (not installed).
         .executableTarget(
@@ -62,47 +70,55 @@ let package = Package(
 
         // Tests.
         .target(
-            name: "WundercastTestSupport", dependencies: ["WundercastSupport", "WundercastCore"],
+            name: "WundercastTestSupport", dependencies: ["WundercastSupport", "WundercastModel", "WundercastCore"],
             path: "Tests/WundercastTestSupport"),
         .testTarget(
             name: "WundercastSupportTests",
-            dependencies: ["WundercastSupport", "WundercastCore", "WundercastTestSupport"]),
+            dependencies: ["WundercastSupport", "WundercastModel", "WundercastTestSupport"]),
+        .testTarget(
+            name: "WundercastModelTests",
+            dependencies: ["WundercastModel", "WundercastCore", "WundercastTestSupport"]),
         .testTarget(
             name: "WundercastCoreTests",
-            dependencies: ["WundercastSupport", "WundercastCore", "WundercastTestSupport"]),
+            dependencies: ["WundercastSupport", "WundercastModel", "WundercastCore", "WundercastTestSupport"]),
         .testTarget(
             name: "WundercastPOSIXTests",
             dependencies: [
-                "WundercastPOSIX", "WundercastSupport", "WundercastCore", "WundercastServer", "WundercastTestSupport",
+                "WundercastSupport", "WundercastModel", "WundercastCore", "WundercastPOSIX", "WundercastServer",
+                "WundercastTestSupport",
             ]),
         .testTarget(
             name: "WundercastCtlTests",
-            dependencies: ["WundercastCtl", "WundercastCore", "WundercastPOSIX", "WundercastTestSupport"]),
+            dependencies: [
+                "WundercastModel", "WundercastCore", "WundercastCtl", "WundercastPOSIX", "WundercastTestSupport",
+            ]),
         .testTarget(
             name: "WundercastGPSDTests",
-            dependencies: ["WundercastGPSD", "WundercastSupport", "WundercastCore", "WundercastTestSupport"]),
+            dependencies: ["WundercastSupport", "WundercastModel", "WundercastGPSD", "WundercastTestSupport"]),
         .testTarget(
             name: "WundercastHTTPTests",
-            dependencies: ["WundercastHTTP", "WundercastSupport", "WundercastCore", "WundercastTestSupport"]),
+            dependencies: [
+                "WundercastSupport", "WundercastModel", "WundercastCore", "WundercastHTTP", "WundercastTestSupport",
+            ]),
         .testTarget(
             name: "WundercastSystemdTests",
-            dependencies: ["WundercastSystemd", "WundercastSupport", "WundercastTestSupport"]),
+            dependencies: ["WundercastSupport", "WundercastSystemd", "WundercastTestSupport"]),
         .testTarget(
             name: "WundercastIntegrationTests",
             dependencies: [
-                "WundercastSupport", "WundercastCore", "WundercastPOSIX", "WundercastGPSD", "WundercastHTTP",
-                "WundercastServer", "WundercastTestSupport",
+                "WundercastSupport", "WundercastModel", "WundercastCore", "WundercastPOSIX", "WundercastGPSD",
+                "WundercastHTTP", "WundercastServer", "WundercastTestSupport",
             ]),
         // The fault suite (issue 14): real daemons under a faulty world (gpsd, providers, clients,
         // signals, broken files, clock steps, resource limits); run by `make faults`, skipped otherwise.
         .testTarget(
             name: "WundercastFaultTests",
-            dependencies: ["WundercastCore", "WundercastPOSIX", "WundercastTestSupport"]),
+            dependencies: ["WundercastPOSIX", "WundercastTestSupport"]),
         // The ready-to-paste bar snippets in etc/ run against a test daemon and inside the real bars
         // (i3blocks, waybar in a headless sway, polybar under Xvfb); man pages, completions, install.
         .testTarget(
             name: "WundercastBarTests",
-            dependencies: ["WundercastSupport", "WundercastCore", "WundercastTestSupport"]),
+            dependencies: ["WundercastSupport", "WundercastModel", "WundercastCore", "WundercastTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -117,11 +133,11 @@ if Context.environment["WUNDERCAST_FUZZ"] == "1" {
         ("configuration", ["WundercastCore"]),
         ("request", ["WundercastCore"]),
         ("open-meteo", ["WundercastCore"]),
-        ("openweathermap-current", ["WundercastCore"]),
+        ("openweathermap-current", ["WundercastModel", "WundercastCore"]),
         ("openweathermap-forecast", ["WundercastCore"]),
-        ("metno", ["WundercastCore"]),
-        ("gpsd-report", ["WundercastCore", "WundercastGPSD", "CGPS"]),
-        ("city-image", ["WundercastCore"]),
+        ("metno", ["WundercastModel", "WundercastCore"]),
+        ("gpsd-report", ["WundercastModel", "WundercastGPSD", "CGPS"]),
+        ("city-image", ["WundercastModel", "WundercastCore"]),
         ("last-state", ["WundercastCore"]),
     ]
     package.targets += fuzzTargets.map { target in

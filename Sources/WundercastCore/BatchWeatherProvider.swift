@@ -1,3 +1,5 @@
+import WundercastModel
+
 /// A provider that can answer for several coordinates in **one** HTTP request (Open-Meteo
 /// takes comma-separated `latitude=` and `longitude=` lists). Optional: ``WeatherCache``
 /// asks a provider without it once per coordinate, each request queued on its own.

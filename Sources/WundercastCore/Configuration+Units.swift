@@ -1,3 +1,5 @@
+import WundercastModel
+
 extension Configuration.WeatherSettings {
     /// The units published: `Units=` with the overrides `TemperatureUnit=`, `WindSpeedUnit=`,
     /// `PressureUnit=`, `PrecipitationUnit=`.

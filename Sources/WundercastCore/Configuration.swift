@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WundercastModel
 
 /// The daemon's settings, read from a systemd-style INI file (`wundercastd --config PATH`).
 /// Every key has a default; see `etc/wundercast.conf` for the commented sample.

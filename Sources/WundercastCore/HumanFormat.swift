@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WundercastSupport
+import WundercastModel
 
 /// The one human line of `wundercastctl now` and `watch`, e.g.
 /// `3°C Overcast, humidity 72%, wind 9 km/h from E, 12 km NE of Regensburg, 2 min ago`. Numbers

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WundercastSupport
+import WundercastModel
 
 /// The forecast blocks of a `/v1/forecast` body: `hourly` and `daily` (parallel arrays under a
 /// `time` array, units in `hourly_units`/`daily_units`), plus the current gusts and pressure.

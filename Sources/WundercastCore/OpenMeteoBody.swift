@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WundercastSupport
+import WundercastModel
 
 /// The members of a `/v1/forecast` body that matter here; others (`minutely_15`, the legacy
 /// `current_weather`, …) are skipped by the decoder without being materialised. The forecast

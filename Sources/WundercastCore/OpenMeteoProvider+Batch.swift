@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WundercastSupport
+import WundercastModel
 
 /// Several positions in **one** request (`around`'s nine cells): Open-Meteo takes
 /// comma-separated `latitude=a,b,c&longitude=x,y,z` and then answers a JSON array with one

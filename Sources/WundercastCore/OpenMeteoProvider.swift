@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WundercastSupport
+import WundercastModel
 
 /// Current weather and its forecast from Open-Meteo's forecast API, no key needed: current,
 /// hourly and daily values in **one** request (`GET /v1/forecast?current=…&hourly=…&daily=…`).

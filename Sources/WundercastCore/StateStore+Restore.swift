@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WundercastModel
 
 extension StateStore.Facts {
     /// Weather kept on disk from before the daemon's restart, published until new weather arrives.

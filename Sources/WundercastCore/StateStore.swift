@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Synchronization
+import WundercastModel
 
 /// Owns the published ``WeatherState``: the current value, replayed to every new reader,
 /// and each change after it.

@@ -1,4 +1,5 @@
 import WundercastSupport
+import WundercastModel
 
 /// A source of current weather for a coordinate (Open-Meteo, OpenWeatherMap, MET Norway).
 public protocol WeatherProvider: Sendable {

@@ -1,4 +1,5 @@
 import WundercastSupport
+import WundercastModel
 import WundercastCore
 
 /// A command line that cannot be run: printed with a pointer to `--help`, exit status 2.

@@ -1,3 +1,4 @@
+import WundercastModel
 import WundercastCore
 
 /// One parsed `wundercastctl` command line: what to ask the daemon and how to show it.

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WundercastModel
 import WundercastCore
 
 /// A `WEATHER` answer in the chosen format: plain (the human line, or the template), json

@@ -7,6 +7,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WundercastSupport
+import WundercastModel
 import WundercastCore
 
 /// `watch [weather] [every SPAN]`: the current state, then one output per change, each written

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WundercastModel
 import WundercastCore
 
 /// `now` and `weather PLACE|LAT,LON`: one `WEATHER` answer in the chosen format.

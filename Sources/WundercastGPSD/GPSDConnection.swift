@@ -1,6 +1,6 @@
 import CGPS
 import WundercastSupport
-import WundercastCore
+import WundercastModel
 import WundercastPOSIX
 
 #if canImport(Glibc)

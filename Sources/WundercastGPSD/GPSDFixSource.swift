@@ -1,5 +1,6 @@
 import Synchronization
 import WundercastSupport
+import WundercastModel
 import WundercastCore
 
 #if canImport(Glibc)

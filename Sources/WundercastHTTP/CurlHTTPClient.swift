@@ -7,6 +7,7 @@ import CCurl
 import Dispatch
 import Synchronization
 import WundercastSupport
+import WundercastModel
 import WundercastCore
 
 /// ``HTTPClient`` over libcurl (Debian's libcurl 7.88): one easy handle per request, driven on a

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import CCurl
 import Synchronization
+import WundercastModel
 import WundercastCore
 
 /// `curl_global_init` exactly once per process: a Swift global is initialised once, thread-safely.

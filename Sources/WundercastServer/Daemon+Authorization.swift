@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import WundercastSupport
-import WundercastCore
+import WundercastModel
 import WundercastPOSIX
 
 /// What the kept decision file (`$STATE_DIRECTORY/authorization`, written by `authorize`) says.

@@ -1,4 +1,5 @@
 import WundercastSupport
+import WundercastModel
 import WundercastCore
 
 import WundercastGPSD

@@ -8,6 +8,7 @@ import Foundation
 #endif
 import Synchronization
 import WundercastSupport
+import WundercastModel
 import WundercastCore
 import WundercastPOSIX
 import WundercastSystemd

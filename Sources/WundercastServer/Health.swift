@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Synchronization
 import WundercastSupport
+import WundercastModel
 import WundercastCore
 
 /// What `status` reports beyond the state: uptime, the gpsd connection, the last error, counts.

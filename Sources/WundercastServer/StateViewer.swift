@@ -1,4 +1,5 @@
 import Synchronization
+import WundercastModel
 import WundercastCore
 
 /// The daemon's state as each reader class sees it, computed once per state change.

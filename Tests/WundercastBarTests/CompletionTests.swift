@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WundercastTestSupport
 
+@testable import WundercastModel
 @testable import WundercastCore
 
 /// The shell completions in `completions/`: bash's function run as bash runs it, zsh and fish

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WundercastTestSupport
 
+@testable import WundercastModel
 @testable import WundercastCore
 
 /// The hand-written man pages in `man/`: groff reads them without a warning, and they document

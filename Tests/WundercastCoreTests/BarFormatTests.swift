@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WundercastModel
 import WundercastCore
 import WundercastTestSupport
 

@@ -1,4 +1,5 @@
 import Testing
+import WundercastModel
 import WundercastCore
 
 /// `[Weather] Provider=`, `URL=` per provider, `APIKeyFile=`, `Language=`, and keys kept out of

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WundercastSupport
+@testable import WundercastModel
 @testable import WundercastCore
 
 /// `etc/wundercast.conf` of this checkout, found from this file's path.

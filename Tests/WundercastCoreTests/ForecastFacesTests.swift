@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WundercastSupport
+import WundercastModel
 import WundercastCore
 import WundercastTestSupport
 
@@ -18,7 +19,7 @@ import WundercastTestSupport
     }
 
     @Test func dailyPlaceholdersOnThePlacesClock() throws {
-        let values = Self.values(try Self.state(OpenMeteoForecastRecordingTests.newYork))
+        let values = Self.values(try Self.state(OpenMeteoRecordings.newYork))
         #expect(values[.high] == "0")  // -0.2: never "-0"
         #expect(values[.low] == "-9")
         #expect(values[.sunrise] == "07:00")
@@ -30,11 +31,11 @@ import WundercastTestSupport
     }
 
     @Test func pressureGustsAndChanceOfPrecipitation() throws {
-        let bucharest = Self.values(try Self.state(OpenMeteoForecastRecordingTests.bucharest))
+        let bucharest = Self.values(try Self.state(OpenMeteoRecordings.bucharest))
         #expect(bucharest[.gusts] == "12 km/h")
         #expect(bucharest[.pressure] == "1035 hPa")
         #expect(bucharest[.pressureTendency] == "rising +1.3 hPa/3h")
-        let zagreb = Self.values(try Self.state(OpenMeteoForecastRecordingTests.zagreb))
+        let zagreb = Self.values(try Self.state(OpenMeteoRecordings.zagreb))
         #expect(zagreb[.precipitationProbability] == "0%")
         #expect(zagreb[.high] == "25" && zagreb[.low] == nil)
     }
@@ -48,13 +49,13 @@ import WundercastTestSupport
     }
 
     @Test func sunTimesSayUTCWithoutAnOffset() throws {
-        var state = try Self.state(OpenMeteoForecastRecordingTests.newYork)
+        var state = try Self.state(OpenMeteoRecordings.newYork)
         state.weather?.forecast?.utcOffsetSeconds = nil
         #expect(Self.values(state)[.sunrise] == "12:00 UTC")
     }
 
     @Test func waybarTooltipShowsTheForecast() throws {
-        let state = try Self.state(OpenMeteoForecastRecordingTests.newYork)
+        let state = try Self.state(OpenMeteoRecordings.newYork)
         let item = BarItem(state: state, now: SampleStates.now)
         let tooltip = item.tooltip
         #expect(tooltip.contains("Today: high 0°C, low -9°C"))
@@ -73,7 +74,7 @@ import WundercastTestSupport
     }
 
     @Test func hourLinesShowChanceAndAmountOfPrecipitation() throws {
-        let body = try Fixtures.edited(OpenMeteoForecastRecordingTests.newYork) { json in
+        let body = try Fixtures.edited(OpenMeteoRecordings.newYork) { json in
             var hourly = json["hourly"] as! [String: Any]
             let count = (hourly["time"] as! [Any]).count
             hourly["precipitation_probability"] = (0..<count).map { $0 % 2 == 0 ? 40 : 0 }
@@ -87,7 +88,7 @@ import WundercastTestSupport
     }
 
     @Test func hostileUnitLabelsAreSanitized() throws {
-        var state = try Self.state(OpenMeteoForecastRecordingTests.bucharest)
+        var state = try Self.state(OpenMeteoRecordings.bucharest)
         state.weather?.forecast?.units.windGusts = "\u{1B}[2Jkm/h\nEVIL" + String(repeating: "x", count: 1000)
         state.weather?.forecast?.units.temperature = "°C\r\n"
         let values = Self.values(state)

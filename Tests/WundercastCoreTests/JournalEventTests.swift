@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WundercastSupport
+@testable import WundercastModel
 @testable import WundercastCore
 import WundercastTestSupport
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WundercastTestSupport
 
+@testable import WundercastModel
 @testable import WundercastCore
 
 /// What of each state is kept, and when the file needs writing: only when that changes.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WundercastTestSupport
 
+@testable import WundercastModel
 @testable import WundercastCore
 
 /// The file format of the kept weather: what is written reads back the same, and anything

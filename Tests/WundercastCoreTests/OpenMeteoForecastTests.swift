@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WundercastModel
 import WundercastCore
 import WundercastTestSupport
 
@@ -7,11 +8,11 @@ import WundercastTestSupport
 /// time) and of variants built from them here. Expected hours are read from the recording
 /// itself with Foundation's own date parsing, not copied from the decoder's output.
 @Suite struct OpenMeteoForecastRecordingTests {
-    static let bucharest = "weather/open-meteo/current_bucharest_metric.json"
-    static let newYork = "weather/open-meteo/forecast_newyork_daily.json"
-    static let zagreb = "weather/open-meteo/forecast_zagreb_precipitation_probability.json"
-    static let munich = "weather/open-meteo/forecast_munich_unixtime.json"
-    static let berlin = "weather/open-meteo/forecast_berlin_minutely15_gmt.json"
+    static let bucharest = OpenMeteoRecordings.bucharest
+    static let newYork = OpenMeteoRecordings.newYork
+    static let zagreb = OpenMeteoRecordings.zagreb
+    static let munich = OpenMeteoRecordings.munich
+    static let berlin = OpenMeteoRecordings.berlin
 
     /// A local `yyyy-MM-ddTHH:mm` of a place `offset` seconds east of UTC, as an instant.
     static func instant(_ local: String, offset: Int) throws -> Date {

@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import Testing
+import WundercastModel
 import WundercastCore
 import WundercastTestSupport
 
@@ -351,26 +351,5 @@ import WundercastTestSupport
         }
         await #expect(throws: WeatherError.cancelled) { try await task.value }
         #expect(http.requests.isEmpty)
-    }
-}
-
-/// An ``HTTPClient`` that records requests and answers with a canned response or error.
-final class FakeHTTPClient: HTTPClient {
-    struct Request: Sendable {
-        var url: String
-        var headers: [String: String]
-    }
-
-    private let answer: Result<HTTPResponse, WeatherError>
-    private let recorded = Mutex<[Request]>([])
-
-    init(response: HTTPResponse = HTTPResponse(status: 500, headers: [:], body: [])) { answer = .success(response) }
-    init(error: WeatherError) { answer = .failure(error) }
-
-    var requests: [Request] { recorded.withLock { $0 } }
-
-    func get(_ url: String, headers: [String: String]) async throws(WeatherError) -> HTTPResponse {
-        recorded.withLock { $0.append(Request(url: url, headers: headers)) }
-        return try answer.get()
     }
 }

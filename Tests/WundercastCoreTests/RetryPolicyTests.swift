@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WundercastModel
 import WundercastCore
 
 @Suite struct RetryPolicyTests {

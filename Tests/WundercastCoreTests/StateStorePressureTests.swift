@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WundercastModel
 import WundercastCore
 
 /// A provider without a pressure series: the state's tendency comes from the daemon's own fetches.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WundercastTestSupport
 
+@testable import WundercastModel
 @testable import WundercastCore
 
 /// Weather kept from before a restart, as the store publishes it: `stale` with its true age

@@ -1,4 +1,5 @@
 import Testing
+import WundercastModel
 import WundercastCore
 
 /// `[Weather] Units=` and the per-quantity overrides: parsing, errors with file:line, and the

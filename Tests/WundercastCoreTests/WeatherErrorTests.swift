@@ -1,5 +1,7 @@
+import Foundation
 import Testing
 import WundercastSupport
+import WundercastModel
 import WundercastCore
 
 /// Provider text made safe (``UntrustedText``), `Retry-After` in both forms, Open-Meteo's
@@ -151,7 +153,7 @@ import WundercastCore
         #expect(error.message == "error report in an HTTP 200 answer: \(reason)")
         #expect(error.kind == .rateLimited)
         var policy = RetryPolicy()
-        let now = RetryPolicyTests().now
+        let now = Date(timeIntervalSince1970: 1_764_586_770)  // 2025-12-01 10:59:30 UTC (RetryPolicyTests.now)
         #expect(policy.failed(error, now: now) == RetryPolicy.untilNext(.day, after: now))
     }
 

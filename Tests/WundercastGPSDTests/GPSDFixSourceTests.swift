@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 import WundercastSupport
-import WundercastCore
+import WundercastModel
 @testable import WundercastGPSD
 import WundercastTestSupport
 

@@ -1,7 +1,7 @@
 import CCurl
 import Foundation
 import Testing
-import WundercastCore
+import WundercastModel
 import WundercastHTTP
 import WundercastTestSupport
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WundercastSupport
+import WundercastModel
 import WundercastCore
 import WundercastHTTP
 import WundercastTestSupport

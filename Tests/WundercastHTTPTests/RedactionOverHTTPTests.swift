@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import WundercastSupport
+import WundercastModel
 import WundercastCore
 import WundercastHTTP
 import WundercastTestSupport

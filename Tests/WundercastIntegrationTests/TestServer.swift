@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import WundercastModel
 import WundercastCore
 import WundercastPOSIX
 import WundercastServer

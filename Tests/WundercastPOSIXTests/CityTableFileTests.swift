@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import WundercastModel
 import WundercastCore
 import WundercastPOSIX
 import WundercastTestSupport

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WundercastSupport
-import WundercastCore
+import WundercastModel
 import WundercastTestSupport
 
 @Suite struct SecretsTests {

@@ -1,4 +1,5 @@
 import Foundation
+import WundercastModel
 import WundercastCore
 
 /// `WEATHER` states for format and `wundercastctl` tests, built as the daemon builds them.

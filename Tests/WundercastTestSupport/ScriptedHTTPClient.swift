@@ -1,4 +1,5 @@
 import Synchronization
+import WundercastModel
 import WundercastCore
 
 /// An ``HTTPClient`` that answers from a script, in order, and records each request. A request

@@ -1,5 +1,6 @@
 import Synchronization
 import WundercastSupport
+import WundercastModel
 import WundercastCore
 
 /// A ``WeatherProvider`` whose answers the test decides: each call waits until the test

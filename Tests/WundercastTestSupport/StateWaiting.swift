@@ -1,3 +1,4 @@
+import WundercastModel
 import WundercastCore
 
 extension StateStore {

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WundercastModel
 
 /// Weather as ``WeatherCache`` hands it out: the provider's answer unchanged (its observation
 /// time included) and when it arrived, so that ages and `fresh`/`stale` stay true for an answer

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Synchronization
 import WundercastSupport
+import WundercastModel
 
 /// The one weather cache of the daemon, shared by its own fetches (``WeatherService``) and the
 /// one-off lookups (`weather PLACE|LAT,LON`, `around`; ``LookupService``). It decides whether

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WundercastModel
 
 /// The bookkeeping of ``WeatherCache`` as a plain value (no tasks, no lock, no clock: the
 /// caller passes the time): the stored answers, the fetches in flight and who waits for which.

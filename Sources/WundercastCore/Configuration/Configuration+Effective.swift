@@ -1,4 +1,5 @@
 import WundercastSupport
+import WundercastModel
 
 /// The effective configuration as text (`wundercastd --check-config`): every section and key
 /// with its value spelt as the configuration file takes it, and where it came from.

@@ -1,4 +1,5 @@
 import WundercastSupport
+import WundercastModel
 
 /// The typed reads every provider's decoder makes of a ``JSONValue`` (Open-Meteo, OpenWeatherMap,
 /// MET Norway): each names the member's path in the ``WeatherError/decoding(message:)`` it throws.

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WundercastSupport
+import WundercastModel
 
 extension BarItem {
     /// Hours of the forecast shown in the tooltip (the state carries up to 12).

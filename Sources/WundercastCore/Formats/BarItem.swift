@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WundercastSupport
+import WundercastModel
 
 /// What every status bar format shows, before it is written in that bar's format: built once
 /// from the daemon's state (``init(state:now:options:)``) or for a daemon that is down or

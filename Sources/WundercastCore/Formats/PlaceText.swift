@@ -1,4 +1,5 @@
 import WundercastSupport
+import WundercastModel
 
 /// Place and direction texts for the human line, bars and templates. Every text from the daemon
 /// is sanitized here (``UntrustedText``): no control characters, bounded length.

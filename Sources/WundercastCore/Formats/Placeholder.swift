@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WundercastSupport
+import WundercastModel
 
 /// The placeholders of `--template` (`{icon} {temperature}{unit} {condition} {place}`), each
 /// with the value it expands to. A value the state does not have expands to nothing. Numbers

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Synchronization
 import WundercastSupport
+import WundercastModel
 
 /// An ``HTTPClient`` that asks another one only when it must: one ``ConditionalCache`` per URL
 /// (the last ``capacity`` URLs used), for a provider that wants `Expires` honoured and

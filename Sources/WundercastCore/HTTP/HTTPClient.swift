@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WundercastModel
 
 /// An HTTP response: status, headers (names lower-cased), body.
 public struct HTTPResponse: Sendable {

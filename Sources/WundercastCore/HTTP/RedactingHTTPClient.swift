@@ -1,4 +1,5 @@
 import WundercastSupport
+import WundercastModel
 
 /// An ``HTTPClient`` that redacts ``secrets`` from everything another client brings back, as it
 /// arrives: the body's bytes, every header name and value, and the texts of every error it

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WundercastSupport
+import WundercastModel
 
 /// The last published weather as the daemon keeps it on disk across restarts (`[Cache] Path=`,
 /// by default `$CACHE_DIRECTORY/state.json`): one JSON object, written by the daemon alone.

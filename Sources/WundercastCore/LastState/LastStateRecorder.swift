@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WundercastModel
 
 /// Decides what of each published state is kept on disk (``LastState``), and whether that
 /// differs from what was last written: the daemon writes only then, so a state that changes

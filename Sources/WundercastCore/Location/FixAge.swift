@@ -1,3 +1,5 @@
+import WundercastModel
+
 /// Whether the daemon's GPS position is current or only the last known one (DESIGN "A
 /// position ages"): a plain state machine, fed with fixes and source conditions at instants
 /// of the caller's monotonic clock.

@@ -1,3 +1,5 @@
+import WundercastModel
+
 /// The journal's "fix acquired" and "fix lost" events (``MessageID/fixAcquired``,
 /// ``MessageID/fixLost``): one per change of the position's currency, none per fix.
 ///

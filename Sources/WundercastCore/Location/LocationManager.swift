@@ -1,4 +1,5 @@
 import Synchronization
+import WundercastModel
 
 /// The book's `CLLocationManager+Rx` on Linux: one shared stream of location updates from a
 /// ``FixSource``, and the authorization status that gates it.

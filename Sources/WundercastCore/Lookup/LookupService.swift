@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Synchronization
 import WundercastSupport
+import WundercastModel
 
 /// One-off lookups for anywhere: `weather PLACE|LAT,LON` and `around` (the book's text search,
 /// map search and `currentWeatherAround`). They never change the daemon's own state.

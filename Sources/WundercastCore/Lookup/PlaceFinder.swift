@@ -1,4 +1,5 @@
 import WundercastSupport
+import WundercastModel
 
 /// What lookups need to know about places, from the city table and geocoding (`Places/`).
 public struct PlaceFinder: Sendable {

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WundercastModel
 
 /// The current weather and its forecast from the steps of a locationforecast answer, counted
 /// from the answer's own first step (never the wall clock, so that a recorded answer gives the

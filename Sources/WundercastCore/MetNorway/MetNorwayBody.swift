@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WundercastSupport
+import WundercastModel
 
 /// A locationforecast 2.0 answer (GeoJSON `Feature`), read as far as the weather needs:
 /// `properties.meta.units` and `properties.timeseries[]`, each step with its `time`,

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WundercastSupport
+import WundercastModel
 
 /// Current weather and its forecast from MET Norway's locationforecast 2.0, compact product
 /// (`GET /weatherapi/locationforecast/2.0/compact?lat=…&lon=…`), no key needed.

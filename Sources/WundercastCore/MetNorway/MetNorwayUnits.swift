@@ -1,4 +1,5 @@
 import WundercastSupport
+import WundercastModel
 
 /// Units of MET Norway's values: read from the answer's `properties.meta.units`
 /// (`"celsius"`, `"m/s"`, `"hPa"`, `"mm"`, `"%"`, `"degrees"`) and converted to what

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WundercastSupport
+import WundercastModel
 
 /// What both OpenWeatherMap 2.5 endpoints share: a JSON object with `cod` (the API's own
 /// status, a number on success and on 401/429 but a string on 400/404: `200`, `"200"`,

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WundercastSupport
+import WundercastModel
 
 /// The condition of an answer or of one forecast step: the first entry of its `weather` array,
 /// which OpenWeatherMap documents as the primary one (the array may hold several, or none).

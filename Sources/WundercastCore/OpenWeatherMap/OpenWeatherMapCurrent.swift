@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WundercastModel
 
 /// What one `/data/2.5/weather` answer says, converted to the units of `Units=`; the provider
 /// joins it with the forecast (``OpenWeatherMapProvider/weather(current:forecast:)``).

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WundercastModel
 
 /// What one `/data/2.5/forecast` answer says: its 3-hourly steps (`list`), converted to the
 /// units of `Units=`, and the place's offset, sunrise and sunset (`city`).

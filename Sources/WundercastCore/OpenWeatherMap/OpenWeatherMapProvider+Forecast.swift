@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WundercastModel
 
 extension OpenWeatherMapProvider {
     /// The current weather with its ``Forecast``, joined from the two answers:

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WundercastSupport
+import WundercastModel
 
 /// Current weather and its forecast from OpenWeatherMap 2.5: **two** requests per fetch,
 /// `GET /data/2.5/weather` (current) then `GET /data/2.5/forecast` (3-hourly steps), both with

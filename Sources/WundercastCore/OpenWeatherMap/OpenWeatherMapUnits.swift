@@ -1,3 +1,5 @@
+import WundercastModel
+
 /// OpenWeatherMap's `units=` and what its values are in under each. The answer carries no unit
 /// labels: the units are those the request asked for (`standard` when it asked none).
 ///

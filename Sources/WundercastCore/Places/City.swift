@@ -1,3 +1,5 @@
+import WundercastModel
+
 /// A city of the city table (GeoNames' cities of at least 15,000 people, from libgeonames),
 /// or a place found by online geocoding. Made on demand from the table's compact storage.
 public struct City: Sendable, Equatable, Hashable {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import WundercastModel
 
 extension CityTable {
     /// The city nearest to `coordinate` (great-circle distance), through the k-d index: some

@@ -1,3 +1,5 @@
+import WundercastModel
+
 /// The city table: every city of a table file (from libgeonames: 24,361 cities of at least
 /// 15,000 people) in compact arrays, with a nearest-city index and a name search. Immutable.
 ///

@@ -1,4 +1,5 @@
 import WundercastSupport
+import WundercastModel
 
 /// The city table's text format, version 1 (written by `wundercast-cities` from libgeonames,
 /// read by ``CityTable/init(parsing:)``).

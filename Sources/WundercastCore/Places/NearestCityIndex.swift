@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import WundercastModel
 
 /// The nearest-city index: an implicit k-d tree over the cities' positions as points on the
 /// unit sphere (x, y, z), built once when the table is parsed.

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WundercastSupport
+import WundercastModel
 
 /// Looks up place names online: something that finds places the city table lacks.
 public protocol PlaceGeocoder: Sendable {

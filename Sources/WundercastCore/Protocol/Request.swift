@@ -1,4 +1,5 @@
 import WundercastSupport
+import WundercastModel
 
 /// Requests of protocol revision 1 (docs/PROTOCOL.md), parsed from one line of words.
 extension SocketProtocol {

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WundercastSupport
+import WundercastModel
 
 /// The line protocol of the daemon's Unix socket, in gpsd's style: a request is one short
 /// line of words; every response is one JSON object on one line with a `"class"` member.

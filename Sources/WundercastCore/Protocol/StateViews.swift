@@ -1,4 +1,5 @@
 import WundercastSupport
+import WundercastModel
 
 /// Who reads the socket, as far as positions go: `precise` readers (root, the daemon's user,
 /// members of `[Socket] PreciseGroup=`) get positions at the provider's `Precision=`; `public`

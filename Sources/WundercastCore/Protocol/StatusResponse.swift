@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WundercastSupport
+import WundercastModel
 
 extension SocketProtocol {
     /// `{"class":"STATUS",...}`: the daemon's health for `status` and `wundercastctl status`.

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WundercastModel
 
 /// The one owner of "when is weather fetched for the daemon's own position": the throttle
 /// (time and distance), the `MaxAge` refresh, latest-wins and the retry policy, as a plain

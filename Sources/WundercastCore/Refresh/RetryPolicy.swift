@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WundercastModel
 
 /// How long to wait after a failed weather fetch: one policy per provider, so that its
 /// memory of failures survives new positions (a moving receiver must not restart the

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Synchronization
 import WundercastSupport
+import WundercastModel
 
 /// The one door to the weather provider: the daemon's own fetches and one-off lookups
 /// (`weather`, `around`) wait here in arrival order, so the provider never sees two requests

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WundercastModel
 
 /// The work of one authorization status: turns the positions its feed delivers into weather
 /// fetches, one at a time, as the ``RefreshStateMachine`` decides, and publishes what

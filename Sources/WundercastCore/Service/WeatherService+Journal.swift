@@ -1,4 +1,5 @@
 import WundercastSupport
+import WundercastModel
 
 /// The journal entries of the service's events: each with its ``MessageID`` and `WUNDERCAST_*`
 /// fields, positions at `[Journal] Precision=` (the text of a provider's error may echo the

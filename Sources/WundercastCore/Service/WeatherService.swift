@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Synchronization
 import WundercastSupport
+import WundercastModel
 
 /// Weather for the daemon's own position, according to the authorization status (DESIGN
 /// "The location stream"). A service: ``run()`` until cancelled.

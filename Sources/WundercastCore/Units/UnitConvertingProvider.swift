@@ -1,4 +1,5 @@
 import WundercastSupport
+import WundercastModel
 
 /// A provider whose answers are converted to the configured units per quantity
 /// (``Weather/converted(to:)``): for providers that publish in the base `Units=` system only

@@ -1,5 +1,6 @@
 import Dispatch
 import WundercastSupport
+import WundercastModel
 import WundercastCore
 import WundercastPOSIX
 

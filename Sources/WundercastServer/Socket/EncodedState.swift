@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WundercastModel
 import WundercastCore
 
 /// A `WEATHER` line encoded once, with its two `ageSeconds` members left as slots: sending it

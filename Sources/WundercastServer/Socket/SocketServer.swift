@@ -7,6 +7,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WundercastSupport
+import WundercastModel
 import WundercastCore
 import WundercastPOSIX
 

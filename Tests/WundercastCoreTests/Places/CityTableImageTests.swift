@@ -1,6 +1,7 @@
 import Testing
 import WundercastTestSupport
 
+@testable import WundercastModel
 @testable import WundercastCore
 
 /// The binary image (``CityTableImage``): written from a parsed table, read back the same, and

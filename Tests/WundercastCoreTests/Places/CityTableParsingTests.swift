@@ -1,4 +1,5 @@
 import Testing
+import WundercastModel
 import WundercastCore
 
 @Suite struct CityTableParsingTests {

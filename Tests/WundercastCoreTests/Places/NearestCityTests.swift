@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Testing
+import WundercastModel
 import WundercastCore
 import WundercastTestSupport
 

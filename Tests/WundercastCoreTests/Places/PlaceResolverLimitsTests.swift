@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+import WundercastModel
 import WundercastCore
 
 /// A table whose file cannot be read now.

@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+import WundercastModel
 import WundercastCore
 
 /// A ``PlaceGeocoder`` that answers from a script and counts the lookups.

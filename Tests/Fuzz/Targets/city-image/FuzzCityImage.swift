@@ -1,3 +1,4 @@
+@testable import WundercastModel
 @testable import WundercastCore
 
 /// libFuzzer entry: the input is a city table image (`cities.bin`), loaded as the daemon maps it

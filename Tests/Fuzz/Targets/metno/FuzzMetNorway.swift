@@ -1,3 +1,4 @@
+import WundercastModel
 import WundercastCore
 
 /// libFuzzer entry: the input is the body of a MET Norway locationforecast 2.0 answer (compact

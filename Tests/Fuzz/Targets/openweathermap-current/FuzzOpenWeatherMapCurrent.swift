@@ -1,3 +1,4 @@
+import WundercastModel
 import WundercastCore
 
 /// libFuzzer entry: the input is the body of an OpenWeatherMap `/data/2.5/weather` answer under

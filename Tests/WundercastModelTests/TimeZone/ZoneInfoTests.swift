@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-import WundercastCore
+import WundercastModel
 import WundercastTestSupport
 
 /// The TZif reader against the machine's own `/usr/share/zoneinfo` (Debian's tzdata).

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WundercastCore
+import WundercastModel
 
 /// Polar day and night, days with only a sunrise or only a sunset, and ``Sun/isDay(at:time:)``.
 @Suite struct SunBehaviourTests {

@@ -1,7 +1,7 @@
 extension Coordinate {
     /// `[+-]digits[.digits]` (no exponent, no `nan`/`inf`) as a finite Double: the one reading
     /// of decimal degrees, so that `[Location] Fallback=` and the requests agree.
-    static func decimalDegrees(_ s: Substring) -> Double? {
+    package static func decimalDegrees(_ s: Substring) -> Double? {
         var body = s
         if body.first == "-" || body.first == "+" { body = body.dropFirst() }
         let pieces = body.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)

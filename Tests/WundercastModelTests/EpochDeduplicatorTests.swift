@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WundercastCore
+import WundercastModel
 
 @Suite struct EpochDeduplicatorTests {
     static let here = Coordinate(latitude: 48.217558333, longitude: 8.414495)

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WundercastCore
+import WundercastModel
 import WundercastTestSupport
 
 /// The TZif parser on every transition `zdump` lists, on cut and damaged files, on a

@@ -102,7 +102,7 @@ public struct Weather: Sendable, Equatable, Codable {
         (condition, icon) = WeatherCondition.texts(weatherCode: weatherCode, symbolCode: symbolCode, isDay: isDay)
     }
 
-    static func noNegativeZero(_ x: Double) -> Double { x == 0 ? 0 : x }
+    package static func noNegativeZero(_ x: Double) -> Double { x == 0 ? 0 : x }
 }
 
 /// WMO weather interpretation codes (WW) as Open-Meteo documents them.

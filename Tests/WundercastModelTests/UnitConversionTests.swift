@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WundercastCore
+import WundercastModel
 import WundercastTestSupport
 
 /// The conversion module (Sources/WundercastCore/Units): unit strings read into units, known

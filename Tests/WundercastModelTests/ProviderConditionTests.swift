@@ -1,5 +1,5 @@
 import Testing
-import WundercastCore
+import WundercastModel
 
 /// OpenWeatherMap condition ids and MET Norway symbol codes in the one condition model.
 @Suite struct ProviderConditionTests {

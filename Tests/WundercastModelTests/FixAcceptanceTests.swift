@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WundercastCore
+import WundercastModel
 
 /// `Fix(report:)`: which TPV reports become fixes (PITFALLS, libgps).
 @Suite struct FixAcceptanceTests {

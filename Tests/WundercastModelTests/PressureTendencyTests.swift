@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WundercastModel
 import WundercastCore
 import WundercastTestSupport
 
@@ -104,14 +105,14 @@ import WundercastTestSupport
     @Test func recordedSeries() throws {
         let json =
             try JSONSerialization.jsonObject(
-                with: Data(Fixtures.bytes(OpenMeteoForecastRecordingTests.bucharest))) as! [String: Any]
+                with: Data(Fixtures.bytes(OpenMeteoRecordings.bucharest))) as! [String: Any]
         let hourly = json["hourly"] as! [String: Any]
         let times = hourly["time"] as! [String]
         let pressures = hourly["pressure_msl"] as! [Double]
         let later = pressures[times.firstIndex(of: "2026-01-16T22:00")!]
         let earlier = pressures[times.firstIndex(of: "2026-01-16T19:00")!]
         let weather = try OpenMeteoProvider.decode(
-            status: 200, body: Fixtures.bytes(OpenMeteoForecastRecordingTests.bucharest))
+            status: 200, body: Fixtures.bytes(OpenMeteoRecordings.bucharest))
         #expect(weather.forecast?.pressureTendency == PressureTendency(change: later - earlier, source: .hourly))
     }
 }

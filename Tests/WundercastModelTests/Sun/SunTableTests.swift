@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WundercastCore
+import WundercastModel
 import WundercastTestSupport
 
 /// Sunrise, sunset and twilights against published tables (Tests/Fixtures/weather/sun, see

@@ -31,8 +31,11 @@ let package = Package(
         // The domain's values: coordinates, fixes and positions, weather and its state, forecast,
         // conditions, units, sun and time zones, errors and back-off.
         .target(name: "WundercastModel", dependencies: ["WundercastSupport"]),
-        // Operators, pipeline, decoding, protocol, formats, configuration.
-        .target(name: "WundercastCore", dependencies: ["WundercastSupport", "WundercastModel"]),
+        // Weather providers: their protocols, Open-Meteo, OpenWeatherMap, MET Norway, the decoding
+        // they share, the HTTP client they ask through (conditional, redacting).
+        .target(name: "WundercastProviders", dependencies: ["WundercastSupport", "WundercastModel"]),
+        // Operators, pipeline, protocol, formats, configuration.
+        .target(name: "WundercastCore", dependencies: ["WundercastSupport", "WundercastModel", "WundercastProviders"]),
 
         // Sockets, files, signals, the environment: the one syscall wrapper and its users.
         .target(name: "WundercastPOSIX", dependencies: ["CSignalfd", "CEpoll", "CTimex"]),
@@ -42,13 +45,14 @@ let package = Package(
             name: "WundercastGPSD",
             dependencies: ["WundercastSupport", "WundercastModel", "WundercastCore", "WundercastPOSIX", "CGPS"]),
         .target(
-            name: "WundercastHTTP", dependencies: ["WundercastSupport", "WundercastModel", "WundercastCore", "CCurl"]),
+            name: "WundercastHTTP",
+            dependencies: ["WundercastSupport", "WundercastModel", "WundercastProviders", "CCurl"]),
         .target(name: "WundercastSystemd", dependencies: ["WundercastSupport", "WundercastPOSIX", "CSystemd"]),
         .target(
             name: "WundercastServer",
             dependencies: [
-                "WundercastSupport", "WundercastModel", "WundercastCore", "WundercastPOSIX", "WundercastGPSD",
-                "WundercastHTTP", "WundercastSystemd",
+                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastCore", "WundercastPOSIX",
+                "WundercastGPSD", "WundercastHTTP", "WundercastSystemd",
             ]),
 
         // wundercastctl's argument parsing, connection and commands (tested without a process).
@@ -70,22 +74,32 @@ let package = Package(
 
         // Tests.
         .target(
-            name: "WundercastTestSupport", dependencies: ["WundercastSupport", "WundercastModel", "WundercastCore"],
+            name: "WundercastTestSupport",
+            dependencies: ["WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastCore"],
             path: "Tests/WundercastTestSupport"),
         .testTarget(
             name: "WundercastSupportTests",
             dependencies: ["WundercastSupport", "WundercastModel", "WundercastTestSupport"]),
         .testTarget(
             name: "WundercastModelTests",
-            dependencies: ["WundercastModel", "WundercastCore", "WundercastTestSupport"]),
+            dependencies: ["WundercastModel", "WundercastProviders", "WundercastCore", "WundercastTestSupport"]),
+        .testTarget(
+            name: "WundercastProvidersTests",
+            dependencies: [
+                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastCore",
+                "WundercastTestSupport",
+            ]),
         .testTarget(
             name: "WundercastCoreTests",
-            dependencies: ["WundercastSupport", "WundercastModel", "WundercastCore", "WundercastTestSupport"]),
+            dependencies: [
+                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastCore",
+                "WundercastTestSupport",
+            ]),
         .testTarget(
             name: "WundercastPOSIXTests",
             dependencies: [
-                "WundercastSupport", "WundercastModel", "WundercastCore", "WundercastPOSIX", "WundercastServer",
-                "WundercastTestSupport",
+                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastCore", "WundercastPOSIX",
+                "WundercastServer", "WundercastTestSupport",
             ]),
         .testTarget(
             name: "WundercastCtlTests",
@@ -98,7 +112,8 @@ let package = Package(
         .testTarget(
             name: "WundercastHTTPTests",
             dependencies: [
-                "WundercastSupport", "WundercastModel", "WundercastCore", "WundercastHTTP", "WundercastTestSupport",
+                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastCore", "WundercastHTTP",
+                "WundercastTestSupport",
             ]),
         .testTarget(
             name: "WundercastSystemdTests",
@@ -106,8 +121,8 @@ let package = Package(
         .testTarget(
             name: "WundercastIntegrationTests",
             dependencies: [
-                "WundercastSupport", "WundercastModel", "WundercastCore", "WundercastPOSIX", "WundercastGPSD",
-                "WundercastHTTP", "WundercastServer", "WundercastTestSupport",
+                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastCore", "WundercastPOSIX",
+                "WundercastGPSD", "WundercastHTTP", "WundercastServer", "WundercastTestSupport",
             ]),
         // The fault suite (issue 14): real daemons under a faulty world (gpsd, providers, clients,
         // signals, broken files, clock steps, resource limits); run by `make faults`, skipped otherwise.
@@ -132,10 +147,10 @@ if Context.environment["WUNDERCAST_FUZZ"] == "1" {
     let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
         ("configuration", ["WundercastCore"]),
         ("request", ["WundercastCore"]),
-        ("open-meteo", ["WundercastCore"]),
-        ("openweathermap-current", ["WundercastModel", "WundercastCore"]),
-        ("openweathermap-forecast", ["WundercastCore"]),
-        ("metno", ["WundercastModel", "WundercastCore"]),
+        ("open-meteo", ["WundercastProviders"]),
+        ("openweathermap-current", ["WundercastModel", "WundercastProviders"]),
+        ("openweathermap-forecast", ["WundercastProviders"]),
+        ("metno", ["WundercastModel", "WundercastProviders"]),
         ("gpsd-report", ["WundercastModel", "WundercastGPSD", "CGPS"]),
         ("city-image", ["WundercastModel", "WundercastCore"]),
         ("last-state", ["WundercastCore"]),

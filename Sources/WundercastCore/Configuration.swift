@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WundercastModel
+import WundercastProviders
 
 /// The daemon's settings, read from a systemd-style INI file (`wundercastd --config PATH`).
 /// Every key has a default; see `etc/wundercast.conf` for the commented sample.

@@ -8,7 +8,7 @@ import Dispatch
 import Synchronization
 import WundercastSupport
 import WundercastModel
-import WundercastCore
+import WundercastProviders
 
 /// ``HTTPClient`` over libcurl (Debian's libcurl 7.88): one easy handle per request, driven on a
 /// dispatch thread, never on Swift's cooperative pool.

@@ -6,7 +6,7 @@ import Foundation
 import CCurl
 import Synchronization
 import WundercastModel
-import WundercastCore
+import WundercastProviders
 
 /// `curl_global_init` exactly once per process: a Swift global is initialised once, thread-safely.
 enum CurlGlobal {

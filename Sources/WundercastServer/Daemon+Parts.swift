@@ -1,5 +1,6 @@
 import WundercastSupport
 import WundercastModel
+import WundercastProviders
 import WundercastCore
 
 import WundercastGPSD

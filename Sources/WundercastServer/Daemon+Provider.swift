@@ -5,6 +5,7 @@ import Foundation
 #endif
 import WundercastSupport
 import WundercastModel
+import WundercastProviders
 import WundercastCore
 import WundercastHTTP
 import WundercastPOSIX

@@ -9,6 +9,7 @@ import Foundation
 import Synchronization
 import WundercastSupport
 import WundercastModel
+import WundercastProviders
 import WundercastCore
 import WundercastPOSIX
 import WundercastSystemd

@@ -11,7 +11,7 @@ SWIFT=${SWIFT:-swift}
 # The unit tests: everything that runs without real processes (the test targets of the modules
 # split out of the core, issue 15). A mutant outside them names the tests that kill it in a fifth
 # field (a --filter regular expression); else this default.
-FILTER=${MUTANT_TESTS:-WundercastSupportTests|WundercastModelTests|WundercastCoreTests}
+FILTER=${MUTANT_TESTS:-WundercastSupportTests|WundercastModelTests|WundercastProvidersTests|WundercastCoreTests}
 # A run that is still going after this many seconds is a hang. A mutant that names its tests (the
 # fifth field: issue 14's and every later one) is killed only by a failing test, never by a hang.
 # The core's older mutants of issues 5-8 still count a hang as a kill, listed apart at the end:
@@ -50,7 +50,7 @@ mutants=(
   "a wake cuts short a Retry-After|Sources/WundercastCore/Refresh/RefreshStateMachine+Wake.swift|guard streak.kind.isNetwork else {|guard true else {"
   "any TPV resets the back-off|Sources/WundercastGPSD/ReconnectSchedule.swift|let stable = sawFix && upFor >= stableFor|let stable = evidence != .other|WundercastGPSDTests.ReconnectScheduleTests|aGpsdThatSendsOneTPVAndClosesIsReconnectedWithGrowingBackoff"
   "unreadable decision ignored|Sources/WundercastServer/Daemon.swift|initial = .denied|initial = configuration.location.authorization|SavedDecisionTests"
-  "redaction after the cut|Sources/WundercastCore/HTTP/RedactingHTTPClient.swift|clean.body = secrets.redact(response.body)|clean.body = response.body|WundercastCoreTests.EntryRedactionTests"
+  "redaction after the cut|Sources/WundercastProviders/HTTP/RedactingHTTPClient.swift|clean.body = secrets.redact(response.body)|clean.body = response.body|WundercastProvidersTests.EntryRedactionTests"
 )
 
 bundle="$($SWIFT build --show-bin-path)/wundercastPackageTests.xctest"

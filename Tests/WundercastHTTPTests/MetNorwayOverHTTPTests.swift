@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WundercastSupport
 import WundercastModel
-import WundercastCore
+import WundercastProviders
 import WundercastHTTP
 import WundercastTestSupport
 

@@ -1,6 +1,6 @@
 import Synchronization
 import WundercastModel
-import WundercastCore
+import WundercastProviders
 
 /// An ``HTTPClient`` that records requests and answers with a canned response or error.
 public final class FakeHTTPClient: HTTPClient {

@@ -1,7 +1,7 @@
 import Synchronization
 import WundercastSupport
 import WundercastModel
-import WundercastCore
+import WundercastProviders
 
 /// A ``WeatherProvider`` whose answers the test decides: each call waits until the test
 /// answers it with ``answerNext(with:)``, so the test controls ordering exactly.

@@ -6,6 +6,7 @@ import Foundation
 import Synchronization
 import WundercastSupport
 import WundercastModel
+import WundercastProviders
 
 /// The one weather cache of the daemon, shared by its own fetches (``WeatherService``) and the
 /// one-off lookups (`weather PLACE|LAT,LON`, `around`; ``LookupService``). It decides whether

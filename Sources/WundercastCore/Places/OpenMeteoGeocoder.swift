@@ -5,6 +5,7 @@ import Foundation
 #endif
 import WundercastSupport
 import WundercastModel
+import WundercastProviders
 
 /// Looks up place names online: something that finds places the city table lacks.
 public protocol PlaceGeocoder: Sendable {

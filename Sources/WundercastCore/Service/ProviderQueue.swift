@@ -6,6 +6,7 @@ import Foundation
 import Synchronization
 import WundercastSupport
 import WundercastModel
+import WundercastProviders
 
 /// The one door to the weather provider: the daemon's own fetches and one-off lookups
 /// (`weather`, `around`) wait here in arrival order, so the provider never sees two requests

@@ -6,6 +6,7 @@ import Foundation
 import Synchronization
 import WundercastSupport
 import WundercastModel
+import WundercastProviders
 
 /// Weather for the daemon's own position, according to the authorization status (DESIGN
 /// "The location stream"). A service: ``run()`` until cancelled.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WundercastModel
-import WundercastCore
+import WundercastProviders
 import WundercastTestSupport
 
 /// `/data/2.5/forecast` decoding on the recorded answers and variants, and the forecast joined

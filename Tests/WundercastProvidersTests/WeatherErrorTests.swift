@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WundercastSupport
 import WundercastModel
+import WundercastProviders
 import WundercastCore
 
 /// Provider text made safe (``UntrustedText``), `Retry-After` in both forms, Open-Meteo's

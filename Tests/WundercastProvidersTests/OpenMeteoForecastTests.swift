@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WundercastModel
-import WundercastCore
+import WundercastProviders
 import WundercastTestSupport
 
 /// The forecast of recorded Open-Meteo answers (hourly, daily, in local ISO time and in unix

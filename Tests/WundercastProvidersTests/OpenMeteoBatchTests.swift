@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WundercastModel
-import WundercastCore
+import WundercastProviders
 import WundercastTestSupport
 
 /// Open-Meteo with several coordinates in one request (issue 7, point 6): the URL lists them,

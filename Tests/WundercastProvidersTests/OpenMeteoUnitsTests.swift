@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WundercastModel
-import WundercastCore
+import WundercastProviders
 import WundercastTestSupport
 
 /// Open-Meteo is asked per quantity for what is wanted; its answer is converted by its own unit

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WundercastModel
-import WundercastCore
+import WundercastProviders
 import WundercastTestSupport
 
 /// Every recorded MET Norway answer in `Tests/Fixtures/weather/metno/`, decoded and compared

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WundercastModel
-import WundercastCore
+import WundercastProviders
 import WundercastTestSupport
 
 /// `/data/2.5/weather` decoding on the recorded answers and on variants built from them

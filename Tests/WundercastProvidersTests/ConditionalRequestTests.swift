@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WundercastModel
-import WundercastCore
+import WundercastProviders
 import WundercastTestSupport
 
 /// MET Norway's etiquette as a reusable client (issue 7, point 1), on a manual clock: no

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WundercastModel
-import WundercastCore
+import WundercastProviders
 import WundercastTestSupport
 
 /// Recorded Open-Meteo responses (Tests/Fixtures/weather/open-meteo) and variants built by

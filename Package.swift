@@ -34,8 +34,14 @@ let package = Package(
         // Weather providers: their protocols, Open-Meteo, OpenWeatherMap, MET Norway, the decoding
         // they share, the HTTP client they ask through (conditional, redacting).
         .target(name: "WundercastProviders", dependencies: ["WundercastSupport", "WundercastModel"]),
-        // Operators, pipeline, protocol, formats, configuration.
-        .target(name: "WundercastCore", dependencies: ["WundercastSupport", "WundercastModel", "WundercastProviders"]),
+        // The configuration: its keys, the INI parser, defaults, the effective text, the rules between keys.
+        .target(
+            name: "WundercastConfiguration",
+            dependencies: ["WundercastSupport", "WundercastModel", "WundercastProviders"]),
+        // Operators, pipeline, protocol, formats.
+        .target(
+            name: "WundercastCore",
+            dependencies: ["WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastConfiguration"]),
 
         // Sockets, files, signals, the environment: the one syscall wrapper and its users.
         .target(name: "WundercastPOSIX", dependencies: ["CSignalfd", "CEpoll", "CTimex"]),
@@ -43,7 +49,9 @@ let package = Package(
         // Adapters.
         .target(
             name: "WundercastGPSD",
-            dependencies: ["WundercastSupport", "WundercastModel", "WundercastCore", "WundercastPOSIX", "CGPS"]),
+            dependencies: [
+                "WundercastSupport", "WundercastModel", "WundercastConfiguration", "WundercastPOSIX", "CGPS",
+            ]),
         .target(
             name: "WundercastHTTP",
             dependencies: ["WundercastSupport", "WundercastModel", "WundercastProviders", "CCurl"]),
@@ -51,8 +59,8 @@ let package = Package(
         .target(
             name: "WundercastServer",
             dependencies: [
-                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastCore", "WundercastPOSIX",
-                "WundercastGPSD", "WundercastHTTP", "WundercastSystemd",
+                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastConfiguration",
+                "WundercastCore", "WundercastPOSIX", "WundercastGPSD", "WundercastHTTP", "WundercastSystemd",
             ]),
 
         // wundercastctl's argument parsing, connection and commands (tested without a process).
@@ -90,16 +98,19 @@ let package = Package(
                 "WundercastTestSupport",
             ]),
         .testTarget(
+            name: "WundercastConfigurationTests",
+            dependencies: ["WundercastSupport", "WundercastModel", "WundercastConfiguration", "WundercastTestSupport"]),
+        .testTarget(
             name: "WundercastCoreTests",
             dependencies: [
-                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastCore",
-                "WundercastTestSupport",
+                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastConfiguration",
+                "WundercastCore", "WundercastTestSupport",
             ]),
         .testTarget(
             name: "WundercastPOSIXTests",
             dependencies: [
-                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastCore", "WundercastPOSIX",
-                "WundercastServer", "WundercastTestSupport",
+                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastConfiguration",
+                "WundercastCore", "WundercastPOSIX", "WundercastServer", "WundercastTestSupport",
             ]),
         .testTarget(
             name: "WundercastCtlTests",
@@ -121,8 +132,9 @@ let package = Package(
         .testTarget(
             name: "WundercastIntegrationTests",
             dependencies: [
-                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastCore", "WundercastPOSIX",
-                "WundercastGPSD", "WundercastHTTP", "WundercastServer", "WundercastTestSupport",
+                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastConfiguration",
+                "WundercastCore", "WundercastPOSIX", "WundercastGPSD", "WundercastHTTP", "WundercastServer",
+                "WundercastTestSupport",
             ]),
         // The fault suite (issue 14): real daemons under a faulty world (gpsd, providers, clients,
         // signals, broken files, clock steps, resource limits); run by `make faults`, skipped otherwise.
@@ -133,7 +145,10 @@ let package = Package(
         // (i3blocks, waybar in a headless sway, polybar under Xvfb); man pages, completions, install.
         .testTarget(
             name: "WundercastBarTests",
-            dependencies: ["WundercastSupport", "WundercastModel", "WundercastCore", "WundercastTestSupport"]),
+            dependencies: [
+                "WundercastSupport", "WundercastModel", "WundercastConfiguration", "WundercastCore",
+                "WundercastTestSupport",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -145,7 +160,7 @@ let package = Package(
 // flags alone instrument nothing for coverage).
 if Context.environment["WUNDERCAST_FUZZ"] == "1" {
     let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
-        ("configuration", ["WundercastCore"]),
+        ("configuration", ["WundercastConfiguration"]),
         ("request", ["WundercastCore"]),
         ("open-meteo", ["WundercastProviders"]),
         ("openweathermap-current", ["WundercastModel", "WundercastProviders"]),

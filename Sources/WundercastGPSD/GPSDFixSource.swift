@@ -1,7 +1,7 @@
 import Synchronization
 import WundercastSupport
 import WundercastModel
-import WundercastCore
+import WundercastConfiguration
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,4 @@
-import WundercastCore
+import WundercastConfiguration
 
 import WundercastPOSIX
 

@@ -1,6 +1,7 @@
 import WundercastSupport
 import WundercastModel
 import WundercastProviders
+import WundercastConfiguration
 import WundercastCore
 
 import WundercastGPSD

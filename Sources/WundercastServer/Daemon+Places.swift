@@ -1,4 +1,5 @@
 import WundercastSupport
+import WundercastConfiguration
 import WundercastCore
 
 import WundercastHTTP

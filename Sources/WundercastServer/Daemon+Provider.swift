@@ -6,6 +6,7 @@ import Foundation
 import WundercastSupport
 import WundercastModel
 import WundercastProviders
+import WundercastConfiguration
 import WundercastCore
 import WundercastHTTP
 import WundercastPOSIX

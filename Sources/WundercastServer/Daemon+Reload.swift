@@ -7,7 +7,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WundercastSupport
-import WundercastCore
+import WundercastConfiguration
 import WundercastSystemd
 
 extension Daemon.Instance {

@@ -10,6 +10,7 @@ import Synchronization
 import WundercastSupport
 import WundercastModel
 import WundercastProviders
+import WundercastConfiguration
 import WundercastCore
 import WundercastPOSIX
 import WundercastSystemd

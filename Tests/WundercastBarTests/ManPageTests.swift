@@ -3,6 +3,7 @@ import Testing
 import WundercastTestSupport
 
 @testable import WundercastModel
+@testable import WundercastConfiguration
 @testable import WundercastCore
 
 /// The hand-written man pages in `man/`: groff reads them without a warning, and they document

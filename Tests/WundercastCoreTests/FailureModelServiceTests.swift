@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WundercastSupport
 import WundercastModel
-import WundercastCore
+import WundercastConfiguration
 import WundercastTestSupport
 
 /// Every failure kind of issue 7 (point 5) at the service: the weather already shown stays,

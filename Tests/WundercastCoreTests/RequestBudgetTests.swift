@@ -4,6 +4,7 @@ import Testing
 import WundercastSupport
 import WundercastModel
 import WundercastProviders
+import WundercastConfiguration
 import WundercastCore
 import WundercastTestSupport
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WundercastSupport
 import WundercastModel
+import WundercastConfiguration
 import WundercastCore
 import WundercastTestSupport
 

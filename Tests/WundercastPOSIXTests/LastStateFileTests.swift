@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import WundercastConfiguration
 import WundercastCore
 @testable import WundercastPOSIX
 import WundercastTestSupport

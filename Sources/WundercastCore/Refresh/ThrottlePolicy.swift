@@ -1,3 +1,5 @@
+import WundercastConfiguration
+
 /// The time and distance rules that thin the location stream before weather is fetched.
 /// Config `[Throttle]`.
 public struct ThrottlePolicy: Sendable, Equatable {

@@ -7,6 +7,7 @@ import Synchronization
 import WundercastSupport
 import WundercastModel
 import WundercastProviders
+import WundercastConfiguration
 
 /// Weather for the daemon's own position, according to the authorization status (DESIGN
 /// "The location stream"). A service: ``run()`` until cancelled.

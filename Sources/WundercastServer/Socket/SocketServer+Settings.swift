@@ -1,5 +1,5 @@
 import Dispatch
-import WundercastCore
+import WundercastConfiguration
 
 extension SocketServer {
     /// The limits of `[Socket]` (etc/wundercast.conf) and who reads precisely.

@@ -3,11 +3,11 @@ import Testing
 
 @testable import WundercastSupport
 @testable import WundercastModel
-@testable import WundercastCore
+@testable import WundercastConfiguration
 
 /// `etc/wundercast.conf` of this checkout, found from this file's path.
 private let samplePath = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent()  // WundercastCoreTests
+    .deletingLastPathComponent()  // WundercastConfigurationTests
     .deletingLastPathComponent()  // Tests
     .deletingLastPathComponent()  // checkout
     .appendingPathComponent("etc/wundercast.conf").path

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import WundercastCore
+@testable import WundercastConfiguration
 
 /// `parse(_:file:onto:)`: files applied on top of each other, origins, every error collected,
 /// bad UTF-8 at its line, and the effective configuration as text.

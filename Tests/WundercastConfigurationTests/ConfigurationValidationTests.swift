@@ -1,6 +1,6 @@
 import Testing
 
-@testable import WundercastCore
+@testable import WundercastConfiguration
 
 /// URLs, host:port pairs, paths and coordinates: good values taken, bad ones refused with a
 /// `Key="value" reason` message at their line.

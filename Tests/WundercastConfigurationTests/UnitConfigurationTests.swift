@@ -1,6 +1,6 @@
 import Testing
 import WundercastModel
-import WundercastCore
+import WundercastConfiguration
 
 /// `[Weather] Units=` and the per-quantity overrides: parsing, errors with file:line, and the
 /// units they give.

@@ -1,6 +1,6 @@
 import Testing
 import WundercastModel
-import WundercastCore
+import WundercastConfiguration
 
 /// `[Weather] Provider=`, `URL=` per provider, `APIKeyFile=`, `Language=`, and keys kept out of
 /// the main configuration (issue 7, point 1).

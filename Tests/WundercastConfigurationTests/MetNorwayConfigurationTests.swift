@@ -1,5 +1,5 @@
 import Testing
-import WundercastCore
+import WundercastConfiguration
 
 /// `Provider=metno`, `Contact=` and the provider's own base URL when `URL=` is not set.
 @Suite struct MetNorwayConfigurationTests {

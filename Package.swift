@@ -38,10 +38,15 @@ let package = Package(
         .target(
             name: "WundercastConfiguration",
             dependencies: ["WundercastSupport", "WundercastModel", "WundercastProviders"]),
-        // Operators, pipeline, protocol, formats.
+        // The socket protocol: requests, responses, the state's views for public and precise readers.
+        .target(name: "WundercastProtocol", dependencies: ["WundercastSupport", "WundercastModel"]),
+        // Operators, pipeline, formats.
         .target(
             name: "WundercastCore",
-            dependencies: ["WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastConfiguration"]),
+            dependencies: [
+                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastConfiguration",
+                "WundercastProtocol",
+            ]),
 
         // Sockets, files, signals, the environment: the one syscall wrapper and its users.
         .target(name: "WundercastPOSIX", dependencies: ["CSignalfd", "CEpoll", "CTimex"]),
@@ -60,13 +65,16 @@ let package = Package(
             name: "WundercastServer",
             dependencies: [
                 "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastConfiguration",
-                "WundercastCore", "WundercastPOSIX", "WundercastGPSD", "WundercastHTTP", "WundercastSystemd",
+                "WundercastProtocol", "WundercastCore", "WundercastPOSIX", "WundercastGPSD", "WundercastHTTP",
+                "WundercastSystemd",
             ]),
 
         // wundercastctl's argument parsing, connection and commands (tested without a process).
         .target(
             name: "WundercastCtl",
-            dependencies: ["WundercastSupport", "WundercastModel", "WundercastCore", "WundercastPOSIX"]),
+            dependencies: [
+                "WundercastSupport", "WundercastModel", "WundercastProtocol", "WundercastCore", "WundercastPOSIX",
+            ]),
 
         // Thin mains.
         .executableTarget(name: "wundercastd", dependencies: ["WundercastServer", "WundercastPOSIX"]),
@@ -83,28 +91,38 @@ let package = Package(
         // Tests.
         .target(
             name: "WundercastTestSupport",
-            dependencies: ["WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastCore"],
+            dependencies: [
+                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastProtocol", "WundercastCore",
+            ],
             path: "Tests/WundercastTestSupport"),
         .testTarget(
             name: "WundercastSupportTests",
             dependencies: ["WundercastSupport", "WundercastModel", "WundercastTestSupport"]),
         .testTarget(
             name: "WundercastModelTests",
-            dependencies: ["WundercastModel", "WundercastProviders", "WundercastCore", "WundercastTestSupport"]),
+            dependencies: [
+                "WundercastModel", "WundercastProviders", "WundercastProtocol", "WundercastCore",
+                "WundercastTestSupport",
+            ]),
         .testTarget(
             name: "WundercastProvidersTests",
             dependencies: [
-                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastCore",
+                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastProtocol", "WundercastCore",
                 "WundercastTestSupport",
             ]),
         .testTarget(
             name: "WundercastConfigurationTests",
             dependencies: ["WundercastSupport", "WundercastModel", "WundercastConfiguration", "WundercastTestSupport"]),
         .testTarget(
+            name: "WundercastProtocolTests",
+            dependencies: [
+                "WundercastSupport", "WundercastModel", "WundercastProtocol", "WundercastCore", "WundercastTestSupport",
+            ]),
+        .testTarget(
             name: "WundercastCoreTests",
             dependencies: [
                 "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastConfiguration",
-                "WundercastCore", "WundercastTestSupport",
+                "WundercastProtocol", "WundercastCore", "WundercastTestSupport",
             ]),
         .testTarget(
             name: "WundercastPOSIXTests",
@@ -115,7 +133,8 @@ let package = Package(
         .testTarget(
             name: "WundercastCtlTests",
             dependencies: [
-                "WundercastModel", "WundercastCore", "WundercastCtl", "WundercastPOSIX", "WundercastTestSupport",
+                "WundercastModel", "WundercastProtocol", "WundercastCore", "WundercastCtl", "WundercastPOSIX",
+                "WundercastTestSupport",
             ]),
         .testTarget(
             name: "WundercastGPSDTests",
@@ -133,8 +152,8 @@ let package = Package(
             name: "WundercastIntegrationTests",
             dependencies: [
                 "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastConfiguration",
-                "WundercastCore", "WundercastPOSIX", "WundercastGPSD", "WundercastHTTP", "WundercastServer",
-                "WundercastTestSupport",
+                "WundercastProtocol", "WundercastCore", "WundercastPOSIX", "WundercastGPSD", "WundercastHTTP",
+                "WundercastServer", "WundercastTestSupport",
             ]),
         // The fault suite (issue 14): real daemons under a faulty world (gpsd, providers, clients,
         // signals, broken files, clock steps, resource limits); run by `make faults`, skipped otherwise.
@@ -146,8 +165,8 @@ let package = Package(
         .testTarget(
             name: "WundercastBarTests",
             dependencies: [
-                "WundercastSupport", "WundercastModel", "WundercastConfiguration", "WundercastCore",
-                "WundercastTestSupport",
+                "WundercastSupport", "WundercastModel", "WundercastConfiguration", "WundercastProtocol",
+                "WundercastCore", "WundercastTestSupport",
             ]),
     ],
     swiftLanguageModes: [.v6]
@@ -161,7 +180,7 @@ let package = Package(
 if Context.environment["WUNDERCAST_FUZZ"] == "1" {
     let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
         ("configuration", ["WundercastConfiguration"]),
-        ("request", ["WundercastCore"]),
+        ("request", ["WundercastProtocol"]),
         ("open-meteo", ["WundercastProviders"]),
         ("openweathermap-current", ["WundercastModel", "WundercastProviders"]),
         ("openweathermap-forecast", ["WundercastProviders"]),

@@ -1,5 +1,6 @@
 import WundercastSupport
 import WundercastModel
+import WundercastProtocol
 import WundercastCore
 
 /// A command line that cannot be run: printed with a pointer to `--help`, exit status 2.

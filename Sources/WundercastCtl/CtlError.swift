@@ -1,4 +1,5 @@
 import WundercastSupport
+import WundercastProtocol
 import WundercastCore
 
 /// Why a request got no usable answer. Every case ends `wundercastctl` with exit status 1 in

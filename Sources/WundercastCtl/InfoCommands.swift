@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WundercastSupport
+import WundercastProtocol
 import WundercastCore
 
 /// `around`, `status`, `refresh`, `authorize` and `version`: one request, one answer, shown as

@@ -1,4 +1,5 @@
 import WundercastModel
+import WundercastProtocol
 import WundercastCore
 
 /// One parsed `wundercastctl` command line: what to ask the daemon and how to show it.

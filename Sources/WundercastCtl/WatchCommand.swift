@@ -8,6 +8,7 @@ import Foundation
 #endif
 import WundercastSupport
 import WundercastModel
+import WundercastProtocol
 import WundercastCore
 
 /// `watch [weather] [every SPAN]`: the current state, then one output per change, each written

@@ -1,7 +1,6 @@
 import Synchronization
 import WundercastSupport
 import WundercastModel
-import WundercastConfiguration
 
 #if canImport(Glibc)
 import Glibc

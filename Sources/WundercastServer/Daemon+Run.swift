@@ -7,6 +7,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WundercastSupport
+import WundercastProtocol
 import WundercastCore
 import WundercastPOSIX
 import WundercastSystemd

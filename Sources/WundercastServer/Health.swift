@@ -6,6 +6,7 @@ import Foundation
 import Synchronization
 import WundercastSupport
 import WundercastModel
+import WundercastProtocol
 import WundercastCore
 
 /// What `status` reports beyond the state: uptime, the gpsd connection, the last error, counts.

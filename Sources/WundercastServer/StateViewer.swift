@@ -1,5 +1,6 @@
 import Synchronization
 import WundercastModel
+import WundercastProtocol
 import WundercastCore
 
 /// The daemon's state as each reader class sees it, computed once per state change.

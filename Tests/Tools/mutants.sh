@@ -11,7 +11,7 @@ SWIFT=${SWIFT:-swift}
 # The unit tests: everything that runs without real processes (the test targets of the modules
 # split out of the core, issue 15). A mutant outside them names the tests that kill it in a fifth
 # field (a --filter regular expression); else this default.
-FILTER=${MUTANT_TESTS:-WundercastSupportTests|WundercastModelTests|WundercastProvidersTests|WundercastCoreTests}
+FILTER=${MUTANT_TESTS:-WundercastSupportTests|WundercastModelTests|WundercastProvidersTests|WundercastConfigurationTests|WundercastProtocolTests|WundercastCoreTests}
 # A run that is still going after this many seconds is a hang. A mutant that names its tests (the
 # fifth field: issue 14's and every later one) is killed only by a failing test, never by a hang.
 # The core's older mutants of issues 5-8 still count a hang as a kill, listed apart at the end:
@@ -37,7 +37,7 @@ mutants=(
   "a stored answer refreshed MaxAge after the daemon's fetch, not after its request|Sources/WundercastCore/Refresh/RefreshStateMachine.swift|if let requestedAt, let started = lastStart, requestedAt < started { lastStart = requestedAt }|_ = requestedAt"
   "weather cache unbounded|Sources/WundercastCore/Cache/WeatherCacheTable.swift|if entries[key] == nil, entries.count >= capacity {|if false {"
   "public lookup served from the daemon's cell|Sources/WundercastCore/Lookup/LookupService.swift|case .public(let precision): (min(max(0, precision), settings.precision), publicCache)|case .public(let precision): (min(max(0, precision), settings.precision), cache)|LookupServiceTests"
-  "public readers get the precise position|Sources/WundercastCore/Protocol/StateViews.swift|let rounded = exact.rounded(toDecimals: publicPrecision)|let rounded = exact"
+  "public readers get the precise position|Sources/WundercastProtocol/StateViews.swift|let rounded = exact.rounded(toDecimals: publicPrecision)|let rounded = exact"
   "displays show -0|Sources/WundercastModel/Units/DisplayRounding.swift|let sign = value < 0 && scaled != 0 ? \"-\" : \"\"|let sign = value < 0 ? \"-\" : \"\""
   "a key echoed in other letters or small-letter escapes not redacted|Sources/WundercastSupport/Secrets/Secrets.swift|(UInt8(ascii: \"A\")...UInt8(ascii: \"Z\")).contains(byte) ? byte + 32 : byte|byte"
   "bidirectional overrides pass as text|Sources/WundercastSupport/Text/UntrustedText.swift|case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true|case 0x061C: true"

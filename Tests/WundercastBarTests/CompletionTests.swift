@@ -3,6 +3,7 @@ import Testing
 import WundercastTestSupport
 
 @testable import WundercastModel
+@testable import WundercastProtocol
 @testable import WundercastCore
 
 /// The shell completions in `completions/`: bash's function run as bash runs it, zsh and fish

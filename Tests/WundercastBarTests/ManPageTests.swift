@@ -4,6 +4,7 @@ import WundercastTestSupport
 
 @testable import WundercastModel
 @testable import WundercastConfiguration
+@testable import WundercastProtocol
 @testable import WundercastCore
 
 /// The hand-written man pages in `man/`: groff reads them without a warning, and they document

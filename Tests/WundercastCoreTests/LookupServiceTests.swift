@@ -4,6 +4,7 @@ import Testing
 import WundercastSupport
 import WundercastModel
 import WundercastProviders
+import WundercastProtocol
 import WundercastCore
 import WundercastTestSupport
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WundercastModel
+import WundercastProtocol
 import WundercastCore
 import WundercastTestSupport
 

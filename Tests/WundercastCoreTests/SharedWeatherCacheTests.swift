@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import WundercastSupport
 import WundercastModel
+import WundercastProtocol
 import WundercastCore
 import WundercastTestSupport
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WundercastProtocol
 import WundercastCore
 import WundercastTestSupport
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WundercastModel
 import WundercastProviders
+import WundercastProtocol
 import WundercastCore
 import WundercastTestSupport
 

@@ -1,6 +1,6 @@
 import Foundation
 import WundercastModel
-import WundercastCore
+import WundercastProtocol
 
 /// `WEATHER` states for format and `wundercastctl` tests, built as the daemon builds them.
 public enum SampleStates {

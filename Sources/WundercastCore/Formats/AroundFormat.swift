@@ -1,5 +1,6 @@
 import WundercastSupport
 import WundercastModel
+import WundercastProtocol
 
 /// `wundercastctl around` in plain text: the 3×3 grid of an `AROUND` object with latitudes
 /// down the side and longitudes across the top, each cell temperature and icon (`n/a` for a

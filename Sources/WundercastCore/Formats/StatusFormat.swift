@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WundercastSupport
+import WundercastProtocol
 
 /// `wundercastctl status` in plain text: several human lines from a `STATUS` object, e.g.
 ///

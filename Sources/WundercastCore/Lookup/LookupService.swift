@@ -6,6 +6,7 @@ import Foundation
 import Synchronization
 import WundercastSupport
 import WundercastModel
+import WundercastProtocol
 
 /// One-off lookups for anywhere: `weather PLACE|LAT,LON` and `around` (the book's text search,
 /// map search and `currentWeatherAround`). They never change the daemon's own state.

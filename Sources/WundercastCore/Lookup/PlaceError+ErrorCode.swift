@@ -1,3 +1,5 @@
+import WundercastProtocol
+
 extension PlaceError {
     /// The socket's error code: `no-such-place`, or `geocoding-unavailable` (try again later)
     /// for a failed online lookup or an unreadable table.

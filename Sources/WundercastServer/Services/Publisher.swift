@@ -5,6 +5,7 @@ import Foundation
 #endif
 import WundercastSupport
 import WundercastModel
+import WundercastProtocol
 import WundercastCore
 import WundercastSystemd
 

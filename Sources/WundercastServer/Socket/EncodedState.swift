@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WundercastModel
-import WundercastCore
+import WundercastProtocol
 
 /// A `WEATHER` line encoded once, with its two `ageSeconds` members left as slots: sending it
 /// writes the bytes around the slots and the ages as digits, without encoding the object again

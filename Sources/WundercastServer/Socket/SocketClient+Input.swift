@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import WundercastCore
+import WundercastProtocol
 import WundercastPOSIX
 
 /// The reading side of a connection: request lines out of the bytes that arrive.

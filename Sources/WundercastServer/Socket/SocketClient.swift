@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import WundercastCore
+import WundercastProtocol
 import WundercastPOSIX
 
 /// One connection of a ``SocketServer``: its descriptor, its registration with the server's

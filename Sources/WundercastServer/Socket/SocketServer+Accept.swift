@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import WundercastSupport
-import WundercastCore
+import WundercastProtocol
 import WundercastPOSIX
 
 extension SocketServer {

@@ -8,7 +8,7 @@ import Foundation
 #endif
 import WundercastSupport
 import WundercastModel
-import WundercastCore
+import WundercastProtocol
 import WundercastPOSIX
 
 /// Serves the line protocol (``SocketProtocol``, docs/PROTOCOL.md) on a listening Unix stream

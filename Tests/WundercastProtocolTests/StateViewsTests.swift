@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WundercastSupport
 import WundercastModel
-import WundercastCore
+import WundercastProtocol
 import WundercastTestSupport
 
 /// Public readers get the position rounded to PublicPrecision and a place computed from the

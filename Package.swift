@@ -40,12 +40,15 @@ let package = Package(
             dependencies: ["WundercastSupport", "WundercastModel", "WundercastProviders"]),
         // The socket protocol: requests, responses, the state's views for public and precise readers.
         .target(name: "WundercastProtocol", dependencies: ["WundercastSupport", "WundercastModel"]),
+        // Places: the city table (its file format, search, nearest city), names, online geocoding.
+        .target(
+            name: "WundercastPlaces", dependencies: ["WundercastSupport", "WundercastModel", "WundercastProviders"]),
         // Operators, pipeline, formats.
         .target(
             name: "WundercastCore",
             dependencies: [
                 "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastConfiguration",
-                "WundercastProtocol",
+                "WundercastProtocol", "WundercastPlaces",
             ]),
 
         // Sockets, files, signals, the environment: the one syscall wrapper and its users.
@@ -65,8 +68,8 @@ let package = Package(
             name: "WundercastServer",
             dependencies: [
                 "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastConfiguration",
-                "WundercastProtocol", "WundercastCore", "WundercastPOSIX", "WundercastGPSD", "WundercastHTTP",
-                "WundercastSystemd",
+                "WundercastProtocol", "WundercastPlaces", "WundercastCore", "WundercastPOSIX", "WundercastGPSD",
+                "WundercastHTTP", "WundercastSystemd",
             ]),
 
         // wundercastctl's argument parsing, connection and commands (tested without a process).
@@ -82,7 +85,7 @@ let package = Package(
         // Build-time tool: writes the city table (cities.tsv) from libgeonames.
         .executableTarget(
             name: "wundercast-cities",
-            dependencies: ["WundercastModel", "WundercastCore", "WundercastPOSIX", "CGeonames"]),
+            dependencies: ["WundercastModel", "WundercastPlaces", "WundercastPOSIX", "CGeonames"]),
 
         // The memory floor `make bench` compares the daemon with (not installed).
         .executableTarget(
@@ -92,7 +95,8 @@ let package = Package(
         .target(
             name: "WundercastTestSupport",
             dependencies: [
-                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastProtocol", "WundercastCore",
+                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastProtocol", "WundercastPlaces",
+                "WundercastCore",
             ],
             path: "Tests/WundercastTestSupport"),
         .testTarget(
@@ -119,16 +123,22 @@ let package = Package(
                 "WundercastSupport", "WundercastModel", "WundercastProtocol", "WundercastCore", "WundercastTestSupport",
             ]),
         .testTarget(
+            name: "WundercastPlacesTests",
+            dependencies: [
+                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastPlaces",
+                "WundercastTestSupport",
+            ]),
+        .testTarget(
             name: "WundercastCoreTests",
             dependencies: [
                 "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastConfiguration",
-                "WundercastProtocol", "WundercastCore", "WundercastTestSupport",
+                "WundercastProtocol", "WundercastPlaces", "WundercastCore", "WundercastTestSupport",
             ]),
         .testTarget(
             name: "WundercastPOSIXTests",
             dependencies: [
                 "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastConfiguration",
-                "WundercastCore", "WundercastPOSIX", "WundercastServer", "WundercastTestSupport",
+                "WundercastPlaces", "WundercastCore", "WundercastPOSIX", "WundercastServer", "WundercastTestSupport",
             ]),
         .testTarget(
             name: "WundercastCtlTests",
@@ -142,8 +152,8 @@ let package = Package(
         .testTarget(
             name: "WundercastHTTPTests",
             dependencies: [
-                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastCore", "WundercastHTTP",
-                "WundercastTestSupport",
+                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastPlaces", "WundercastCore",
+                "WundercastHTTP", "WundercastTestSupport",
             ]),
         .testTarget(
             name: "WundercastSystemdTests",
@@ -152,8 +162,8 @@ let package = Package(
             name: "WundercastIntegrationTests",
             dependencies: [
                 "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastConfiguration",
-                "WundercastProtocol", "WundercastCore", "WundercastPOSIX", "WundercastGPSD", "WundercastHTTP",
-                "WundercastServer", "WundercastTestSupport",
+                "WundercastProtocol", "WundercastPlaces", "WundercastCore", "WundercastPOSIX", "WundercastGPSD",
+                "WundercastHTTP", "WundercastServer", "WundercastTestSupport",
             ]),
         // The fault suite (issue 14): real daemons under a faulty world (gpsd, providers, clients,
         // signals, broken files, clock steps, resource limits); run by `make faults`, skipped otherwise.
@@ -186,7 +196,7 @@ if Context.environment["WUNDERCAST_FUZZ"] == "1" {
         ("openweathermap-forecast", ["WundercastProviders"]),
         ("metno", ["WundercastModel", "WundercastProviders"]),
         ("gpsd-report", ["WundercastModel", "WundercastGPSD", "CGPS"]),
-        ("city-image", ["WundercastModel", "WundercastCore"]),
+        ("city-image", ["WundercastModel", "WundercastPlaces"]),
         ("last-state", ["WundercastCore"]),
     ]
     package.targets += fuzzTargets.map { target in

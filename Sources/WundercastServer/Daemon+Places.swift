@@ -1,5 +1,6 @@
 import WundercastSupport
 import WundercastConfiguration
+import WundercastPlaces
 import WundercastCore
 
 import WundercastHTTP

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import WundercastModel
-import WundercastCore
+import WundercastPlaces
 import WundercastPOSIX
 
 /// `--measure PATH`: loads a city table as the daemon does (an image read and checked; a text

@@ -5,7 +5,7 @@
 import Glibc
 #endif
 import CGeonames
-import WundercastCore
+import WundercastPlaces
 import WundercastPOSIX
 
 let usage = """

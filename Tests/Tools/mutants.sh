@@ -11,7 +11,7 @@ SWIFT=${SWIFT:-swift}
 # The unit tests: everything that runs without real processes (the test targets of the modules
 # split out of the core, issue 15). A mutant outside them names the tests that kill it in a fifth
 # field (a --filter regular expression); else this default.
-FILTER=${MUTANT_TESTS:-WundercastSupportTests|WundercastModelTests|WundercastProvidersTests|WundercastConfigurationTests|WundercastProtocolTests|WundercastCoreTests}
+FILTER=${MUTANT_TESTS:-WundercastSupportTests|WundercastModelTests|WundercastProvidersTests|WundercastConfigurationTests|WundercastProtocolTests|WundercastPlacesTests|WundercastCoreTests}
 # A run that is still going after this many seconds is a hang. A mutant that names its tests (the
 # fifth field: issue 14's and every later one) is killed only by a failing test, never by a hang.
 # The core's older mutants of issues 5-8 still count a hang as a kill, listed apart at the end:
@@ -41,8 +41,8 @@ mutants=(
   "displays show -0|Sources/WundercastModel/Units/DisplayRounding.swift|let sign = value < 0 && scaled != 0 ? \"-\" : \"\"|let sign = value < 0 ? \"-\" : \"\""
   "a key echoed in other letters or small-letter escapes not redacted|Sources/WundercastSupport/Secrets/Secrets.swift|(UInt8(ascii: \"A\")...UInt8(ascii: \"Z\")).contains(byte) ? byte + 32 : byte|byte"
   "bidirectional overrides pass as text|Sources/WundercastSupport/Text/UntrustedText.swift|case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true|case 0x061C: true"
-  "a city table image with a bad region index accepted|Sources/WundercastCore/Places/CityTable+Image.swift|guard Int(regionOf[i]) < regions.count else {|guard true else {"
-  "online geocoding unlimited|Sources/WundercastCore/Places/PlaceResolver.swift|guard onlineTimes.count < onlinePerMinute else {|guard true else {"
+  "a city table image with a bad region index accepted|Sources/WundercastPlaces/CityTable/CityTable+Image.swift|guard Int(regionOf[i]) < regions.count else {|guard true else {"
+  "online geocoding unlimited|Sources/WundercastPlaces/Resolver/PlaceResolver.swift|guard onlineTimes.count < onlinePerMinute else {|guard true else {"
   "the journal gets a provider error's finer position|Sources/WundercastCore/Service/WeatherService+Journal.swift|publicPrecision: settings.journalPrecision)|publicPrecision: 8)"
   "fix lost never logged|Sources/WundercastCore/Location/FixCurrency.swift|if !isCurrent, current, problem?.code == \"no-fix\" { return .lost }|_ = problem"
   "weather kept from before the restart shown as fresh|Sources/WundercastCore/StateStore.swift|s.status = locationProblem == nil && restored == nil ? .fresh : .stale|s.status = locationProblem == nil ? .fresh : .stale"

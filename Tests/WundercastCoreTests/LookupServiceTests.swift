@@ -5,6 +5,7 @@ import WundercastSupport
 import WundercastModel
 import WundercastProviders
 import WundercastProtocol
+import WundercastPlaces
 import WundercastCore
 import WundercastTestSupport
 

@@ -4,6 +4,7 @@ import Testing
 import WundercastSupport
 import WundercastModel
 import WundercastProtocol
+import WundercastPlaces
 import WundercastCore
 import WundercastTestSupport
 

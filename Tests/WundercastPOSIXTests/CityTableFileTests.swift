@@ -1,7 +1,7 @@
 import Glibc
 import Testing
 import WundercastModel
-import WundercastCore
+import WundercastPlaces
 import WundercastPOSIX
 import WundercastTestSupport
 

@@ -7,6 +7,7 @@ import Synchronization
 import WundercastSupport
 import WundercastModel
 import WundercastProtocol
+import WundercastPlaces
 
 /// One-off lookups for anywhere: `weather PLACE|LAT,LON` and `around` (the book's text search,
 /// map search and `currentWeatherAround`). They never change the daemon's own state.

@@ -1,4 +1,5 @@
 import WundercastProtocol
+import WundercastPlaces
 
 extension PlaceError {
     /// The socket's error code: `no-such-place`, or `geocoding-unavailable` (try again later)

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Testing
 import WundercastModel
-import WundercastCore
+import WundercastPlaces
 import WundercastTestSupport
 
 @Suite struct NearestCityTests {

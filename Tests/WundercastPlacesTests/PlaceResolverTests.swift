@@ -1,7 +1,7 @@
 import Synchronization
 import Testing
 import WundercastModel
-import WundercastCore
+import WundercastPlaces
 
 /// A ``PlaceGeocoder`` that answers from a script and counts the lookups.
 final class ScriptedGeocoder: PlaceGeocoder {

@@ -1,7 +1,7 @@
 import Synchronization
 import Testing
 import WundercastModel
-import WundercastCore
+import WundercastPlaces
 
 /// A table whose file cannot be read now.
 struct UnreadableTable: CitySource {

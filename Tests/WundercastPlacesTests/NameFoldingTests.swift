@@ -1,5 +1,5 @@
 import Testing
-import WundercastCore
+import WundercastPlaces
 
 @Suite struct NameFoldingTests {
     @Test(arguments: [

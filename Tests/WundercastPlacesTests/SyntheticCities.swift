@@ -1,4 +1,4 @@
-import WundercastCore
+import WundercastPlaces
 
 /// A row of a small hand-made city table.
 struct Row {

@@ -1,6 +1,6 @@
 import Testing
 import WundercastModel
-import WundercastCore
+import WundercastPlaces
 
 @Suite struct CityTableParsingTests {
     static let header = "# wundercast cities v1 from libgeonames 0.3.0; data © GeoNames, CC BY 4.0"

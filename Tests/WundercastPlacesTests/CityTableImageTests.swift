@@ -2,7 +2,7 @@ import Testing
 import WundercastTestSupport
 
 @testable import WundercastModel
-@testable import WundercastCore
+@testable import WundercastPlaces
 
 /// The binary image (``CityTableImage``): written from a parsed table, read back the same, and
 /// every kind of damage named, never a crash or a read outside the image.

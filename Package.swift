@@ -43,12 +43,15 @@ let package = Package(
         // Places: the city table (its file format, search, nearest city), names, online geocoding.
         .target(
             name: "WundercastPlaces", dependencies: ["WundercastSupport", "WundercastModel", "WundercastProviders"]),
-        // Operators, pipeline, formats.
+        // What readers print: the human line, status and around, the status bars' formats, templates.
+        .target(
+            name: "WundercastFormats", dependencies: ["WundercastSupport", "WundercastModel", "WundercastProtocol"]),
+        // Operators, pipeline.
         .target(
             name: "WundercastCore",
             dependencies: [
                 "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastConfiguration",
-                "WundercastProtocol", "WundercastPlaces",
+                "WundercastProtocol", "WundercastPlaces", "WundercastFormats",
             ]),
 
         // Sockets, files, signals, the environment: the one syscall wrapper and its users.
@@ -68,15 +71,15 @@ let package = Package(
             name: "WundercastServer",
             dependencies: [
                 "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastConfiguration",
-                "WundercastProtocol", "WundercastPlaces", "WundercastCore", "WundercastPOSIX", "WundercastGPSD",
-                "WundercastHTTP", "WundercastSystemd",
+                "WundercastProtocol", "WundercastPlaces", "WundercastFormats", "WundercastCore", "WundercastPOSIX",
+                "WundercastGPSD", "WundercastHTTP", "WundercastSystemd",
             ]),
 
         // wundercastctl's argument parsing, connection and commands (tested without a process).
         .target(
             name: "WundercastCtl",
             dependencies: [
-                "WundercastSupport", "WundercastModel", "WundercastProtocol", "WundercastCore", "WundercastPOSIX",
+                "WundercastSupport", "WundercastModel", "WundercastProtocol", "WundercastFormats", "WundercastPOSIX",
             ]),
 
         // Thin mains.
@@ -105,14 +108,14 @@ let package = Package(
         .testTarget(
             name: "WundercastModelTests",
             dependencies: [
-                "WundercastModel", "WundercastProviders", "WundercastProtocol", "WundercastCore",
+                "WundercastModel", "WundercastProviders", "WundercastProtocol", "WundercastFormats", "WundercastCore",
                 "WundercastTestSupport",
             ]),
         .testTarget(
             name: "WundercastProvidersTests",
             dependencies: [
-                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastProtocol", "WundercastCore",
-                "WundercastTestSupport",
+                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastProtocol",
+                "WundercastFormats", "WundercastCore", "WundercastTestSupport",
             ]),
         .testTarget(
             name: "WundercastConfigurationTests",
@@ -120,7 +123,8 @@ let package = Package(
         .testTarget(
             name: "WundercastProtocolTests",
             dependencies: [
-                "WundercastSupport", "WundercastModel", "WundercastProtocol", "WundercastCore", "WundercastTestSupport",
+                "WundercastSupport", "WundercastModel", "WundercastProtocol", "WundercastFormats",
+                "WundercastTestSupport",
             ]),
         .testTarget(
             name: "WundercastPlacesTests",
@@ -129,10 +133,17 @@ let package = Package(
                 "WundercastTestSupport",
             ]),
         .testTarget(
+            name: "WundercastFormatsTests",
+            dependencies: [
+                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastProtocol",
+                "WundercastFormats", "WundercastTestSupport",
+            ]),
+        .testTarget(
             name: "WundercastCoreTests",
             dependencies: [
                 "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastConfiguration",
-                "WundercastProtocol", "WundercastPlaces", "WundercastCore", "WundercastTestSupport",
+                "WundercastProtocol", "WundercastPlaces", "WundercastFormats", "WundercastCore",
+                "WundercastTestSupport",
             ]),
         .testTarget(
             name: "WundercastPOSIXTests",
@@ -143,7 +154,7 @@ let package = Package(
         .testTarget(
             name: "WundercastCtlTests",
             dependencies: [
-                "WundercastModel", "WundercastProtocol", "WundercastCore", "WundercastCtl", "WundercastPOSIX",
+                "WundercastModel", "WundercastProtocol", "WundercastFormats", "WundercastCtl", "WundercastPOSIX",
                 "WundercastTestSupport",
             ]),
         .testTarget(
@@ -176,7 +187,7 @@ let package = Package(
             name: "WundercastBarTests",
             dependencies: [
                 "WundercastSupport", "WundercastModel", "WundercastConfiguration", "WundercastProtocol",
-                "WundercastCore", "WundercastTestSupport",
+                "WundercastFormats", "WundercastTestSupport",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import WundercastCore
+import WundercastFormats
 import WundercastPOSIX
 
 /// What every command needs: the parsed invocation, the socket path, and the shared steps

@@ -1,6 +1,6 @@
 import WundercastSupport
 import WundercastProtocol
-import WundercastCore
+import WundercastFormats
 
 /// Why a request got no usable answer. Every case ends `wundercastctl` with exit status 1 in
 /// plain and json (message on stderr); bar formats print ``barKind``'s line instead.

@@ -5,7 +5,7 @@ import Foundation
 #endif
 import WundercastSupport
 import WundercastProtocol
-import WundercastCore
+import WundercastFormats
 
 /// `around`, `status`, `refresh`, `authorize` and `version`: one request, one answer, shown as
 /// plain text or (json) the object as received. Exit status 0 when answered, else 1.

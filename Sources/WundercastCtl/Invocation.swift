@@ -1,6 +1,6 @@
 import WundercastModel
 import WundercastProtocol
-import WundercastCore
+import WundercastFormats
 
 /// One parsed `wundercastctl` command line: what to ask the daemon and how to show it.
 public struct Invocation: Sendable, Equatable {

@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WundercastModel
-import WundercastCore
+import WundercastFormats
 
 /// A `WEATHER` answer in the chosen format: plain (the human line, or the template), json
 /// (the line as received), or a bar format.

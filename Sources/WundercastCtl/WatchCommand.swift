@@ -9,7 +9,7 @@ import Foundation
 import WundercastSupport
 import WundercastModel
 import WundercastProtocol
-import WundercastCore
+import WundercastFormats
 
 /// `watch [weather] [every SPAN]`: the current state, then one output per change, each written
 /// (and so flushed) at once, until interrupted.

@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WundercastModel
-import WundercastCore
+import WundercastFormats
 
 /// `now` and `weather PLACE|LAT,LON`: one `WEATHER` answer in the chosen format.
 /// Exit status 0 when answered (33 for i3blocks `now` in severe weather); a failure is reported

@@ -11,7 +11,7 @@ SWIFT=${SWIFT:-swift}
 # The unit tests: everything that runs without real processes (the test targets of the modules
 # split out of the core, issue 15). A mutant outside them names the tests that kill it in a fifth
 # field (a --filter regular expression); else this default.
-FILTER=${MUTANT_TESTS:-WundercastSupportTests|WundercastModelTests|WundercastProvidersTests|WundercastConfigurationTests|WundercastProtocolTests|WundercastPlacesTests|WundercastCoreTests}
+FILTER=${MUTANT_TESTS:-WundercastSupportTests|WundercastModelTests|WundercastProvidersTests|WundercastConfigurationTests|WundercastProtocolTests|WundercastPlacesTests|WundercastFormatsTests|WundercastCoreTests}
 # A run that is still going after this many seconds is a hang. A mutant that names its tests (the
 # fifth field: issue 14's and every later one) is killed only by a failing test, never by a hang.
 # The core's older mutants of issues 5-8 still count a hang as a kill, listed apart at the end:

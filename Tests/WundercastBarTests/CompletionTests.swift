@@ -4,7 +4,7 @@ import WundercastTestSupport
 
 @testable import WundercastModel
 @testable import WundercastProtocol
-@testable import WundercastCore
+@testable import WundercastFormats
 
 /// The shell completions in `completions/`: bash's function run as bash runs it, zsh and fish
 /// read by their own syntax check, and all three offer every command, format and icon set.

@@ -5,7 +5,7 @@ import WundercastTestSupport
 @testable import WundercastModel
 @testable import WundercastConfiguration
 @testable import WundercastProtocol
-@testable import WundercastCore
+@testable import WundercastFormats
 
 /// The hand-written man pages in `man/`: groff reads them without a warning, and they document
 /// what the programs and the parser really have.

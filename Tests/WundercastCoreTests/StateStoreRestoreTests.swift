@@ -3,6 +3,7 @@ import Testing
 import WundercastTestSupport
 
 @testable import WundercastModel
+@testable import WundercastFormats
 @testable import WundercastCore
 
 /// Weather kept from before a restart, as the store publishes it: `stale` with its true age

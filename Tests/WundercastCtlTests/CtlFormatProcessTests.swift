@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WundercastModel
 import WundercastProtocol
-import WundercastCore
+import WundercastFormats
 import WundercastTestSupport
 
 /// The built `wundercastctl` against a fake daemon: each `--format` checked against its bar's

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WundercastModel
 import WundercastProtocol
-import WundercastCore
+import WundercastFormats
 import WundercastTestSupport
 
 /// The one display rule (``DisplayRounding``): half away from zero, decimals per quantity and

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WundercastModel
 import WundercastProviders
-import WundercastCore
+import WundercastFormats
 import WundercastTestSupport
 
 /// Variants of the recorded New York answer, built here: missing and `null` blocks and values,

@@ -3,7 +3,7 @@ import Testing
 import WundercastModel
 import WundercastProviders
 import WundercastProtocol
-import WundercastCore
+import WundercastFormats
 import WundercastTestSupport
 
 /// Variants of recorded answers, built here: nulls, missing blocks, series of the wrong length

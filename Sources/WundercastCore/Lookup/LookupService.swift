@@ -8,6 +8,7 @@ import WundercastSupport
 import WundercastModel
 import WundercastProtocol
 import WundercastPlaces
+import WundercastFormats
 
 /// One-off lookups for anywhere: `weather PLACE|LAT,LON` and `around` (the book's text search,
 /// map search and `currentWeatherAround`). They never change the daemon's own state.

@@ -6,6 +6,7 @@ import Foundation
 import WundercastSupport
 import WundercastModel
 import WundercastProtocol
+import WundercastFormats
 import WundercastCore
 import WundercastSystemd
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WundercastModel
-import WundercastCore
+import WundercastFormats
 import WundercastTestSupport
 
 /// The human line tells a last known position from a current one, and leaves out what the

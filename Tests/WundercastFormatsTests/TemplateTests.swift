@@ -1,5 +1,5 @@
 import Testing
-import WundercastCore
+import WundercastFormats
 import WundercastTestSupport
 
 @Suite struct TemplateTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WundercastModel
-import WundercastCore
+import WundercastFormats
 import WundercastTestSupport
 
 /// Each bar format's output for decoded states, checked against the bar's documented format

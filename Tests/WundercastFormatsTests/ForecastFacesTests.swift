@@ -3,7 +3,7 @@ import Testing
 import WundercastSupport
 import WundercastModel
 import WundercastProviders
-import WundercastCore
+import WundercastFormats
 import WundercastTestSupport
 
 /// The forecast in `--template` placeholders and the waybar tooltip, from recorded answers.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WundercastModel
 import WundercastProtocol
-import WundercastCore
+import WundercastFormats
 import WundercastTestSupport
 
 @Suite struct PlaceTextTests {

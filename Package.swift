@@ -25,8 +25,9 @@ let package = Package(
         // glibc's <sys/timex.h> (adjtimex, asked read-only: is the clock synchronised); header only.
         .systemLibrary(name: "CTimex"),
 
-        // Pure Swift: no system calls, sockets or files (libm only).
-        // Logging, journal message ids, untrusted text, secrets, JSON values: what every layer uses.
+        // The daemon's logic in eight pure Swift modules, one concern each (docs/ARCHITECTURE.md): no
+        // system calls, sockets or files (libm only); each may import only what it depends on here.
+        // Logging, journal message ids, untrusted text, secrets, time spans, JSON values: what every layer uses.
         .target(name: "WundercastSupport"),
         // The domain's values: coordinates, fixes and positions, weather and its state, forecast,
         // conditions, units, sun and time zones, errors and back-off.
@@ -46,9 +47,11 @@ let package = Package(
         // What readers print: the human line, status and around, the status bars' formats, templates.
         .target(
             name: "WundercastFormats", dependencies: ["WundercastSupport", "WundercastModel", "WundercastProtocol"]),
-        // Operators, pipeline.
+        // The location and refresh pipeline: the location stream and its gate, the refresh state machine,
+        // the weather service with its provider queue and cache, lookups, wake-ups, the state store and
+        // what of it is kept across restarts; the async operators they run on.
         .target(
-            name: "WundercastCore",
+            name: "WundercastPipeline",
             dependencies: [
                 "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastConfiguration",
                 "WundercastProtocol", "WundercastPlaces", "WundercastFormats",
@@ -71,7 +74,7 @@ let package = Package(
             name: "WundercastServer",
             dependencies: [
                 "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastConfiguration",
-                "WundercastProtocol", "WundercastPlaces", "WundercastFormats", "WundercastCore", "WundercastPOSIX",
+                "WundercastProtocol", "WundercastPlaces", "WundercastFormats", "WundercastPipeline", "WundercastPOSIX",
                 "WundercastGPSD", "WundercastHTTP", "WundercastSystemd",
             ]),
 
@@ -99,7 +102,7 @@ let package = Package(
             name: "WundercastTestSupport",
             dependencies: [
                 "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastProtocol", "WundercastPlaces",
-                "WundercastCore",
+                "WundercastPipeline",
             ],
             path: "Tests/WundercastTestSupport"),
         .testTarget(
@@ -108,14 +111,14 @@ let package = Package(
         .testTarget(
             name: "WundercastModelTests",
             dependencies: [
-                "WundercastModel", "WundercastProviders", "WundercastProtocol", "WundercastFormats", "WundercastCore",
-                "WundercastTestSupport",
+                "WundercastModel", "WundercastProviders", "WundercastProtocol", "WundercastFormats",
+                "WundercastPipeline", "WundercastTestSupport",
             ]),
         .testTarget(
             name: "WundercastProvidersTests",
             dependencies: [
                 "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastProtocol",
-                "WundercastFormats", "WundercastCore", "WundercastTestSupport",
+                "WundercastFormats", "WundercastPipeline", "WundercastTestSupport",
             ]),
         .testTarget(
             name: "WundercastConfigurationTests",
@@ -139,17 +142,18 @@ let package = Package(
                 "WundercastFormats", "WundercastTestSupport",
             ]),
         .testTarget(
-            name: "WundercastCoreTests",
+            name: "WundercastPipelineTests",
             dependencies: [
                 "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastConfiguration",
-                "WundercastProtocol", "WundercastPlaces", "WundercastFormats", "WundercastCore",
+                "WundercastProtocol", "WundercastPlaces", "WundercastFormats", "WundercastPipeline",
                 "WundercastTestSupport",
             ]),
         .testTarget(
             name: "WundercastPOSIXTests",
             dependencies: [
                 "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastConfiguration",
-                "WundercastPlaces", "WundercastCore", "WundercastPOSIX", "WundercastServer", "WundercastTestSupport",
+                "WundercastPlaces", "WundercastPipeline", "WundercastPOSIX", "WundercastServer",
+                "WundercastTestSupport",
             ]),
         .testTarget(
             name: "WundercastCtlTests",
@@ -163,7 +167,7 @@ let package = Package(
         .testTarget(
             name: "WundercastHTTPTests",
             dependencies: [
-                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastPlaces", "WundercastCore",
+                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastPlaces", "WundercastPipeline",
                 "WundercastHTTP", "WundercastTestSupport",
             ]),
         .testTarget(
@@ -173,7 +177,7 @@ let package = Package(
             name: "WundercastIntegrationTests",
             dependencies: [
                 "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastConfiguration",
-                "WundercastProtocol", "WundercastPlaces", "WundercastCore", "WundercastPOSIX", "WundercastGPSD",
+                "WundercastProtocol", "WundercastPlaces", "WundercastPipeline", "WundercastPOSIX", "WundercastGPSD",
                 "WundercastHTTP", "WundercastServer", "WundercastTestSupport",
             ]),
         // The fault suite (issue 14): real daemons under a faulty world (gpsd, providers, clients,
@@ -208,7 +212,7 @@ if Context.environment["WUNDERCAST_FUZZ"] == "1" {
         ("metno", ["WundercastModel", "WundercastProviders"]),
         ("gpsd-report", ["WundercastModel", "WundercastGPSD", "CGPS"]),
         ("city-image", ["WundercastModel", "WundercastPlaces"]),
-        ("last-state", ["WundercastCore"]),
+        ("last-state", ["WundercastPipeline"]),
     ]
     package.targets += fuzzTargets.map { target in
         .executableTarget(

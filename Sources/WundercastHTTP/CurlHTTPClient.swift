@@ -26,7 +26,7 @@ import WundercastProviders
 /// libcurl's texts (its error buffer can quote the URL) lose every query whole, also one that
 /// the 256-byte buffer already cut (``redactingQueries(_:)``). Secrets themselves are redacted
 /// by the provider that holds them, from everything this client returns or throws
-/// (``WundercastCore/RedactingHTTPClient``).
+/// (``WundercastProviders/RedactingHTTPClient``).
 ///
 /// Failures, each its own kind (``FailureKind``): libcurl's `CURLcode` in
 /// ``WeatherError/transport(code:message:)`` (DNS, connect, timeout, TLS, a body cut short —

@@ -6,7 +6,7 @@ import Foundation
 import WundercastSupport
 import WundercastModel
 import WundercastConfiguration
-import WundercastCore
+import WundercastPipeline
 import WundercastPOSIX
 
 /// What start-up restored from the kept state file, for the services that keep it

@@ -2,7 +2,7 @@ import WundercastSupport
 import WundercastModel
 import WundercastProviders
 import WundercastConfiguration
-import WundercastCore
+import WundercastPipeline
 
 import WundercastGPSD
 

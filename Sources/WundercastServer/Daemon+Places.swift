@@ -1,7 +1,7 @@
 import WundercastSupport
 import WundercastConfiguration
 import WundercastPlaces
-import WundercastCore
+import WundercastPipeline
 
 import WundercastHTTP
 import WundercastPOSIX

@@ -7,7 +7,7 @@ import WundercastSupport
 import WundercastModel
 import WundercastProviders
 import WundercastConfiguration
-import WundercastCore
+import WundercastPipeline
 import WundercastHTTP
 import WundercastPOSIX
 

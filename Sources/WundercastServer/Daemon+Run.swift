@@ -8,7 +8,7 @@ import Foundation
 #endif
 import WundercastSupport
 import WundercastProtocol
-import WundercastCore
+import WundercastPipeline
 import WundercastPOSIX
 import WundercastSystemd
 

@@ -11,7 +11,7 @@ import WundercastSupport
 import WundercastModel
 import WundercastProviders
 import WundercastConfiguration
-import WundercastCore
+import WundercastPipeline
 import WundercastPOSIX
 import WundercastSystemd
 

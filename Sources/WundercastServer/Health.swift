@@ -7,7 +7,7 @@ import Synchronization
 import WundercastSupport
 import WundercastModel
 import WundercastProtocol
-import WundercastCore
+import WundercastPipeline
 
 /// What `status` reports beyond the state: uptime, the gpsd connection, the last error, counts.
 /// Fed by the gpsd source's connection events and by the published states.

@@ -1,7 +1,7 @@
 import Synchronization
 import WundercastModel
 import WundercastProtocol
-import WundercastCore
+import WundercastPipeline
 
 /// The daemon's state as each reader class sees it, computed once per state change.
 final class StateViewer: Sendable {

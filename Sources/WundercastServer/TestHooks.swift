@@ -1,5 +1,5 @@
 import WundercastModel
-import WundercastCore
+import WundercastPipeline
 
 import WundercastPOSIX
 

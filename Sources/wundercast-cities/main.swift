@@ -1,6 +1,6 @@
 // wundercast-cities: writes the city table (CityTableFormat) from libgeonames' data, at build
 // time, so that the daemon never links libgeonames/GLib. Only wiring; the format lives in
-// WundercastCore.
+// WundercastPlaces.
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WundercastModel
 import WundercastProviders
-import WundercastCore
+import WundercastPipeline
 import WundercastHTTP
 import WundercastTestSupport
 

@@ -3,7 +3,7 @@ import Testing
 import WundercastSupport
 import WundercastModel
 import WundercastProviders
-import WundercastCore
+import WundercastPipeline
 import WundercastHTTP
 import WundercastTestSupport
 

@@ -4,7 +4,7 @@ import Testing
 import WundercastSupport
 import WundercastModel
 import WundercastProviders
-import WundercastCore
+import WundercastPipeline
 import WundercastHTTP
 import WundercastTestSupport
 

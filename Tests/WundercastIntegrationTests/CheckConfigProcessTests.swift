@@ -5,7 +5,6 @@ import WundercastTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
-import WundercastCore
 
 /// `wundercastd --check-config` and start-up on a real process: the effective configuration
 /// with the file:line of each value, or every error at once with exit status 1.

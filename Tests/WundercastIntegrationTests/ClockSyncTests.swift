@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import WundercastModel
-import WundercastCore
+import WundercastPipeline
 import WundercastPOSIX
 import WundercastTestSupport
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WundercastProtocol
-import WundercastCore
+import WundercastPipeline
 import WundercastTestSupport
 
 @testable import WundercastServer

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WundercastSupport
 import WundercastModel
-import WundercastCore
+import WundercastPipeline
 import WundercastPOSIX
 import WundercastTestSupport
 

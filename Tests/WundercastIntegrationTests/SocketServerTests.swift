@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WundercastModel
 import WundercastProtocol
-import WundercastCore
+import WundercastPipeline
 import WundercastPOSIX
 import WundercastServer
 import WundercastTestSupport

@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 import WundercastSupport
 import WundercastModel
-import WundercastCore
+import WundercastPipeline
 import WundercastPOSIX
 import WundercastTestSupport
 

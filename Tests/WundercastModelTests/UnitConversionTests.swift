@@ -3,7 +3,7 @@ import Testing
 import WundercastModel
 import WundercastTestSupport
 
-/// The conversion module (Sources/WundercastCore/Units): unit strings read into units, known
+/// The conversion module (Sources/WundercastModel/Units): unit strings read into units, known
 /// values converted, unknown strings left alone.
 @Suite struct UnitConversionTests {
     /// Published reference values: 0 °C = 32 °F, 273.15 K = 0 °C, 1 kn = 1.852 km/h (1852 m per

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WundercastModel
 import WundercastProviders
-import WundercastCore
+import WundercastPipeline
 import WundercastTestSupport
 
 /// ``Weather/converted(to:)`` on recorded answers and variants of them: every value of the

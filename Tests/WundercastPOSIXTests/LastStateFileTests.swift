@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import WundercastConfiguration
-import WundercastCore
+import WundercastPipeline
 @testable import WundercastPOSIX
 import WundercastTestSupport
 

@@ -3,7 +3,7 @@ import Testing
 import WundercastSupport
 import WundercastModel
 import WundercastProviders
-import WundercastCore
+import WundercastPipeline
 import WundercastTestSupport
 
 /// Issue 14, S2: a provider's answer is redacted where it enters (``RedactingHTTPClient``),

@@ -3,7 +3,7 @@ import Testing
 import WundercastSupport
 import WundercastModel
 import WundercastProviders
-import WundercastCore
+import WundercastPipeline
 
 /// Provider text made safe (``UntrustedText``), `Retry-After` in both forms, Open-Meteo's
 /// request-limit answers.

@@ -1,5 +1,5 @@
 import WundercastModel
-import WundercastCore
+import WundercastPipeline
 
 extension StateStore {
     /// Suspends until the published state satisfies `predicate` (the current state counts),

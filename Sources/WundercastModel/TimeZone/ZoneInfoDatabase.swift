@@ -6,7 +6,7 @@ import Foundation
 import Synchronization
 
 /// The IANA time-zone database of the machine (`/usr/share/zoneinfo`, Debian's `tzdata`),
-/// read zone by zone through an injected file reader (WundercastCore makes no system calls;
+/// read zone by zone through an injected file reader (WundercastModel makes no system calls;
 /// the daemon passes its whole-file reader) and kept in a small cache.
 ///
 /// Zone names come from outside (the city table, a provider's `timezone`): a name is used as

@@ -94,7 +94,7 @@ public final class ConditionalHTTPClient<C: Clock>: HTTPClient, Sendable where C
         }
     }
 
-    /// The stored answer as a response (no date parser in WundercastCore to re-read its headers).
+    /// The stored answer as a response (no date parser in WundercastProviders to re-read its headers).
     private static func response(_ entry: ConditionalCache<C.Instant>.Entry) -> HTTPResponse {
         HTTPResponse(status: entry.status, headers: entry.headers, body: entry.body)
     }

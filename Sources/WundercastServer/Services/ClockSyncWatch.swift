@@ -1,5 +1,5 @@
 import WundercastSupport
-import WundercastCore
+import WundercastPipeline
 
 import WundercastPOSIX
 
@@ -8,7 +8,7 @@ import WundercastPOSIX
 /// ``ClockSync/kernelInterval`` on `sleeper`: it sends no notification), or a GPS fix whose time
 /// agrees with the clock (``ClockSync/confirms(_:)``). Then marks the clock synchronised, logs it once, and —
 /// when the weather kept from before the restart was fetched by a synchronised clock and is
-/// still shown — makes its age known (``WundercastCore/StateStore/ageBecameKnown()``). Ends
+/// still shown — makes its age known (``WundercastPipeline/StateStore/ageBecameKnown()``). Ends
 /// then, or when cancelled.
 struct ClockSyncWatch: DaemonService {
     let name = "clock sync"

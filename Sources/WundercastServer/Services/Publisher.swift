@@ -7,7 +7,7 @@ import WundercastSupport
 import WundercastModel
 import WundercastProtocol
 import WundercastFormats
-import WundercastCore
+import WundercastPipeline
 import WundercastSystemd
 
 /// Sends each state change to `watch` clients, the journal (one entry per real change,

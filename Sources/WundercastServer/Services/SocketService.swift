@@ -1,4 +1,4 @@
-import WundercastCore
+import WundercastPipeline
 
 import WundercastPOSIX
 

@@ -1,6 +1,6 @@
 import Synchronization
 import WundercastSupport
-import WundercastCore
+import WundercastPipeline
 import WundercastPOSIX
 import WundercastSystemd
 

@@ -1,5 +1,5 @@
 import WundercastSupport
-import WundercastCore
+import WundercastPipeline
 
 import WundercastSystemd
 

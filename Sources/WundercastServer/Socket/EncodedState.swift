@@ -10,8 +10,8 @@ import WundercastProtocol
 /// writes the bytes around the slots and the ages as digits, without encoding the object again
 /// and without allocating (the ages are the only members that change between changes).
 ///
-/// The bytes are exactly ``WundercastCore/SocketProtocol/line(_:)`` of
-/// ``WundercastCore/WeatherState/stamped(now:)`` (a test checks it for many states).
+/// The bytes are exactly ``WundercastProtocol/SocketProtocol/line(_:)`` of
+/// ``WundercastModel/WeatherState/stamped(now:)`` (a test checks it for many states).
 struct EncodedState {
     /// The state as encoded (without ages).
     let state: WeatherState
@@ -28,7 +28,7 @@ struct EncodedState {
     init(_ state: WeatherState) {
         self.state = state
         var probe = state
-        // No weather age while it is unknown (``WundercastCore/WeatherState/ageUnknown``).
+        // No weather age while it is unknown (``WundercastModel/WeatherState/ageUnknown``).
         let fetchedAt = state.ageUnknown == true ? nil : state.fetchedAt
         probe.ageSeconds = fetchedAt == nil ? nil : Self.fetchedMarker
         if probe.location?.receivedAt != nil { probe.location?.ageSeconds = Self.receivedMarker }
@@ -57,7 +57,7 @@ struct EncodedState {
         slots = complete ? found : []
     }
 
-    /// Appends the line stamped for `now` (``WundercastCore/WeatherState/stamped(now:)``) to
+    /// Appends the line stamped for `now` (``WundercastModel/WeatherState/stamped(now:)``) to
     /// `output`: no allocation once `output` has the capacity.
     func write(into output: inout [UInt8], now: Date) {
         guard let bytes else {

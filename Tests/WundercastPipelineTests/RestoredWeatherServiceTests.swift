@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WundercastModel
 import WundercastConfiguration
-import WundercastCore
+import WundercastPipeline
 import WundercastTestSupport
 
 /// The weather service starting over weather kept from before a restart: the kept place is

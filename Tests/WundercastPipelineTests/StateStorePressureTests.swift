@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WundercastModel
-import WundercastCore
+import WundercastPipeline
 
 /// A provider without a pressure series: the state's tendency comes from the daemon's own fetches.
 @Suite struct StateStorePressureTests {

@@ -3,7 +3,7 @@ import Testing
 import WundercastSupport
 import WundercastModel
 import WundercastConfiguration
-import WundercastCore
+import WundercastPipeline
 import WundercastTestSupport
 
 /// The service end to end on fakes: a scripted fix source, a scripted provider that the test

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WundercastModel
-import WundercastCore
+import WundercastPipeline
 import WundercastTestSupport
 
 /// Issue 8, point 2, on the pure parts: which back-offs a wake cuts short (only one after a

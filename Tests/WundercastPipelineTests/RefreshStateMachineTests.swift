@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WundercastModel
-import WundercastCore
+import WundercastPipeline
 import WundercastTestSupport
 
 /// The throttle, `MaxAge`, latest-wins and retry rules, on the pure state machine: every

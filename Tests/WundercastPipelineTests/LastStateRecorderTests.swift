@@ -3,7 +3,7 @@ import Testing
 import WundercastTestSupport
 
 @testable import WundercastModel
-@testable import WundercastCore
+@testable import WundercastPipeline
 
 /// What of each state is kept, and when the file needs writing: only when that changes.
 @Suite struct LastStateRecorderTests {

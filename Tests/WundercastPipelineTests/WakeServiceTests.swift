@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WundercastSupport
 import WundercastModel
-import WundercastCore
+import WundercastPipeline
 import WundercastTestSupport
 
 /// Issue 8, point 2, at the service: a wake refetches at once after a network back-off, keeps

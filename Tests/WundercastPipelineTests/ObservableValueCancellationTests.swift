@@ -1,7 +1,7 @@
 import Dispatch
 import Synchronization
 import Testing
-import WundercastCore
+import WundercastPipeline
 
 /// ``ObservableValue`` under a race: readers cancelled while another thread updates the value.
 /// `Task.cancel()` runs the stream's `onTermination` holding the task's status lock, and a

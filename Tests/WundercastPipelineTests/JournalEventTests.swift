@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import WundercastSupport
 @testable import WundercastModel
-@testable import WundercastCore
+@testable import WundercastPipeline
 import WundercastTestSupport
 
 /// Issue 8, point 5: the service's events in the journal, each with its own `MESSAGE_ID`,

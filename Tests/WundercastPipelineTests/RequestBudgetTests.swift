@@ -5,7 +5,7 @@ import WundercastSupport
 import WundercastModel
 import WundercastProviders
 import WundercastConfiguration
-import WundercastCore
+import WundercastPipeline
 import WundercastTestSupport
 
 /// The request budget of README ("Request budget"), measured: real recorded tracks replayed

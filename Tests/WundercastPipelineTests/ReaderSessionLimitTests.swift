@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WundercastCore
+import WundercastPipeline
 import WundercastTestSupport
 
 /// Issue 14, M2: how often readers' `now` may open a GPS session under when-in-use.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WundercastModel
-import WundercastCore
+import WundercastPipeline
 
 @Suite struct RetryPolicyTests {
     /// 2025-12-01 10:59:30 UTC.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WundercastModel
-import WundercastCore
+import WundercastPipeline
 import WundercastTestSupport
 
 /// Values no weather has are left out at the provider's door (``ProviderQueue``), in any unit;

@@ -4,7 +4,7 @@ import Testing
 import WundercastSupport
 import WundercastModel
 import WundercastProviders
-import WundercastCore
+import WundercastPipeline
 import WundercastTestSupport
 
 /// The weather cache on its own (issue 7, point 6): a scripted provider that counts requests and

@@ -6,7 +6,7 @@ import WundercastModel
 import WundercastProviders
 import WundercastProtocol
 import WundercastPlaces
-import WundercastCore
+import WundercastPipeline
 import WundercastTestSupport
 
 /// One-off lookups (`weather`, `around`): through the one provider queue, cached per rounded

@@ -4,7 +4,7 @@ import WundercastTestSupport
 
 @testable import WundercastModel
 @testable import WundercastFormats
-@testable import WundercastCore
+@testable import WundercastPipeline
 
 /// Weather kept from before a restart, as the store publishes it: `stale` with its true age
 /// (or none while the clock is not known to be right), never `fresh` until new weather, and

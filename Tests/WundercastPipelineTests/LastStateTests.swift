@@ -3,7 +3,7 @@ import Testing
 import WundercastTestSupport
 
 @testable import WundercastModel
-@testable import WundercastCore
+@testable import WundercastPipeline
 
 /// The file format of the kept weather: what is written reads back the same, and anything
 /// else — a torn or foreign file, another version, values no state has, control characters,

@@ -1,6 +1,6 @@
 import Testing
 import WundercastModel
-import WundercastCore
+import WundercastPipeline
 import WundercastTestSupport
 
 @Suite(.timeLimit(.minutes(1))) struct LocationManagerTests {

@@ -5,7 +5,7 @@ import WundercastSupport
 import WundercastModel
 import WundercastProtocol
 import WundercastPlaces
-import WundercastCore
+import WundercastPipeline
 import WundercastTestSupport
 
 /// The daemon's own fetches and the lookups share one cache (issue 7, point 6), wired as in the

@@ -25,67 +25,174 @@ let package = Package(
         // glibc's <sys/timex.h> (adjtimex, asked read-only: is the clock synchronised); header only.
         .systemLibrary(name: "CTimex"),
 
-        // Pure Swift: models, operators, pipeline, decoding, protocol, formats, configuration.
-        // No system calls, sockets or files (libm only).
-        .target(name: "WundercastCore"),
+        // The daemon's logic in eight pure Swift modules, one concern each (docs/ARCHITECTURE.md): no
+        // system calls, sockets or files (libm only); each may import only what it depends on here.
+        // Logging, journal message ids, untrusted text, secrets, time spans, JSON values: what every layer uses.
+        .target(name: "WundercastSupport"),
+        // The domain's values: coordinates, fixes and positions, weather and its state, forecast,
+        // conditions, units, sun and time zones, errors and back-off.
+        .target(name: "WundercastModel", dependencies: ["WundercastSupport"]),
+        // Weather providers: their protocols, Open-Meteo, OpenWeatherMap, MET Norway, the decoding
+        // they share, the HTTP client they ask through (conditional, redacting).
+        .target(name: "WundercastProviders", dependencies: ["WundercastSupport", "WundercastModel"]),
+        // The configuration: its keys, the INI parser, defaults, the effective text, the rules between keys.
+        .target(
+            name: "WundercastConfiguration",
+            dependencies: ["WundercastSupport", "WundercastModel", "WundercastProviders"]),
+        // The socket protocol: requests, responses, the state's views for public and precise readers.
+        .target(name: "WundercastProtocol", dependencies: ["WundercastSupport", "WundercastModel"]),
+        // Places: the city table (its file format, search, nearest city), names, online geocoding.
+        .target(
+            name: "WundercastPlaces", dependencies: ["WundercastSupport", "WundercastModel", "WundercastProviders"]),
+        // What readers print: the human line, status and around, the status bars' formats, templates.
+        .target(
+            name: "WundercastFormats", dependencies: ["WundercastSupport", "WundercastModel", "WundercastProtocol"]),
+        // The location and refresh pipeline: the location stream and its gate, the refresh state machine,
+        // the weather service with its provider queue and cache, lookups, wake-ups, the state store and
+        // what of it is kept across restarts; the async operators they run on.
+        .target(
+            name: "WundercastPipeline",
+            dependencies: [
+                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastConfiguration",
+                "WundercastProtocol", "WundercastPlaces", "WundercastFormats",
+            ]),
 
         // Sockets, files, signals, the environment: the one syscall wrapper and its users.
         .target(name: "WundercastPOSIX", dependencies: ["CSignalfd", "CEpoll", "CTimex"]),
 
         // Adapters.
-        .target(name: "WundercastGPSD", dependencies: ["WundercastCore", "WundercastPOSIX", "CGPS"]),
-        .target(name: "WundercastHTTP", dependencies: ["WundercastCore", "CCurl"]),
-        .target(name: "WundercastSystemd", dependencies: ["WundercastCore", "WundercastPOSIX", "CSystemd"]),
+        .target(
+            name: "WundercastGPSD",
+            dependencies: [
+                "WundercastSupport", "WundercastModel", "WundercastConfiguration", "WundercastPOSIX", "CGPS",
+            ]),
+        .target(
+            name: "WundercastHTTP",
+            dependencies: ["WundercastSupport", "WundercastModel", "WundercastProviders", "CCurl"]),
+        .target(name: "WundercastSystemd", dependencies: ["WundercastSupport", "WundercastPOSIX", "CSystemd"]),
         .target(
             name: "WundercastServer",
             dependencies: [
-                "WundercastCore", "WundercastPOSIX", "WundercastGPSD", "WundercastHTTP", "WundercastSystemd",
+                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastConfiguration",
+                "WundercastProtocol", "WundercastPlaces", "WundercastFormats", "WundercastPipeline", "WundercastPOSIX",
+                "WundercastGPSD", "WundercastHTTP", "WundercastSystemd",
             ]),
 
         // wundercastctl's argument parsing, connection and commands (tested without a process).
-        .target(name: "WundercastCtl", dependencies: ["WundercastCore", "WundercastPOSIX"]),
+        .target(
+            name: "WundercastCtl",
+            dependencies: [
+                "WundercastSupport", "WundercastModel", "WundercastProtocol", "WundercastFormats", "WundercastPOSIX",
+            ]),
 
         // Thin mains.
         .executableTarget(name: "wundercastd", dependencies: ["WundercastServer", "WundercastPOSIX"]),
         .executableTarget(name: "wundercastctl", dependencies: ["WundercastCtl"]),
         // Build-time tool: writes the city table (cities.tsv) from libgeonames.
         .executableTarget(
-            name: "wundercast-cities", dependencies: ["WundercastCore", "WundercastPOSIX", "CGeonames"]),
+            name: "wundercast-cities",
+            dependencies: ["WundercastModel", "WundercastPlaces", "WundercastPOSIX", "CGeonames"]),
 
         // The memory floor `make bench` compares the daemon with (not installed).
         .executableTarget(
             name: "wundercast-floor", dependencies: ["CGPS", "CCurl", "CSystemd"], path: "Tests/Tools/Floor"),
 
         // Tests.
-        .target(name: "WundercastTestSupport", dependencies: ["WundercastCore"], path: "Tests/WundercastTestSupport"),
+        .target(
+            name: "WundercastTestSupport",
+            dependencies: [
+                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastProtocol", "WundercastPlaces",
+                "WundercastPipeline",
+            ],
+            path: "Tests/WundercastTestSupport"),
         .testTarget(
-            name: "WundercastCoreTests",
-            dependencies: ["WundercastCore", "WundercastTestSupport"]),
+            name: "WundercastSupportTests",
+            dependencies: ["WundercastSupport", "WundercastModel", "WundercastTestSupport"]),
+        .testTarget(
+            name: "WundercastModelTests",
+            dependencies: [
+                "WundercastModel", "WundercastProviders", "WundercastProtocol", "WundercastFormats",
+                "WundercastPipeline", "WundercastTestSupport",
+            ]),
+        .testTarget(
+            name: "WundercastProvidersTests",
+            dependencies: [
+                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastProtocol",
+                "WundercastFormats", "WundercastPipeline", "WundercastTestSupport",
+            ]),
+        .testTarget(
+            name: "WundercastConfigurationTests",
+            dependencies: ["WundercastSupport", "WundercastModel", "WundercastConfiguration", "WundercastTestSupport"]),
+        .testTarget(
+            name: "WundercastProtocolTests",
+            dependencies: [
+                "WundercastSupport", "WundercastModel", "WundercastProtocol", "WundercastFormats",
+                "WundercastTestSupport",
+            ]),
+        .testTarget(
+            name: "WundercastPlacesTests",
+            dependencies: [
+                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastPlaces",
+                "WundercastTestSupport",
+            ]),
+        .testTarget(
+            name: "WundercastFormatsTests",
+            dependencies: [
+                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastProtocol",
+                "WundercastFormats", "WundercastTestSupport",
+            ]),
+        .testTarget(
+            name: "WundercastPipelineTests",
+            dependencies: [
+                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastConfiguration",
+                "WundercastProtocol", "WundercastPlaces", "WundercastFormats", "WundercastPipeline",
+                "WundercastTestSupport",
+            ]),
         .testTarget(
             name: "WundercastPOSIXTests",
-            dependencies: ["WundercastPOSIX", "WundercastCore", "WundercastServer", "WundercastTestSupport"]),
+            dependencies: [
+                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastConfiguration",
+                "WundercastPlaces", "WundercastPipeline", "WundercastPOSIX", "WundercastServer",
+                "WundercastTestSupport",
+            ]),
         .testTarget(
             name: "WundercastCtlTests",
-            dependencies: ["WundercastCtl", "WundercastCore", "WundercastPOSIX", "WundercastTestSupport"]),
-        .testTarget(name: "WundercastGPSDTests", dependencies: ["WundercastGPSD", "WundercastTestSupport"]),
-        .testTarget(name: "WundercastHTTPTests", dependencies: ["WundercastHTTP", "WundercastTestSupport"]),
-        .testTarget(name: "WundercastSystemdTests", dependencies: ["WundercastSystemd", "WundercastTestSupport"]),
+            dependencies: [
+                "WundercastModel", "WundercastProtocol", "WundercastFormats", "WundercastCtl", "WundercastPOSIX",
+                "WundercastTestSupport",
+            ]),
+        .testTarget(
+            name: "WundercastGPSDTests",
+            dependencies: ["WundercastSupport", "WundercastModel", "WundercastGPSD", "WundercastTestSupport"]),
+        .testTarget(
+            name: "WundercastHTTPTests",
+            dependencies: [
+                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastPlaces", "WundercastPipeline",
+                "WundercastHTTP", "WundercastTestSupport",
+            ]),
+        .testTarget(
+            name: "WundercastSystemdTests",
+            dependencies: ["WundercastSupport", "WundercastSystemd", "WundercastTestSupport"]),
         .testTarget(
             name: "WundercastIntegrationTests",
             dependencies: [
-                "WundercastCore", "WundercastPOSIX", "WundercastGPSD", "WundercastHTTP", "WundercastServer",
-                "WundercastTestSupport",
+                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastConfiguration",
+                "WundercastProtocol", "WundercastPlaces", "WundercastPipeline", "WundercastPOSIX", "WundercastGPSD",
+                "WundercastHTTP", "WundercastServer", "WundercastTestSupport",
             ]),
         // The fault suite (issue 14): real daemons under a faulty world (gpsd, providers, clients,
         // signals, broken files, clock steps, resource limits); run by `make faults`, skipped otherwise.
         .testTarget(
             name: "WundercastFaultTests",
-            dependencies: ["WundercastCore", "WundercastPOSIX", "WundercastTestSupport"]),
+            dependencies: ["WundercastPOSIX", "WundercastTestSupport"]),
         // The ready-to-paste bar snippets in etc/ run against a test daemon and inside the real bars
         // (i3blocks, waybar in a headless sway, polybar under Xvfb); man pages, completions, install.
         .testTarget(
             name: "WundercastBarTests",
-            dependencies: ["WundercastCore", "WundercastTestSupport"]),
+            dependencies: [
+                "WundercastSupport", "WundercastModel", "WundercastConfiguration", "WundercastProtocol",
+                "WundercastFormats", "WundercastTestSupport",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -97,15 +204,15 @@ let package = Package(
 // flags alone instrument nothing for coverage).
 if Context.environment["WUNDERCAST_FUZZ"] == "1" {
     let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
-        ("configuration", ["WundercastCore"]),
-        ("request", ["WundercastCore"]),
-        ("open-meteo", ["WundercastCore"]),
-        ("openweathermap-current", ["WundercastCore"]),
-        ("openweathermap-forecast", ["WundercastCore"]),
-        ("metno", ["WundercastCore"]),
-        ("gpsd-report", ["WundercastCore", "WundercastGPSD", "CGPS"]),
-        ("city-image", ["WundercastCore"]),
-        ("last-state", ["WundercastCore"]),
+        ("configuration", ["WundercastConfiguration"]),
+        ("request", ["WundercastProtocol"]),
+        ("open-meteo", ["WundercastProviders"]),
+        ("openweathermap-current", ["WundercastModel", "WundercastProviders"]),
+        ("openweathermap-forecast", ["WundercastProviders"]),
+        ("metno", ["WundercastModel", "WundercastProviders"]),
+        ("gpsd-report", ["WundercastModel", "WundercastGPSD", "CGPS"]),
+        ("city-image", ["WundercastModel", "WundercastPlaces"]),
+        ("last-state", ["WundercastPipeline"]),
     ]
     package.targets += fuzzTargets.map { target in
         .executableTarget(

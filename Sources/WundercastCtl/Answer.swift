@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import WundercastCore
+import WundercastSupport
 
 /// Reading the daemon's answer lines: an `ERROR` object becomes ``CtlError/refused(code:message:)``,
 /// anything else must decode as the expected class.

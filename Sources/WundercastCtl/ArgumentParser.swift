@@ -1,4 +1,7 @@
-import WundercastCore
+import WundercastSupport
+import WundercastModel
+import WundercastProtocol
+import WundercastFormats
 
 /// A command line that cannot be run: printed with a pointer to `--help`, exit status 2.
 public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {

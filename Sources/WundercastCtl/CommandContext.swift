@@ -1,4 +1,4 @@
-import WundercastCore
+import WundercastFormats
 import WundercastPOSIX
 
 /// What every command needs: the parsed invocation, the socket path, and the shared steps

@@ -1,5 +1,5 @@
-import WundercastCore
 import WundercastPOSIX
+import WundercastSupport
 
 /// `wundercastctl`: parses the command line, runs the command, returns the exit status
 /// (0 answered, 1 daemon down / no answer / error answer in plain and json, 2 usage error,

@@ -1,4 +1,6 @@
-import WundercastCore
+import WundercastSupport
+import WundercastProtocol
+import WundercastFormats
 
 /// Why a request got no usable answer. Every case ends `wundercastctl` with exit status 1 in
 /// plain and json (message on stderr); bar formats print ``barKind``'s line instead.

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import WundercastCore
+import WundercastSupport
 import WundercastPOSIX
 
 /// One connection to the daemon's socket. Every call waits at most until its deadline

@@ -3,7 +3,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import WundercastCore
+import WundercastSupport
+import WundercastProtocol
+import WundercastFormats
 
 /// `around`, `status`, `refresh`, `authorize` and `version`: one request, one answer, shown as
 /// plain text or (json) the object as received. Exit status 0 when answered, else 1.

@@ -1,4 +1,6 @@
-import WundercastCore
+import WundercastModel
+import WundercastProtocol
+import WundercastFormats
 
 /// One parsed `wundercastctl` command line: what to ask the daemon and how to show it.
 public struct Invocation: Sendable, Equatable {

@@ -3,7 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import WundercastCore
+import WundercastModel
+import WundercastFormats
 
 /// A `WEATHER` answer in the chosen format: plain (the human line, or the template), json
 /// (the line as received), or a bar format.

@@ -1,4 +1,4 @@
-import WundercastCore
+import WundercastFormats
 
 /// The text of `wundercastctl --help`: every command, option, format, placeholder, icon set,
 /// time limit and exit status. Man pages, completions and bar snippets are made from it:

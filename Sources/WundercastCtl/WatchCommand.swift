@@ -3,8 +3,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import WundercastCore
+import WundercastFormats
+import WundercastModel
 import WundercastPOSIX
+import WundercastProtocol
+import WundercastSupport
 
 /// `watch [weather] [every SPAN]`: the current state, then one output per change, each written
 /// (and so flushed) at once, until interrupted.

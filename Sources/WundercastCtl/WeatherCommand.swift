@@ -3,7 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import WundercastCore
+import WundercastModel
+import WundercastFormats
 
 /// `now` and `weather PLACE|LAT,LON`: one `WEATHER` answer in the chosen format.
 /// Exit status 0 when answered (33 for i3blocks `now` in severe weather); a failure is reported

@@ -1,5 +1,6 @@
 import CGPS
-import WundercastCore
+import WundercastSupport
+import WundercastModel
 import WundercastPOSIX
 
 #if canImport(Glibc)

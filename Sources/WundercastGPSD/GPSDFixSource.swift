@@ -1,5 +1,7 @@
 import Synchronization
-import WundercastCore
+import WundercastSupport
+import WundercastModel
+import WundercastConfiguration
 
 #if canImport(Glibc)
 import Glibc

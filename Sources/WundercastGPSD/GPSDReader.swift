@@ -1,5 +1,6 @@
 import Synchronization
-import WundercastCore
+import WundercastSupport
+import WundercastModel
 
 #if canImport(Glibc)
 import Glibc

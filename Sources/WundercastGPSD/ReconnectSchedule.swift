@@ -1,4 +1,4 @@
-import WundercastCore
+import WundercastModel
 
 /// When a gpsd connection counts as connected, when it is stable enough to start the back-off
 /// over, and how long to wait before the next attempt.

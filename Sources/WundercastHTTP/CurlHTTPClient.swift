@@ -6,7 +6,9 @@ import Foundation
 import CCurl
 import Dispatch
 import Synchronization
-import WundercastCore
+import WundercastSupport
+import WundercastModel
+import WundercastProviders
 
 /// ``HTTPClient`` over libcurl (Debian's libcurl 7.88): one easy handle per request, driven on a
 /// dispatch thread, never on Swift's cooperative pool.
@@ -24,7 +26,7 @@ import WundercastCore
 /// libcurl's texts (its error buffer can quote the URL) lose every query whole, also one that
 /// the 256-byte buffer already cut (``redactingQueries(_:)``). Secrets themselves are redacted
 /// by the provider that holds them, from everything this client returns or throws
-/// (``WundercastCore/RedactingHTTPClient``).
+/// (``WundercastProviders/RedactingHTTPClient``).
 ///
 /// Failures, each its own kind (``FailureKind``): libcurl's `CURLcode` in
 /// ``WeatherError/transport(code:message:)`` (DNS, connect, timeout, TLS, a body cut short —

@@ -5,7 +5,8 @@ import Foundation
 #endif
 import CCurl
 import Synchronization
-import WundercastCore
+import WundercastModel
+import WundercastProviders
 
 /// `curl_global_init` exactly once per process: a Swift global is initialised once, thread-safely.
 enum CurlGlobal {

@@ -4,7 +4,7 @@ import Glibc
 
 /// The two clocks that tell a suspend: `CLOCK_BOOTTIME` counts the time the machine spent
 /// suspended, `CLOCK_MONOTONIC` does not. Their difference grows by exactly the time asleep
-/// (`WundercastCore`'s `SuspendDetector` compares it between readings).
+/// (`WundercastPipeline`'s `SuspendDetector` compares it between readings).
 public enum SuspendClocks {
     /// `CLOCK_BOOTTIME − CLOCK_MONOTONIC` now: the total time suspended since boot.
     public static func offset() -> Duration {

@@ -1,5 +1,7 @@
-import WundercastCore
+import WundercastModel
 import WundercastPOSIX
+import WundercastPipeline
+import WundercastSupport
 
 /// The one owner of the GPS authorization status: what is in force (``status``, observed by
 /// the location manager and the pipeline), how a decision changes it and where it is kept

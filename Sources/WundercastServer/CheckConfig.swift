@@ -1,4 +1,5 @@
-import WundercastCore
+import WundercastConfiguration
+
 import WundercastPOSIX
 
 extension Daemon.Options {
@@ -12,7 +13,7 @@ extension Daemon {
     /// `wundercastd --check-config`: reads the configuration as start-up would (main file and
     /// drop-ins) and sets up the provider (a bad `APIKeyFile=` fails it).
     ///
-    /// Valid: prints ``WundercastCore/ParsedConfiguration/effectiveText()`` to stdout (every
+    /// Valid: prints ``WundercastConfiguration/ParsedConfiguration/effectiveText()`` to stdout (every
     /// key, its value and `# file:line` or `# (default)`), preceded by the files read as
     /// `# file` comment lines; warnings (`file:line: warning: …`) and
     /// `wundercastd: configuration OK` go to stderr; returns 0. Invalid: every error as

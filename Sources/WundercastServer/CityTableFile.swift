@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Synchronization
-import WundercastCore
+import WundercastPlaces
 import WundercastPOSIX
 
 /// The city table of `[Places] Cities=`, as the daemon reads it.

@@ -1,4 +1,5 @@
-import WundercastCore
+import WundercastConfiguration
+
 import WundercastPOSIX
 
 /// Checks of configured paths against the file system, at the `file:line` that set them.

@@ -1,9 +1,10 @@
-import WundercastCore
+import WundercastConfiguration
+
 import WundercastPOSIX
 
 extension Configuration {
     /// Reads the one file at `path`, without drop-ins (``load(_:)`` reads those too), and
-    /// parses it (``WundercastCore/Configuration/parse(bytes:file:onto:)``); errors name `path`
+    /// parses it (``WundercastConfiguration/Configuration/parse(bytes:file:onto:)``); errors name `path`
     /// as given.
     ///
     /// - Throws: the first ``ConfigurationError``: line 0 and the operating system's reason when

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import WundercastCore
+import WundercastConfiguration
 import WundercastPOSIX
 
 /// Where the configuration is read from: a main file and `*.conf` drop-ins, as systemd reads

@@ -1,7 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import WundercastCore
+import WundercastSupport
+import WundercastModel
 import WundercastPOSIX
 
 /// What the kept decision file (`$STATE_DIRECTORY/authorization`, written by `authorize`) says.
@@ -19,7 +20,7 @@ enum SavedDecision: Sendable, Equatable {
     static let limit = 64
 
     /// Parses the bytes of the decision file: exactly one spelling of
-    /// ``WundercastCore/AuthorizationStatus/configName`` and at most one final newline —
+    /// ``WundercastModel/AuthorizationStatus/configName`` and at most one final newline —
     /// another case (`DENIED`), a byte-order mark, a NUL, a second line or a cut word is
     /// `.unreadable`, never `.none`.
     init(bytes: [UInt8]) {

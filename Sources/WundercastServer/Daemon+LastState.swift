@@ -3,7 +3,10 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import WundercastCore
+import WundercastSupport
+import WundercastModel
+import WundercastConfiguration
+import WundercastPipeline
 import WundercastPOSIX
 
 /// What start-up restored from the kept state file, for the services that keep it

@@ -1,4 +1,9 @@
-import WundercastCore
+import WundercastSupport
+import WundercastModel
+import WundercastProviders
+import WundercastConfiguration
+import WundercastPipeline
+
 import WundercastGPSD
 
 extension Daemon {

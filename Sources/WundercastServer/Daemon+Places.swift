@@ -1,4 +1,8 @@
-import WundercastCore
+import WundercastSupport
+import WundercastConfiguration
+import WundercastPlaces
+import WundercastPipeline
+
 import WundercastHTTP
 import WundercastPOSIX
 

@@ -3,7 +3,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import WundercastCore
+import WundercastSupport
+import WundercastModel
+import WundercastProviders
+import WundercastConfiguration
+import WundercastPipeline
 import WundercastHTTP
 import WundercastPOSIX
 

@@ -3,8 +3,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import WundercastCore
+import WundercastConfiguration
 import WundercastPOSIX
+import WundercastSupport
 import WundercastSystemd
 
 extension Daemon.Instance {

@@ -6,7 +6,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import WundercastCore
+import WundercastSupport
+import WundercastProtocol
+import WundercastPipeline
 import WundercastPOSIX
 import WundercastSystemd
 

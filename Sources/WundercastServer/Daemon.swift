@@ -7,7 +7,11 @@ import FoundationEssentials
 import Foundation
 #endif
 import Synchronization
-import WundercastCore
+import WundercastSupport
+import WundercastModel
+import WundercastProviders
+import WundercastConfiguration
+import WundercastPipeline
 import WundercastPOSIX
 import WundercastSystemd
 

@@ -4,7 +4,10 @@ import FoundationEssentials
 import Foundation
 #endif
 import Synchronization
-import WundercastCore
+import WundercastSupport
+import WundercastModel
+import WundercastProtocol
+import WundercastPipeline
 
 /// What `status` reports beyond the state: uptime, the gpsd connection, the last error, counts.
 /// Fed by the gpsd source's connection events and by the published states.
@@ -60,7 +63,7 @@ final class Health: Sendable {
     }
 
     /// The `STATUS` object; the socket fills in its client counts. The fix's age counts by the
-    /// monotonic clock (`monotonicNow`, ``WundercastCore/Uptime``) where the fix has a moment on it.
+    /// monotonic clock (`monotonicNow`, ``WundercastSupport/Uptime``) where the fix has a moment on it.
     func status(
         state: WeatherState, authorization: AuthorizationStatus, queue: ProviderQueue, lookups: Int, now: Date,
         monotonicNow: Duration? = nil

@@ -1,5 +1,7 @@
 import Synchronization
-import WundercastCore
+import WundercastModel
+import WundercastProtocol
+import WundercastPipeline
 
 /// The daemon's state as each reader class sees it, computed once per state change.
 final class StateViewer: Sendable {

@@ -1,4 +1,6 @@
-import WundercastCore
+import WundercastModel
+import WundercastPipeline
+
 import WundercastPOSIX
 
 /// Hooks for the daemon's own tests, honoured only in debug builds (a release build ignores

@@ -1,5 +1,5 @@
 import CSystemd
-import WundercastCore
+import WundercastSupport
 
 /// Writes structured entries to the systemd journal with `sd_journal_sendv` (the native
 /// protocol: binary-safe, newlines in values kept, no C variadics).

@@ -1,5 +1,5 @@
-import WundercastCore
 import WundercastPOSIX
+import WundercastSupport
 
 /// Chooses where the daemon logs.
 public enum LogDestination {

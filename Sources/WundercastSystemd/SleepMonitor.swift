@@ -1,6 +1,6 @@
 import CSystemd
 import Synchronization
-import WundercastCore
+import WundercastSupport
 import WundercastPOSIX
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
-import WundercastCore
+import WundercastSupport
+
 import WundercastPOSIX
 
 /// Readable lines on standard error, `<N>` syslog prefixes included when `prefixPriority`

@@ -1,7 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import WundercastCore
+import WundercastModel
+import WundercastPlaces
 import WundercastPOSIX
 
 /// `--measure PATH`: loads a city table as the daemon does (an image read and checked; a text

@@ -1,8 +1,8 @@
 // wundercast-cities: writes the city table (CityTableFormat) from libgeonames' data, at build
 // time, so that the daemon never links libgeonames/GLib. Only wiring; the format lives in
-// WundercastCore.
+// WundercastPlaces.
 import CGeonames
-import WundercastCore
+import WundercastPlaces
 import WundercastPOSIX
 
 let usage = """

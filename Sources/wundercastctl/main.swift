@@ -1,5 +1,5 @@
 // wundercastctl: asks wundercastd over its Unix socket. Only wiring: parsing, connection,
-// commands live in WundercastCtl, formats in WundercastCore.
+// commands live in WundercastCtl, formats in WundercastFormats.
 import WundercastCtl
 import WundercastPOSIX
 

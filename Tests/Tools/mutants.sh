@@ -8,9 +8,10 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 SWIFT=${SWIFT:-swift}
-# The unit tests: everything that runs without real processes. A mutant outside the core names
-# the tests that kill it in a fifth field (a --filter regular expression); else this default.
-FILTER=${MUTANT_TESTS:-WundercastCoreTests}
+# The unit tests: everything that runs without real processes (the test targets of the modules
+# split out of the core, issue 15). A mutant outside them names the tests that kill it in a fifth
+# field (a --filter regular expression); else this default.
+FILTER=${MUTANT_TESTS:-WundercastSupportTests|WundercastModelTests|WundercastProvidersTests|WundercastConfigurationTests|WundercastProtocolTests|WundercastPlacesTests|WundercastFormatsTests|WundercastPipelineTests}
 # A run that is still going after this many seconds is a hang. A mutant that names its tests (the
 # fifth field: issue 14's and every later one) is killed only by a failing test, never by a hang.
 # The core's older mutants of issues 5-8 still count a hang as a kill, listed apart at the end:
@@ -19,37 +20,37 @@ LIMIT=${MUTANT_SECONDS:-90}
 
 # name | file | exact line (after leading spaces) | replacement line [| test filter]
 mutants=(
-  "back-off ignored|Sources/WundercastCore/Refresh/RetryPolicy.swift|var wait = backoff.delay(attempt: failures)|var wait = Duration.zero"
-  "Retry-After ignored|Sources/WundercastCore/Refresh/RetryPolicy.swift|if let seconds = error.retryAfter, seconds > 0 {|if let seconds = Optional<Double>.none, seconds > 0 {"
-  "distance from the last seen, not the last emitted fix|Sources/WundercastCore/Refresh/RefreshStateMachine.swift|pending = position|lastFetched = pending ?? lastFetched; pending = position"
-  "MaxAge refresh removed|Sources/WundercastCore/Refresh/RefreshStateMachine.swift|return (.maxAge, max(throttled, lastStart.advanced(by: policy.maxAge)))|return nil"
-  "MinInterval ignored|Sources/WundercastCore/Refresh/RefreshStateMachine.swift|let throttled = lastStart.advanced(by: policy.minInterval)|let throttled = lastStart"
-  "authorization change not applied|Sources/WundercastCore/Service/WeatherService.swift|await forEachLatest(locationManager.authorization.values()) { status in|await forEachLatest(AsyncStream { [value = locationManager.authorization.value] in \$0.yield(value) }) { status in"
-  "take-first accepts a fix above MaxHorizontalError|Sources/WundercastCore/Location/LocationManager.swift|fix.isWithin(horizontalError: maxHorizontalError)|true"
-  "latest-wins disabled|Sources/WundercastCore/Refresh/RefreshStateMachine.swift|cancelling = current.id|return nil"
-  "fix age ignored|Sources/WundercastCore/Location/FixAge.swift|return lastFix.duration(to: now) >= maxFixAge ? .noFix(never: false) : nil|return nil"
-  "lookups do not wait for their turn at the provider|Sources/WundercastCore/Service/ProviderQueue.swift|} else if !s.busy {|} else if true {"
-  "lookups per user unlimited|Sources/WundercastCore/Lookup/UserRequestLimit.swift|guard times.count < perMinute else {|guard true else {"
-  "weather cache ignored|Sources/WundercastCore/Cache/WeatherCacheTable.swift|return age >= .zero && age < ttl|return false"
-  "weather cache never expires|Sources/WundercastCore/Cache/WeatherCacheTable.swift|return age >= .zero && age < ttl|return true"
-  "fetches in flight not joined|Sources/WundercastCore/Cache/WeatherCacheTable.swift|} else if let fetch = flights[key] {|} else if let fetch = Optional<Int>.none {"
-  "a stored answer refreshed MaxAge after the daemon's fetch, not after its request|Sources/WundercastCore/Refresh/RefreshStateMachine.swift|if let requestedAt, let started = lastStart, requestedAt < started { lastStart = requestedAt }|_ = requestedAt"
-  "weather cache unbounded|Sources/WundercastCore/Cache/WeatherCacheTable.swift|if entries[key] == nil, entries.count >= capacity {|if false {"
-  "public lookup served from the daemon's cell|Sources/WundercastCore/Lookup/LookupService.swift|case .public(let precision): (min(max(0, precision), settings.precision), publicCache)|case .public(let precision): (min(max(0, precision), settings.precision), cache)|LookupServiceTests"
-  "public readers get the precise position|Sources/WundercastCore/Protocol/StateViews.swift|let rounded = exact.rounded(toDecimals: publicPrecision)|let rounded = exact"
-  "displays show -0|Sources/WundercastCore/Units/DisplayRounding.swift|let sign = value < 0 && scaled != 0 ? \"-\" : \"\"|let sign = value < 0 ? \"-\" : \"\""
-  "a key echoed in other letters or small-letter escapes not redacted|Sources/WundercastCore/Secrets.swift|(UInt8(ascii: \"A\")...UInt8(ascii: \"Z\")).contains(byte) ? byte + 32 : byte|byte"
-  "bidirectional overrides pass as text|Sources/WundercastCore/UntrustedText.swift|case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true|case 0x061C: true"
-  "a city table image with a bad region index accepted|Sources/WundercastCore/Places/CityTable+Image.swift|guard Int(regionOf[i]) < regions.count else {|guard true else {"
-  "online geocoding unlimited|Sources/WundercastCore/Places/PlaceResolver.swift|guard onlineTimes.count < onlinePerMinute else {|guard true else {"
-  "the journal gets a provider error's finer position|Sources/WundercastCore/Service/WeatherService+Journal.swift|publicPrecision: settings.journalPrecision)|publicPrecision: 8)"
-  "fix lost never logged|Sources/WundercastCore/Location/FixCurrency.swift|if !isCurrent, current, problem?.code == \"no-fix\" { return .lost }|_ = problem"
-  "weather kept from before the restart shown as fresh|Sources/WundercastCore/StateStore.swift|s.status = locationProblem == nil && restored == nil ? .fresh : .stale|s.status = locationProblem == nil ? .fresh : .stale"
-  "the kept file written again for an unchanged state|Sources/WundercastCore/LastState/LastStateRecorder.swift|return record == written ? nil : record|return record"
-  "a wake cuts short a Retry-After|Sources/WundercastCore/Refresh/RefreshStateMachine+Wake.swift|guard streak.kind.isNetwork else {|guard true else {"
+  "back-off ignored|Sources/WundercastPipeline/Refresh/RetryPolicy.swift|var wait = backoff.delay(attempt: failures)|var wait = Duration.zero"
+  "Retry-After ignored|Sources/WundercastPipeline/Refresh/RetryPolicy.swift|if let seconds = error.retryAfter, seconds > 0 {|if let seconds = Optional<Double>.none, seconds > 0 {"
+  "distance from the last seen, not the last emitted fix|Sources/WundercastPipeline/Refresh/RefreshStateMachine.swift|pending = position|lastFetched = pending ?? lastFetched; pending = position"
+  "MaxAge refresh removed|Sources/WundercastPipeline/Refresh/RefreshStateMachine.swift|return (.maxAge, max(throttled, lastStart.advanced(by: policy.maxAge)))|return nil"
+  "MinInterval ignored|Sources/WundercastPipeline/Refresh/RefreshStateMachine.swift|let throttled = lastStart.advanced(by: policy.minInterval)|let throttled = lastStart"
+  "authorization change not applied|Sources/WundercastPipeline/Service/WeatherService.swift|await forEachLatest(locationManager.authorization.values()) { status in|await forEachLatest(AsyncStream { [value = locationManager.authorization.value] in \$0.yield(value) }) { status in"
+  "take-first accepts a fix above MaxHorizontalError|Sources/WundercastPipeline/Location/LocationManager.swift|fix.isWithin(horizontalError: maxHorizontalError)|true"
+  "latest-wins disabled|Sources/WundercastPipeline/Refresh/RefreshStateMachine.swift|cancelling = current.id|return nil"
+  "fix age ignored|Sources/WundercastPipeline/Location/FixAge.swift|return lastFix.duration(to: now) >= maxFixAge ? .noFix(never: false) : nil|return nil"
+  "lookups do not wait for their turn at the provider|Sources/WundercastPipeline/Service/ProviderQueue.swift|} else if !s.busy {|} else if true {"
+  "lookups per user unlimited|Sources/WundercastPipeline/Lookup/UserRequestLimit.swift|guard times.count < perMinute else {|guard true else {"
+  "weather cache ignored|Sources/WundercastPipeline/Cache/WeatherCacheTable.swift|return age >= .zero && age < ttl|return false"
+  "weather cache never expires|Sources/WundercastPipeline/Cache/WeatherCacheTable.swift|return age >= .zero && age < ttl|return true"
+  "fetches in flight not joined|Sources/WundercastPipeline/Cache/WeatherCacheTable.swift|} else if let fetch = flights[key] {|} else if let fetch = Optional<Int>.none {"
+  "a stored answer refreshed MaxAge after the daemon's fetch, not after its request|Sources/WundercastPipeline/Refresh/RefreshStateMachine.swift|if let requestedAt, let started = lastStart, requestedAt < started { lastStart = requestedAt }|_ = requestedAt"
+  "weather cache unbounded|Sources/WundercastPipeline/Cache/WeatherCacheTable.swift|if entries[key] == nil, entries.count >= capacity {|if false {"
+  "public lookup served from the daemon's cell|Sources/WundercastPipeline/Lookup/LookupService.swift|case .public(let precision): (min(max(0, precision), settings.precision), publicCache)|case .public(let precision): (min(max(0, precision), settings.precision), cache)|LookupServiceTests"
+  "public readers get the precise position|Sources/WundercastProtocol/StateViews.swift|let rounded = exact.rounded(toDecimals: publicPrecision)|let rounded = exact"
+  "displays show -0|Sources/WundercastModel/Units/DisplayRounding.swift|let sign = value < 0 && scaled != 0 ? \"-\" : \"\"|let sign = value < 0 ? \"-\" : \"\""
+  "a key echoed in other letters or small-letter escapes not redacted|Sources/WundercastSupport/Secrets/Secrets.swift|(UInt8(ascii: \"A\")...UInt8(ascii: \"Z\")).contains(byte) ? byte + 32 : byte|byte"
+  "bidirectional overrides pass as text|Sources/WundercastSupport/Text/UntrustedText.swift|case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true|case 0x061C: true"
+  "a city table image with a bad region index accepted|Sources/WundercastPlaces/CityTable/CityTable+Image.swift|guard Int(regionOf[i]) < regions.count else {|guard true else {"
+  "online geocoding unlimited|Sources/WundercastPlaces/Resolver/PlaceResolver.swift|guard onlineTimes.count < onlinePerMinute else {|guard true else {"
+  "the journal gets a provider error's finer position|Sources/WundercastPipeline/Service/WeatherService+Journal.swift|publicPrecision: settings.journalPrecision)|publicPrecision: 8)"
+  "fix lost never logged|Sources/WundercastPipeline/Location/FixCurrency.swift|if !isCurrent, current, problem?.code == \"no-fix\" { return .lost }|_ = problem"
+  "weather kept from before the restart shown as fresh|Sources/WundercastPipeline/State/StateStore.swift|s.status = locationProblem == nil && restored == nil ? .fresh : .stale|s.status = locationProblem == nil ? .fresh : .stale"
+  "the kept file written again for an unchanged state|Sources/WundercastPipeline/LastState/LastStateRecorder.swift|return record == written ? nil : record|return record"
+  "a wake cuts short a Retry-After|Sources/WundercastPipeline/Refresh/RefreshStateMachine+Wake.swift|guard streak.kind.isNetwork else {|guard true else {"
   "any TPV resets the back-off|Sources/WundercastGPSD/ReconnectSchedule.swift|let stable = sawFix && upFor >= stableFor|let stable = evidence != .other|WundercastGPSDTests.ReconnectScheduleTests|aGpsdThatSendsOneTPVAndClosesIsReconnectedWithGrowingBackoff"
   "unreadable decision ignored|Sources/WundercastServer/Daemon.swift|initial = .denied|initial = configuration.location.authorization|SavedDecisionTests"
-  "redaction after the cut|Sources/WundercastCore/HTTP/RedactingHTTPClient.swift|clean.body = secrets.redact(response.body)|clean.body = response.body|WundercastCoreTests.EntryRedactionTests"
+  "redaction after the cut|Sources/WundercastProviders/HTTP/RedactingHTTPClient.swift|clean.body = secrets.redact(response.body)|clean.body = response.body|WundercastProvidersTests.EntryRedactionTests"
 )
 
 bundle="$($SWIFT build --show-bin-path)/wundercastPackageTests.xctest"

@@ -2,7 +2,9 @@ import Foundation
 import Testing
 import WundercastTestSupport
 
-@testable import WundercastCore
+@testable import WundercastModel
+@testable import WundercastProtocol
+@testable import WundercastFormats
 
 /// The shell completions in `completions/`: bash's function run as bash runs it, zsh and fish
 /// read by their own syntax check, and all three offer every command, format and icon set.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WundercastCore
+import WundercastSupport
 import WundercastTestSupport
 
 /// `make install` as a newcomer runs it, into a temporary DESTDIR: the expected tree with the
@@ -184,10 +184,10 @@ struct FullInstallTests {
     }
 }
 
-/// The `MESSAGE_ID`s of `Sources/WundercastCore/MessageID.swift`, read from the source.
+/// The `MESSAGE_ID`s of `Sources/WundercastSupport/Logging/MessageID.swift`, read from the source.
 enum MessageIDs {
     static var all: [String] {
-        let source = (try? Repository.text("Sources/WundercastCore/MessageID.swift")) ?? ""
+        let source = (try? Repository.text("Sources/WundercastSupport/Logging/MessageID.swift")) ?? ""
         return source.split(separator: "\n").compactMap { line in
             guard line.contains("static let"), let open = line.firstIndex(of: "\"") else { return nil }
             let id = line[line.index(after: open)...].prefix(32)

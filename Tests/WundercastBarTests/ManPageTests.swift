@@ -2,7 +2,10 @@ import Foundation
 import Testing
 import WundercastTestSupport
 
-@testable import WundercastCore
+@testable import WundercastModel
+@testable import WundercastConfiguration
+@testable import WundercastProtocol
+@testable import WundercastFormats
 
 /// The hand-written man pages in `man/`: groff reads them without a warning, and they document
 /// what the programs and the parser really have.

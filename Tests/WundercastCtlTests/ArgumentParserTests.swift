@@ -1,5 +1,5 @@
 import Testing
-import WundercastCore
+import WundercastModel
 
 @testable import WundercastCtl
 

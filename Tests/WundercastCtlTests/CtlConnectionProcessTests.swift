@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WundercastCore
+import WundercastFormats
 import WundercastTestSupport
 
 /// The built `wundercastctl` when the daemon is down, stuck, or restarts under a `watch`.

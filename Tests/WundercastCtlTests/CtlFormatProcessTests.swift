@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-import WundercastCore
+import WundercastModel
+import WundercastProtocol
+import WundercastFormats
 import WundercastTestSupport
 
 /// The built `wundercastctl` against a fake daemon: each `--format` checked against its bar's

@@ -2,7 +2,8 @@ import CGPS
 import Foundation
 import Synchronization
 import Testing
-import WundercastCore
+import WundercastSupport
+import WundercastModel
 @testable import WundercastGPSD
 import WundercastTestSupport
 

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-import WundercastCore
+import WundercastModel
+import WundercastProviders
+import WundercastPipeline
 import WundercastHTTP
 import WundercastTestSupport
 

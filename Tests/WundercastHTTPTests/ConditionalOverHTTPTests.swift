@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WundercastCore
+import WundercastProviders
 import WundercastHTTP
 import WundercastTestSupport
 

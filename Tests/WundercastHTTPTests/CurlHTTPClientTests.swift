@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-import WundercastCore
+import WundercastSupport
+import WundercastModel
+import WundercastProviders
+import WundercastPipeline
 import WundercastHTTP
 import WundercastTestSupport
 

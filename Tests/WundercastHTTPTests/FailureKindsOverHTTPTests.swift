@@ -1,7 +1,7 @@
 import CCurl
 import Foundation
 import Testing
-import WundercastCore
+import WundercastModel
 import WundercastHTTP
 import WundercastTestSupport
 
@@ -24,7 +24,7 @@ import WundercastTestSupport
         }
     }
 
-    /// The table in WundercastCore uses libcurl's numbers; here they are checked against its names.
+    /// The table in WundercastModel uses libcurl's numbers; here they are checked against its names.
     @Test(arguments: [
         (CURLE_COULDNT_RESOLVE_HOST, FailureKind.dns), (CURLE_COULDNT_RESOLVE_PROXY, .dns),
         (CURLE_COULDNT_CONNECT, .connect), (CURLE_OPERATION_TIMEDOUT, .timeout),

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-import WundercastCore
+import WundercastSupport
+import WundercastModel
+import WundercastProviders
 import WundercastHTTP
 import WundercastTestSupport
 

@@ -1,7 +1,10 @@
 import Foundation
 import Synchronization
 import Testing
-import WundercastCore
+import WundercastSupport
+import WundercastModel
+import WundercastProviders
+import WundercastPipeline
 import WundercastHTTP
 import WundercastTestSupport
 

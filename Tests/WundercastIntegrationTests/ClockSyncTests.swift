@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 import Testing
-import WundercastCore
+import WundercastModel
+import WundercastPipeline
 import WundercastPOSIX
 import WundercastTestSupport
 

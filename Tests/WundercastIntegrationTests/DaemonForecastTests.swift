@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WundercastCore
+import WundercastProviders
 import WundercastTestSupport
 
 /// The forecast end to end: the daemon asks the loopback server for current, hourly and daily

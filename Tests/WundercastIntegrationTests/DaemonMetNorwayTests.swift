@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WundercastCore
+import WundercastProviders
 import WundercastTestSupport
 
 /// `Provider=metno` end to end: the daemon asks the loopback server with its contact in the

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import WundercastCore
 import WundercastTestSupport
 
 /// `Provider=openweathermap` end to end: a key file, the loopback server's two OpenWeatherMap

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import WundercastCore
 import WundercastTestSupport
 
 /// `[Weather] WindSpeedUnit=kn` end to end: the daemon asks Open-Meteo for knots, converts what

@@ -1,7 +1,6 @@
 import Foundation
 import Synchronization
 import Testing
-import WundercastCore
 import WundercastTestSupport
 
 #if canImport(Glibc)

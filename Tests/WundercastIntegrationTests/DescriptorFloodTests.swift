@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import WundercastCore
 import WundercastTestSupport
 
 /// A flood of connections against a real daemon with a low descriptor limit (`prlimit`): the

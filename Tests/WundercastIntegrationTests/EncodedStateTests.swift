@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import WundercastCore
+import WundercastModel
+import WundercastProtocol
 
 @testable import WundercastServer
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import WundercastCore
+import WundercastProtocol
+import WundercastPipeline
 import WundercastTestSupport
 
 @testable import WundercastServer

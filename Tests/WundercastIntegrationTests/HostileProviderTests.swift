@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import WundercastCore
 import WundercastTestSupport
 
 /// A provider error body of 1.75 MB (a reason of 500,000 characters) with escape codes, newlines and a forged line: the daemon

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-import WundercastCore
+import WundercastSupport
+import WundercastModel
+import WundercastPipeline
 import WundercastPOSIX
 import WundercastTestSupport
 

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import WundercastCore
 import WundercastTestSupport
 
 /// Every example exchange in docs/PROTOCOL.md, run through `socat` against a real daemon (a

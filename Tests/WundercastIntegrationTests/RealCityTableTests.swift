@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import WundercastCore
+import WundercastModel
+import WundercastPlaces
 import WundercastTestSupport
 
 /// The city table as `wundercast-cities` writes it from libgeonames (24,361 cities), parsed as

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import WundercastCore
+@testable import WundercastConfiguration
 @testable import WundercastServer
 
 /// Every key of the configuration is applied by a reload (or, `[Socket] Path=` alone, said to

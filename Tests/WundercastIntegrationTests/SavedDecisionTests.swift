@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WundercastCore
+import WundercastModel
 import WundercastTestSupport
 
 @testable import WundercastServer

@@ -1,5 +1,5 @@
 import Testing
-import WundercastCore
+import WundercastPipeline
 import WundercastServer
 import WundercastTestSupport
 

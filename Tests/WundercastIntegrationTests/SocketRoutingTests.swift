@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WundercastCore
+import WundercastProtocol
 import WundercastServer
 import WundercastTestSupport
 

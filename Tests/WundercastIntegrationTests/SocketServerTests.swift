@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-import WundercastCore
+import WundercastModel
+import WundercastProtocol
+import WundercastPipeline
 import WundercastPOSIX
 import WundercastServer
 import WundercastTestSupport

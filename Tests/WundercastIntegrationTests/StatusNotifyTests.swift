@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import WundercastCore
 import WundercastTestSupport
 
 /// `STATUS=` (what `systemctl status` shows every local user) follows the published weather,

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 import Testing
-import WundercastCore
+import WundercastModel
+import WundercastProtocol
 import WundercastPOSIX
 import WundercastServer
 import WundercastTestSupport

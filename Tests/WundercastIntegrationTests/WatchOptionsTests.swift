@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import WundercastCore
 import WundercastServer
 import WundercastTestSupport
 

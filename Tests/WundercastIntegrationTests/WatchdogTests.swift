@@ -1,7 +1,9 @@
 import Foundation
 import Synchronization
 import Testing
-import WundercastCore
+import WundercastSupport
+import WundercastModel
+import WundercastPipeline
 import WundercastPOSIX
 import WundercastTestSupport
 

@@ -1,6 +1,7 @@
 import Glibc
 import Testing
-import WundercastCore
+import WundercastModel
+import WundercastPlaces
 import WundercastPOSIX
 import WundercastTestSupport
 

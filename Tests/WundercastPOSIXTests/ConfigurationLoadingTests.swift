@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WundercastCore
+import WundercastConfiguration
 import WundercastServer
 
 /// `etc/wundercast.conf` of this checkout, found from this file's path.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WundercastCore
+import WundercastConfiguration
 import WundercastServer
 
 #if canImport(Glibc)

@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
 import Testing
-import WundercastCore
+import WundercastConfiguration
+import WundercastPipeline
 @testable import WundercastPOSIX
 import WundercastTestSupport
 

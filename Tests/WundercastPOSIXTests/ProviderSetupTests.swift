@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-import WundercastCore
+import WundercastSupport
+import WundercastModel
+import WundercastProviders
+import WundercastConfiguration
 import WundercastPOSIX
 
 @testable import WundercastServer

@@ -20,7 +20,8 @@ import WundercastTestSupport
 
     @Test func oneEntryPerMessageID() throws {
         let source = try String(
-            contentsOf: Self.root.appendingPathComponent("Sources/WundercastCore/MessageID.swift"), encoding: .utf8)
+            contentsOf: Self.root.appendingPathComponent("Sources/WundercastSupport/Logging/MessageID.swift"),
+            encoding: .utf8)
         let text = try String(contentsOf: Self.catalog, encoding: .utf8)
         let messageIDs = try Self.ids(source, #"static let \w+ = "([0-9a-f]{32})""#)
         let entries = try Self.ids(text, #"^-- ([0-9a-f]{32})$"#)

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WundercastCore
+import WundercastSupport
 import WundercastSystemd
 import WundercastTestSupport
 

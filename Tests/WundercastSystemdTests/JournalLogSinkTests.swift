@@ -1,5 +1,5 @@
 import Testing
-import WundercastCore
+import WundercastSupport
 @testable import WundercastSystemd
 
 private func text(_ fields: [(String, [UInt8])]) -> [String] {

@@ -1,5 +1,4 @@
 import Testing
-import WundercastCore
 @testable import WundercastSystemd
 
 #if canImport(Glibc)

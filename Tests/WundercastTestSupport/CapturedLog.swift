@@ -1,5 +1,5 @@
 import Synchronization
-import WundercastCore
+import WundercastSupport
 
 /// A ``LogSink`` that keeps every entry, for tests that check what was logged (and what never was).
 public final class CapturedLog: LogSink {

@@ -19,3 +19,13 @@ public enum Fixtures {
         [UInt8](try Data(contentsOf: url(relativePath)))
     }
 }
+
+/// Recorded Open-Meteo answers (`Tests/Fixtures/weather/open-meteo`) that the tests of several
+/// modules decode: the providers', the model's (pressure tendency) and the formats'.
+public enum OpenMeteoRecordings {
+    public static let bucharest = "weather/open-meteo/current_bucharest_metric.json"
+    public static let newYork = "weather/open-meteo/forecast_newyork_daily.json"
+    public static let zagreb = "weather/open-meteo/forecast_zagreb_precipitation_probability.json"
+    public static let munich = "weather/open-meteo/forecast_munich_unixtime.json"
+    public static let berlin = "weather/open-meteo/forecast_berlin_minutely15_gmt.json"
+}

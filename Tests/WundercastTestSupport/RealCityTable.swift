@@ -1,5 +1,5 @@
 import Foundation
-import WundercastCore
+import WundercastPlaces
 
 /// The real city table, written by the built `wundercast-cities` (from libgeonames) once per
 /// test process into a temporary file, without `make`. The binary is found next to the test

@@ -1,5 +1,6 @@
 import Foundation
-import WundercastCore
+import WundercastModel
+import WundercastProtocol
 
 /// `WEATHER` states for format and `wundercastctl` tests, built as the daemon builds them.
 public enum SampleStates {

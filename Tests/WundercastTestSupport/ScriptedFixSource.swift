@@ -1,5 +1,5 @@
 import Synchronization
-import WundercastCore
+import WundercastModel
 
 /// A ``FixSource`` the test feeds by hand; it counts how often it was opened and released,
 /// and how many streams are open now.

@@ -1,5 +1,6 @@
 import Synchronization
-import WundercastCore
+import WundercastModel
+import WundercastProviders
 
 /// An ``HTTPClient`` that answers from a script, in order, and records each request. A request
 /// with no answer left is a test error (HTTP 599 and a recorded request, so the test sees it).

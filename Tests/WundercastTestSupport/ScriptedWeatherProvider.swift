@@ -1,5 +1,7 @@
 import Synchronization
-import WundercastCore
+import WundercastSupport
+import WundercastModel
+import WundercastProviders
 
 /// A ``WeatherProvider`` whose answers the test decides: each call waits until the test
 /// answers it with ``answerNext(with:)``, so the test controls ordering exactly.

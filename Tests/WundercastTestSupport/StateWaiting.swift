@@ -1,4 +1,5 @@
-import WundercastCore
+import WundercastModel
+import WundercastPipeline
 
 extension StateStore {
     /// Suspends until the published state satisfies `predicate` (the current state counts),

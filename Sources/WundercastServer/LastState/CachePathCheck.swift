@@ -1,4 +1,4 @@
-import WundercastCore
+import WundercastConfiguration
 
 /// `[Cache] Path=` against the file system: only a regular file (or nothing yet) outside the
 /// kernel's and the devices' trees may be kept there. Start-up logs a problem once and keeps

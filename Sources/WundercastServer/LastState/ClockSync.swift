@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Synchronization
-import WundercastCore
+import WundercastModel
 import WundercastPOSIX
 
 /// Whether the wall clock is known to be right, for the age of weather kept from before a

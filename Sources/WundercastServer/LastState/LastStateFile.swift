@@ -1,10 +1,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import WundercastCore
+import WundercastSupport
+import WundercastPipeline
 import WundercastPOSIX
 
-/// The file that keeps the last weather across restarts (``WundercastCore/LastState``): read
+/// The file that keeps the last weather across restarts (``WundercastPipeline/LastState``): read
 /// once at start-up, replaced atomically after each change worth keeping.
 struct LastStateFile: Sendable {
     /// What ``load()`` found.
@@ -29,7 +30,7 @@ struct LastStateFile: Sendable {
     /// Where a refused file goes: `PATH.corrupt` (an older one there is replaced).
     var asidePath: String { path + ".corrupt" }
 
-    /// Reads the file (regular files only, at most ``WundercastCore/LastState/sizeLimit``
+    /// Reads the file (regular files only, at most ``WundercastPipeline/LastState/sizeLimit``
     /// bytes, never blocking on a FIFO) and decodes it. A regular file too large or not a valid
     /// state of this version is renamed aside; anything else at the path (checked with `lstat`,
     /// so a symbolic link is not followed) is ``Loaded/notAFile(kind:)`` and never renamed.

@@ -1,5 +1,6 @@
 import Synchronization
-import WundercastCore
+import WundercastPipeline
+import WundercastSupport
 
 /// A long-lived part of the daemon (socket server, location and weather, publisher,
 /// watchdog): it works in ``run()`` until its task is cancelled, then cleans up and returns.

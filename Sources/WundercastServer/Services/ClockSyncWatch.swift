@@ -1,4 +1,6 @@
-import WundercastCore
+import WundercastSupport
+import WundercastPipeline
+
 import WundercastPOSIX
 
 /// Waits, while the wall clock is not known to be right, for the first sign that it is: the
@@ -6,7 +8,7 @@ import WundercastPOSIX
 /// ``ClockSync/kernelInterval`` on `sleeper`: it sends no notification), or a GPS fix whose time
 /// agrees with the clock (``ClockSync/confirms(_:)``). Then marks the clock synchronised, logs it once, and —
 /// when the weather kept from before the restart was fetched by a synchronised clock and is
-/// still shown — makes its age known (``WundercastCore/StateStore/ageBecameKnown()``), and
+/// still shown — makes its age known (``WundercastPipeline/StateStore/ageBecameKnown()``), and
 /// says so in ``done``. Then waits for the daemon's stop, like every service (one that ended
 /// by itself would stop the daemon: ``ServiceGroup``).
 struct ClockSyncWatch: DaemonService {

@@ -1,9 +1,11 @@
 import Dispatch
-import WundercastCore
+import WundercastSupport
+import WundercastModel
+import WundercastPipeline
 import WundercastPOSIX
 
 /// Keeps the last weather on disk (``LastStateFile``): reads every published state and writes
-/// the file only when what it keeps changed (``WundercastCore/LastStateRecorder``): no timer,
+/// the file only when what it keeps changed (``WundercastPipeline/LastStateRecorder``): no timer,
 /// no write for a state that changes only in status, error or fix age. Writes happen on a
 /// queue of their own (an `fsync` on an SD card can take long; no Swift concurrency thread
 /// waits in it). A failed write is logged once as a warning (then at debug level), until a

@@ -1,5 +1,4 @@
 import Synchronization
-import WundercastCore
 
 /// Runs the daemon's current ``Daemon/Pipeline`` (gpsd → location stream → weather) as a
 /// service, and swaps it for a new one on a reload (``replace(with:)``): the old pipeline's

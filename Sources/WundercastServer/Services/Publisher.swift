@@ -3,7 +3,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import WundercastCore
+import WundercastSupport
+import WundercastModel
+import WundercastProtocol
+import WundercastFormats
+import WundercastPipeline
 import WundercastSystemd
 
 /// Sends each state change to `watch` clients, the journal (one entry per real change,

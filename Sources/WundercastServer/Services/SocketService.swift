@@ -1,4 +1,5 @@
-import WundercastCore
+import WundercastPipeline
+
 import WundercastPOSIX
 
 /// The socket server as a service: it serves from the moment it is made (the listening

@@ -1,5 +1,6 @@
 import Synchronization
-import WundercastCore
+import WundercastSupport
+import WundercastPipeline
 import WundercastPOSIX
 import WundercastSystemd
 

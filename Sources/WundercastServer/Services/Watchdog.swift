@@ -1,4 +1,6 @@
-import WundercastCore
+import WundercastSupport
+import WundercastPipeline
+
 import WundercastSystemd
 
 /// systemd's watchdog (`WATCHDOG=1` at half of `WATCHDOG_USEC`), sent only while the daemon

@@ -3,14 +3,15 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import WundercastCore
+import WundercastModel
+import WundercastProtocol
 
 /// A `WEATHER` line encoded once, with its two `ageSeconds` members left as slots: sending it
 /// writes the bytes around the slots and the ages as digits, without encoding the object again
 /// and without allocating (the ages are the only members that change between changes).
 ///
-/// The bytes are exactly ``WundercastCore/SocketProtocol/line(_:)`` of
-/// ``WundercastCore/WeatherState/stamped(now:uptime:)`` (a test checks it for many states).
+/// The bytes are exactly ``WundercastProtocol/SocketProtocol/line(_:)`` of
+/// ``WundercastModel/WeatherState/stamped(now:uptime:)`` (a test checks it for many states).
 struct EncodedState {
     /// The state as encoded (without ages).
     let state: WeatherState
@@ -18,7 +19,7 @@ struct EncodedState {
     /// seen: then each send encodes the stamped state in full).
     private let bytes: [UInt8]?
     /// What an age counts from: the moment by the wall clock and by the monotonic clock, or an
-    /// age given already (``WundercastCore/WeatherState/age(since:_:given:now:uptime:)``).
+    /// age given already (``WundercastModel/WeatherState/age(since:_:given:now:uptime:)``).
     struct Since {
         var wall: Date?
         var uptime: Duration?
@@ -36,7 +37,7 @@ struct EncodedState {
     init(_ state: WeatherState) {
         self.state = state
         var probe = state
-        // No weather age while it is unknown (``WundercastCore/WeatherState/ageUnknown``).
+        // No weather age while it is unknown (``WundercastModel/WeatherState/ageUnknown``).
         let fetched =
             state.ageUnknown == true
             ? Since() : Since(wall: state.fetchedAt, uptime: state.fetchedUptime, given: state.ageSeconds)
@@ -69,7 +70,7 @@ struct EncodedState {
     }
 
     /// Appends the line stamped for wall-clock `now` and monotonic `uptime`
-    /// (``WundercastCore/WeatherState/stamped(now:uptime:)``) to `output`: no allocation once
+    /// (``WundercastModel/WeatherState/stamped(now:uptime:)``) to `output`: no allocation once
     /// `output` has the capacity.
     func write(into output: inout [UInt8], now: Date, uptime: Duration? = nil) {
         guard let bytes else {

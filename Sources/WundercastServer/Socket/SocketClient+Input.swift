@@ -1,4 +1,4 @@
-import WundercastCore
+import WundercastProtocol
 import WundercastPOSIX
 
 /// The reading side of a connection: request lines out of the bytes that arrive.

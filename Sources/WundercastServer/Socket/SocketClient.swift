@@ -1,4 +1,4 @@
-import WundercastCore
+import WundercastProtocol
 import WundercastPOSIX
 
 /// One connection of a ``SocketServer``: its descriptor, its registration with the server's

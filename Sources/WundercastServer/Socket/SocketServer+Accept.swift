@@ -1,7 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import WundercastCore
+import WundercastSupport
+import WundercastProtocol
 import WundercastPOSIX
 
 extension SocketServer {

@@ -1,4 +1,3 @@
-import WundercastCore
 import WundercastPOSIX
 
 extension SocketServer {

@@ -1,4 +1,4 @@
-import WundercastCore
+import WundercastProtocol
 
 extension SocketServer {
     /// Handles one request line (without its newline) from `client`.

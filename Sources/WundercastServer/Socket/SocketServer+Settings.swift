@@ -1,5 +1,5 @@
+import WundercastConfiguration
 import WundercastPOSIX
-import WundercastCore
 
 extension SocketServer {
     /// The limits of `[Socket]` (etc/wundercast.conf) and who reads precisely.

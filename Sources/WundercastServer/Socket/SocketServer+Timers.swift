@@ -1,4 +1,4 @@
-import WundercastCore
+import WundercastProtocol
 
 extension SocketServer {
     /// Makes sure ``sweep(scheduledFor:)`` runs by `deadline`: a wake-up is scheduled unless

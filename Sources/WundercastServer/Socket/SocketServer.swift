@@ -3,7 +3,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import WundercastCore
+import WundercastSupport
+import WundercastModel
+import WundercastProtocol
 import WundercastPOSIX
 
 /// Serves the line protocol (``SocketProtocol``, docs/PROTOCOL.md) on a listening Unix stream
@@ -98,7 +100,7 @@ public final class SocketServer: @unchecked Sendable {
     /// The loop was made by the server (no loop given): it stops with it.
     let ownsLoop: Bool
     let wallClock: @Sendable () -> Date
-    /// The monotonic clock ages count by (``WundercastCore/Uptime/now()``), or `nil` (by `wallClock`).
+    /// The monotonic clock ages count by (``WundercastSupport/Uptime/now()``), or `nil` (by `wallClock`).
     let uptime: (@Sendable () -> Duration)?
     /// The daemon's effective user id: its peers read precisely.
     let daemonUID = ProcessControl.effectiveUser
@@ -132,7 +134,7 @@ public final class SocketServer: @unchecked Sendable {
     ///     (tests pass a manual clock).
     ///   - wallClock: the time `ageSeconds` count to.
     ///   - uptime: the daemon's monotonic clock, the one the published moments were stamped on
-    ///     (``WundercastCore/Uptime/now()``): ages count by it, whatever the wall clock does.
+    ///     (``WundercastSupport/Uptime/now()``): ages count by it, whatever the wall clock does.
     /// - Throws: ``Errno`` when the server's thread cannot be started (`epoll_create1`,
     ///   `eventfd`, `pthread_create`).
     public init(

@@ -1,4 +1,5 @@
-@testable import WundercastCore
+@testable import WundercastModel
+@testable import WundercastPlaces
 
 /// libFuzzer entry: the input is a city table image (`cities.bin`), loaded as the daemon maps it
 /// (``CityTable/init(image:owner:trusted:)``, on the heap instead of a mapped file so that a read

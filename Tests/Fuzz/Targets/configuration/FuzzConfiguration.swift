@@ -1,4 +1,4 @@
-import WundercastCore
+import WundercastConfiguration
 
 /// libFuzzer entry: the input is the bytes of a configuration file, parsed as the daemon loads
 /// one (`Configuration.apply(file:onto:)`: ``Configuration/parse(bytes:file:onto:)``), then again

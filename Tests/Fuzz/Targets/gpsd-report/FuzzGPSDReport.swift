@@ -1,5 +1,5 @@
 import CGPS
-import WundercastCore
+import WundercastModel
 
 @testable import WundercastGPSD
 

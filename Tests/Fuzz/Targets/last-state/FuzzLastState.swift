@@ -1,4 +1,4 @@
-import WundercastCore
+import WundercastPipeline
 
 /// libFuzzer entry: the input is a kept state file (`[Cache] Path=`), decoded as the daemon loads
 /// it at start (``LastState/decode(_:)``, then the position rounded to the configured decimals).

@@ -1,4 +1,5 @@
-import WundercastCore
+import WundercastModel
+import WundercastProviders
 
 /// libFuzzer entry: the input is the body of a MET Norway locationforecast 2.0 answer (compact
 /// or complete: current and forecast) under HTTP 200, decoded as the provider does for Oslo, in

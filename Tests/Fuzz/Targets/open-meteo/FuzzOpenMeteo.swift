@@ -1,4 +1,4 @@
-import WundercastCore
+import WundercastProviders
 
 /// libFuzzer entry: the input is the body of an Open-Meteo `/v1/forecast` answer (current and
 /// forecast) under HTTP 200, decoded as the provider does, in metric and in imperial units; and as the answer to a lookup of two locations (a JSON array).

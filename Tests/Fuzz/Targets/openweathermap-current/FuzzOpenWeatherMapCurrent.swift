@@ -1,4 +1,5 @@
-import WundercastCore
+import WundercastModel
+import WundercastProviders
 
 /// libFuzzer entry: the input is the body of an OpenWeatherMap `/data/2.5/weather` answer under
 /// HTTP 200, decoded as the provider does (asked in metric; shown in metric and imperial).

@@ -1,4 +1,4 @@
-import WundercastCore
+import WundercastProviders
 
 /// libFuzzer entry: the input is the body of an OpenWeatherMap `/data/2.5/forecast` answer under
 /// HTTP 200, decoded as the provider does and joined with a current answer (which gives the hours

@@ -1,4 +1,4 @@
-import WundercastCore
+import WundercastProtocol
 
 /// libFuzzer entry: the input is what a client writes to the socket; each line (at most
 /// ``SocketProtocol/maxRequestLength`` bytes, as the server reads them) is decoded as the

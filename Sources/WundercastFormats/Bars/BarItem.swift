@@ -1,0 +1,194 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import WundercastSupport
+import WundercastModel
+
+/// What every status bar format shows, before it is written in that bar's format: built once
+/// from the daemon's state (``init(state:now:options:)``) or for a daemon that is down or
+/// refused (``unavailable(_:reason:)``). Every text in it is sanitized (no control characters,
+/// bounded); each format escapes it for its bar.
+public struct BarItem: Sendable, Equatable {
+    /// How much attention the item asks for; i3status-rust's block states, and the colour of
+    /// i3blocks and i3bar.
+    public enum Urgency: String, Sendable, CaseIterable {
+        /// Fresh weather.
+        case idle = "Idle"
+        /// A fetch is under way.
+        case info = "Info"
+        /// Not used for weather: there is no "good" weather to flag.
+        case good = "Good"
+        /// Stale weather, no location, or an error answer to a request.
+        case warning = "Warning"
+        /// Severe weather (``WeatherCondition/isSevere``), no weather at all, or no daemon.
+        case critical = "Critical"
+
+        /// `#RRGGBB` for i3blocks and i3bar; `nil` (the bar's own colour) when idle.
+        public var color: String? {
+            switch self {
+            case .idle, .good: nil
+            case .info: "#8BE9FD"
+            case .warning: "#F1FA8C"
+            case .critical: "#FF5555"
+            }
+        }
+    }
+
+    /// Why there is no state to show.
+    public enum Unavailable: String, Sendable {
+        /// The daemon is not running or did not answer in time.
+        case offline
+        /// The daemon answered with an `ERROR`.
+        case error
+    }
+
+    /// The bar's text: the template (default `{icon} {temperature}{unit} {condition}`), with
+    /// ` (stale)`, ` (updating)` or the like when the weather is not fresh.
+    public var text: String
+    /// Text for a narrow bar: icon and temperature (and the same marker).
+    public var shortText: String
+    /// Lines of details: condition, temperature, apparent temperature, humidity, wind, the
+    /// forecast (gusts, pressure and tendency, today's and tomorrow's high and low, sunrise and
+    /// sunset, the next hours), place, age, status and error.
+    public var tooltip: [String]
+    /// The condition kind (`partlyCloudy`, see ``WeatherCondition/Kind``) when there is weather,
+    /// then `stale`, `offline`, `error`, `noLocation`, `fetching` as they apply, and `severe`.
+    public var classes: [String]
+    /// The condition kind, else the status (`offline`, `noLocation`, …): waybar's `alt`.
+    public var alt: String
+    /// Relative humidity in whole percent, when known: waybar's `percentage`.
+    public var percentage: Int?
+    public var urgency: Urgency
+    /// Severe weather (i3blocks exits 33, i3bar sets `urgent`).
+    public var isSevere: Bool
+    /// Whether the item shows weather (else `--hide-offline` hides it).
+    public var hasWeather: Bool
+    /// The i3status-rust icon name (`weather_sun`, `weather_clouds`, `weather_rain`,
+    /// `weather_snow`, `weather_thunder`, `weather_default`) for its `icon` member.
+    public var i3statusIcon: String
+
+    /// The default template of bars.
+    public static let defaultTemplate = try! Template("{icon} {temperature}{unit} {condition}")
+    static let shortTemplate = try! Template("{icon} {temperature}{unit}")
+
+    /// The item for the daemon's `state` as seen at wall-clock `now`.
+    public init(state: WeatherState, now: Date, icons: IconSet = .emoji, template: Template? = nil) {
+        let values = Placeholder.values(state, now: now, icons: icons)
+        let condition = state.weather?.conditionModel ?? WeatherCondition(kind: .unknown)
+        hasWeather = state.weather != nil
+        isSevere = hasWeather && condition.isSevere
+        percentage = state.weather?.relativeHumidity.flatMap {
+            (0...100).contains($0) ? DisplayRounding.integer($0) : nil
+        }
+        i3statusIcon = hasWeather ? Self.i3statusIcon(condition.kind) : "weather_default"
+
+        let marker: String
+        switch state.status {
+        case .fresh: marker = ""
+        case .stale: marker = " (stale)"
+        case .fetching: marker = hasWeather ? " (updating)" : ""
+        case .offline, .error, .noLocation: marker = ""
+        }
+        let fallback = Self.statusText(state)
+        let rendered = (template ?? Self.defaultTemplate).render(values)
+        text = hasWeather && !rendered.isEmpty ? rendered + marker : fallback
+        let short = Self.shortTemplate.render(values)
+        shortText = hasWeather && !short.isEmpty ? short + marker : fallback
+
+        var classes: [String] = hasWeather ? [condition.kind.rawValue] : []
+        if state.status != .fresh { classes.append(state.status.rawValue) }
+        if isSevere { classes.append("severe") }
+        self.classes = classes
+        alt = hasWeather ? condition.kind.rawValue : state.status.rawValue
+
+        switch state.status {
+        case _ where isSevere: urgency = .critical
+        case .fresh: urgency = .idle
+        case .fetching: urgency = .info
+        case .stale, .noLocation: urgency = .warning
+        case .offline, .error: urgency = .critical
+        }
+        tooltip = Self.tooltip(state, values: values)
+    }
+
+    /// The item when there is no state: the daemon is down or silent (`offline`), or answered
+    /// with an `ERROR` (`error`); `reason` is shown in the tooltip (sanitized here).
+    public static func unavailable(_ kind: Unavailable, reason: String) -> BarItem {
+        let text = kind == .offline ? "⚠ wundercast offline" : "⚠ wundercast error"
+        return BarItem(
+            text: text, shortText: "⚠", tooltip: [UntrustedText.sanitized(reason)], classes: [kind.rawValue],
+            alt: kind.rawValue, percentage: nil, urgency: kind == .offline ? .critical : .warning, isSevere: false,
+            hasWeather: false, i3statusIcon: "weather_default")
+    }
+
+    init(
+        text: String, shortText: String, tooltip: [String], classes: [String], alt: String, percentage: Int?,
+        urgency: Urgency, isSevere: Bool, hasWeather: Bool, i3statusIcon: String
+    ) {
+        self.text = text
+        self.shortText = shortText
+        self.tooltip = tooltip
+        self.classes = classes
+        self.alt = alt
+        self.percentage = percentage
+        self.urgency = urgency
+        self.isSevere = isSevere
+        self.hasWeather = hasWeather
+        self.i3statusIcon = i3statusIcon
+    }
+
+    /// Text without weather: `no location`, `weather offline`, `fetching weather…`.
+    static func statusText(_ state: WeatherState) -> String {
+        switch state.status {
+        case .noLocation: "⚠ no location"
+        case .offline: "⚠ weather offline"
+        case .error: "⚠ weather error"
+        case .fetching: "fetching weather…"
+        case .fresh, .stale: "no weather yet"
+        }
+    }
+
+    static func tooltip(_ state: WeatherState, values: [Placeholder: String]) -> [String] {
+        var lines: [String] = []
+        if let condition = values[.condition] { lines.append(condition) }
+        let unit = values[.unit] ?? ""
+        if let temperature = values[.temperature] {
+            lines.append(
+                "Temperature \(temperature)\(unit)" + (values[.apparent].map { " (feels like \($0)\(unit))" } ?? ""))
+        } else if let apparent = values[.apparent] {
+            lines.append("Feels like \(apparent)\(unit)")
+        }
+        if let humidity = values[.humidity] { lines.append("Humidity \(humidity)") }
+        if let wind = values[.wind] {
+            lines.append("Wind \(wind)" + (values[.windDirection].map { " from \($0)" } ?? ""))
+        }
+        if let forecast = state.weather?.forecast { lines += forecastLines(forecast, values: values) }
+        if let location = state.location {
+            let coordinates = PlaceText.coordinates(latitude: location.latitude, longitude: location.longitude)
+            let place = values[.place] ?? coordinates
+            lines.append(place == coordinates ? place : "\(place) (\(coordinates))")
+        }
+        if state.ageUnknown == true {
+            lines.append("Updated before the restart (age unknown)")
+        } else if let age = values[.age] {
+            lines.append("Updated \(age)")
+        }
+        var status = "Status: \(state.status.rawValue)"
+        if let error = state.error { status += ": " + UntrustedText.sanitized(error.message) }
+        lines.append(status)
+        return lines
+    }
+
+    static func i3statusIcon(_ kind: WeatherCondition.Kind) -> String {
+        switch kind {
+        case .clear, .mainlyClear: "weather_sun"
+        case .partlyCloudy, .overcast, .fog, .haze, .dust: "weather_clouds"
+        case .drizzle, .freezingDrizzle, .lightRain, .rain, .heavyRain, .freezingRain, .showers: "weather_rain"
+        case .snow, .snowGrains, .snowShowers, .sleet: "weather_snow"
+        case .thunderstorm, .thunderstormWithHail, .tornado: "weather_thunder"
+        case .squall, .unknown: "weather_default"
+        }
+    }
+}

@@ -1,0 +1,194 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import WundercastSupport
+import WundercastModel
+
+/// The placeholders of `--template` (`{icon} {temperature}{unit} {condition} {place}`), each
+/// with the value it expands to. A value the state does not have expands to nothing. Numbers
+/// are rounded by ``DisplayRounding`` (never `-0`).
+public enum Placeholder: String, Sendable, CaseIterable {
+    /// The condition's icon in the `--icons` set, by day or night.
+    case icon
+    /// Air temperature, rounded to whole degrees (`-5`). Source: `weather.temperature`.
+    case temperature
+    /// Apparent ("feels like") temperature, whole degrees. Source: `weather.apparentTemperature`.
+    case apparent
+    /// The temperature unit (`°C`, `°F`). Source: `weather.units.temperature`.
+    case unit
+    /// The condition text (`Clear sky`): the daemon's `weather.condition`, else the model's name.
+    case condition
+    /// Relative humidity in percent with its sign (`72%`). Source: `weather.relativeHumidity`.
+    case humidity
+    /// Wind speed, whole units, with the unit (`5 km/h`). Source: `weather.windSpeed`.
+    case wind
+    /// 8-point compass direction the wind blows from (`E`). Source: `weather.windDirection`.
+    case windDirection
+    /// Wind gusts, whole units, with the unit (`12 km/h`). Source: `weather.forecast.windGusts`.
+    case gusts
+    /// Sea-level pressure with the unit (`1035 hPa`, `30.56 inHg`). Source: `weather.forecast.seaLevelPressure`.
+    case pressure
+    /// Computed 3-hour pressure tendency with the change and its unit (`rising +1.3 hPa/3h`). Source:
+    /// `weather.forecast.pressureTendency`.
+    case pressureTendency
+    /// Chance of precipitation in the next hour, whole percent (`20%`). Source:
+    /// `weather.forecast.hours[0].precipitationProbability`.
+    case precipitationProbability
+    /// Today's high and low at the place, whole degrees (`-0` never). Source:
+    /// `weather.forecast.today.high`, `.low`.
+    case high
+    case low
+    /// Today's sunrise and sunset on the place's clock (`07:32`; with ` UTC` when the offset is
+    /// unknown). Source: `weather.forecast.today.sunrise`, `.sunset`, `weather.forecast.utcOffsetSeconds`.
+    case sunrise
+    case sunset
+    /// The place: the configured name, else `12 km NE of Regensburg` / `near Regensburg`.
+    case place
+    /// Distance from the nearest place in whole km (`12 km`). Source: `location.place.distance`.
+    case distance
+    /// Direction from the nearest place to the position (`NE`). Source: `location.place.bearing`.
+    case bearing
+    /// Degrees as published (rounded by the daemon). Source: `location.latitude`, `.longitude`.
+    case latitude
+    case longitude
+    /// Age of the weather (`just now`, `2 min ago`). Source: `fetchedAt`.
+    case age
+    /// The state's status (`fresh`, `stale`, `offline`, `error`, `fetching`, `noLocation`).
+    case status
+    /// The weather provider (`open-meteo`).
+    case provider
+
+    /// A temperature that `{unit}` after it labels: `{temperature}`, `{apparent}`, `{high}`, `{low}`.
+    /// A template's `{unit}` shows only when the last of these before it has a value
+    /// (``Template/render(_:)``): a missing value leaves no bare `°C`.
+    public var isTemperature: Bool {
+        switch self {
+        case .temperature, .apparent, .high, .low: true
+        default: false
+        }
+    }
+
+    /// One line per placeholder for `--help` and the README.
+    public var summary: String {
+        switch self {
+        case .icon: "condition icon (--icons)"
+        case .temperature: "temperature, whole degrees (-5)"
+        case .apparent: "apparent temperature, whole degrees"
+        case .unit: "temperature unit (°C)"
+        case .condition: "condition text (Clear sky)"
+        case .humidity: "relative humidity (72%)"
+        case .wind: "wind speed with unit (5 km/h)"
+        case .windDirection: "compass direction the wind comes from (E)"
+        case .gusts: "wind gusts with unit (12 km/h)"
+        case .pressure: "sea-level pressure (1035 hPa)"
+        case .pressureTendency: "3-hour pressure tendency (rising +1.3 hPa/3h)"
+        case .precipitationProbability: "chance of precipitation in the next hour (20%)"
+        case .high: "today's high, whole degrees"
+        case .low: "today's low, whole degrees"
+        case .sunrise: "today's sunrise, local time (07:32)"
+        case .sunset: "today's sunset, local time (17:22)"
+        case .place: "place (12 km NE of Regensburg)"
+        case .distance: "distance from the nearest place (12 km)"
+        case .bearing: "direction from the nearest place (NE)"
+        case .latitude: "latitude as published"
+        case .longitude: "longitude as published"
+        case .age: "age of the weather (2 min ago)"
+        case .status: "fresh, stale, offline, error, fetching, noLocation"
+        case .provider: "weather provider (open-meteo)"
+        }
+    }
+
+    /// The value of every placeholder `state` has, as seen at wall-clock `now`; texts from the
+    /// daemon are sanitized (no control characters, bounded).
+    public static func values(_ state: WeatherState, now: Date, icons: IconSet) -> [Placeholder: String] {
+        let state = state.stamped(now: now)
+        var values: [Placeholder: String] = [:]
+        values[.status] = state.status.rawValue
+        let provider = UntrustedText.sanitized(state.provider, limit: 40)
+        if !provider.isEmpty { values[.provider] = provider }
+        if let weather = state.weather {
+            let condition = weather.conditionModel
+            values[.icon] = icons.icon(condition.kind, isDay: weather.isDay ?? true)
+            values[.temperature] = weather.temperature.map(DisplayRounding.temperature)
+            values[.apparent] = weather.apparentTemperature.map(DisplayRounding.temperature)
+            let unit = UntrustedText.sanitized(weather.units.temperature, limit: 8)
+            // The unit goes with a temperature: without one, `{temperature}{unit}` is blank.
+            if !unit.isEmpty, weather.temperature != nil || weather.apparentTemperature != nil {
+                values[.unit] = unit
+            }
+            values[.condition] = conditionText(weather)
+            values[.humidity] = weather.relativeHumidity.flatMap {
+                withUnit(DisplayRounding.percent($0), "%", separator: "")
+            }
+            values[.wind] = weather.windSpeed.flatMap {
+                withUnit(DisplayRounding.windSpeed($0), weather.units.windSpeed)
+            }
+            values[.windDirection] = weather.windDirection.map(PlaceText.compass)
+            if weather.windSpeed == 0 { values[.windDirection] = nil }
+            if let forecast = weather.forecast { forecastValues(forecast, into: &values) }
+        }
+        if let location = state.location {
+            values[.place] = PlaceText.location(location)
+            values[.latitude] = Coordinate.text(location.latitude, decimals: 6)
+            values[.longitude] = Coordinate.text(location.longitude, decimals: 6)
+            if let distance = location.place?.distance { values[.distance] = "\(PlaceText.kilometres(distance)) km" }
+            if let bearing = location.place?.bearing.map({ UntrustedText.sanitized($0, limit: 3) }), !bearing.isEmpty {
+                values[.bearing] = bearing
+            }
+        }
+        if let age = state.ageSeconds { values[.age] = HumanFormat.ageText(age) }
+        if state.ageUnknown == true { values[.age] = HumanFormat.unknownAge }
+        return values.filter { !$0.value.isEmpty }
+    }
+
+    /// The values of the forecast's placeholders.
+    static func forecastValues(_ forecast: Forecast, into values: inout [Placeholder: String]) {
+        let units = forecast.units
+        values[.gusts] = forecast.windGusts.flatMap { withUnit(DisplayRounding.windSpeed($0), units.windGusts) }
+        values[.pressure] = forecast.seaLevelPressure.flatMap {
+            withUnit(DisplayRounding.pressure($0, unit: units.seaLevelPressure), units.seaLevelPressure)
+        }
+        values[.pressureTendency] = forecast.pressureTendency.map(tendencyText)
+        values[.precipitationProbability] = forecast.hours?.first?.precipitationProbability.flatMap {
+            withUnit(DisplayRounding.percent($0), "%", separator: "")
+        }
+        values[.high] = forecast.today?.high.map(DisplayRounding.temperature)
+        values[.low] = forecast.today?.low.map(DisplayRounding.temperature)
+        values[.sunrise] = forecast.today?.sunrise.map { clockText($0, forecast) }
+        values[.sunset] = forecast.today?.sunset.map { clockText($0, forecast) }
+    }
+
+    /// `rising +1.3 hPa/3h`, `steady 0.0 hPa/3h`, `falling -2.0 hPa/3h`, `rising +0.04 inHg/3h`:
+    /// the change rounded by ``DisplayRounding/pressureChange(_:unit:)``, with `+` when it shows
+    /// above zero, in the tendency's unit (sanitized; none shown when empty).
+    public static func tendencyText(_ tendency: PressureTendency) -> String {
+        let change = DisplayRounding.pressureChange(tendency.change, unit: tendency.unit)
+        guard !change.isEmpty else { return tendency.trend.rawValue }
+        let sign = change.contains(where: { $0 != "0" && $0 != "." }) && tendency.change > 0 ? "+" : ""
+        let unit = UntrustedText.sanitized(tendency.unit, limit: 8)
+        return "\(tendency.trend.rawValue) \(sign)\(change)" + (unit.isEmpty ? "" : " \(unit)/3h")
+    }
+
+    /// `HH:mm` on the place's clock, or in UTC (saying so) when the offset is unknown.
+    static func clockText(_ instant: Date, _ forecast: Forecast) -> String {
+        Forecast.clockText(instant, utcOffsetSeconds: forecast.utcOffsetSeconds ?? 0)
+            + (forecast.utcOffsetSeconds == nil ? " UTC" : "")
+    }
+
+    /// `value unit` with the daemon's unit label sanitized and bounded; the value alone without
+    /// one; `nil` without a value.
+    static func withUnit(_ value: String, _ unit: String?, separator: String = " ") -> String? {
+        guard !value.isEmpty else { return nil }
+        let unit = UntrustedText.sanitized(unit ?? "", limit: 8)
+        return unit.isEmpty ? value : value + separator + unit
+    }
+
+    /// The daemon's condition text (sanitized), else the model's English name.
+    static func conditionText(_ weather: Weather) -> String? {
+        if let text = weather.condition.map({ UntrustedText.sanitized($0, limit: 60) }), !text.isEmpty { return text }
+        guard weather.hasConditionCode else { return nil }
+        return weather.conditionModel.kind.name
+    }
+}

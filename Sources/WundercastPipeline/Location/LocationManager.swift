@@ -1,0 +1,150 @@
+import Synchronization
+import WundercastModel
+
+/// The book's `CLLocationManager+Rx` on Linux: one shared stream of location updates from a
+/// ``FixSource``, and the authorization status that gates it.
+///
+/// - ``authorization`` is an ``ObservableValue``: every reader starts with its current value
+///   (the book's `startWith`).
+/// - ``updates()``: the source is opened by the first reader and released by the last
+///   (RxSwift's `share`). Fixes worse than `maxHorizontalError` metres are dropped here.
+///   It does not look at the authorization: its reader (``WeatherService``) reads it only
+///   under an authorized status and stops reading — awaited — when the status changes.
+/// - ``currentLocation(timeout:clock:)``: the book's `getCurrentLocation()`, gated here.
+public final class LocationManager: Sendable {
+    /// Why ``currentLocation(timeout:clock:)`` failed.
+    public enum LocationError: Error, Sendable, Equatable {
+        /// The status did not allow the GPS during the whole wait.
+        case notAuthorized(AuthorizationStatus)
+        /// Authorized, but no fix good enough arrived in time.
+        case timedOut(after: Duration)
+        /// The waiting task was cancelled.
+        case cancelled
+    }
+
+    public let authorization: ObservableValue<AuthorizationStatus>
+    let source: any FixSource
+    /// Largest accepted horizontal error, metres (`MaxHorizontalError=`).
+    public let maxHorizontalError: Double
+
+    private struct State {
+        var readers: [Int: AsyncStream<FixSourceEvent>.Continuation] = [:]
+        var nextID = 0
+        var pump: Task<Void, Never>?
+        var closed = false
+    }
+    private let state = Mutex(State())
+
+    public init(source: any FixSource, authorization: ObservableValue<AuthorizationStatus>, maxHorizontalError: Double)
+    {
+        self.source = source
+        self.authorization = authorization
+        self.maxHorizontalError = maxHorizontalError
+    }
+
+    /// Whether the source is open now (someone reads ``updates()``).
+    public var isSourceOpen: Bool { state.withLock { $0.pump != nil } }
+
+    /// Fixes within `maxHorizontalError` and the source's condition changes, until the reader
+    /// stops. Each call is one reader of the one shared source. A reader that falls behind by
+    /// more than 64 updates loses the oldest (a position is only worth its newest value).
+    public func updates() -> AsyncStream<FixSourceEvent> {
+        let (stream, continuation) = AsyncStream<FixSourceEvent>.makeStream(bufferingPolicy: .bufferingNewest(64))
+        let id: Int? = state.withLock { s in
+            guard !s.closed else { return nil }
+            let id = s.nextID
+            s.nextID += 1
+            s.readers[id] = continuation
+            if s.pump == nil {
+                let events = source.events()
+                s.pump = Task { [weak self] in
+                    for await event in events {
+                        guard let self else { return }
+                        self.deliver(event)
+                    }
+                }
+            }
+            return id
+        }
+        guard let id else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak self] _ in self?.release(id) }
+        return stream
+    }
+
+    /// The first fix within `maxHorizontalError` after the gate opens (the book's
+    /// `authorization.startWith(current).filter(authorized).flatMap(updates).take(1)`), waiting
+    /// at most `timeout` on `clock`. Its reader is released as soon as it returns, so the
+    /// source closes again if nobody else reads (`do(onDispose:)`). Throws ``LocationError``.
+    public func currentLocation<C: Clock>(timeout: Duration, clock: C) async throws(LocationError) -> Fix
+    where C.Duration == Swift.Duration {
+        let statuses = authorization.values()
+        let result: Result<Fix, LocationError> = await withTaskGroup(of: Result<Fix, LocationError>?.self) { group in
+            group.addTask {
+                for await status in statuses where status.isAuthorized {
+                    for await case .fix(let fix) in self.updates() {
+                        return .success(fix)
+                    }
+                    return nil
+                }
+                return nil
+            }
+            group.addTask {
+                do {
+                    try await clock.sleep(for: timeout)
+                } catch {
+                    return nil
+                }
+                let status = self.authorization.value
+                return .failure(status.isAuthorized ? .timedOut(after: timeout) : .notAuthorized(status))
+            }
+            var first: Result<Fix, LocationError>? = nil
+            for await outcome in group {
+                if let outcome {
+                    first = outcome
+                    break
+                }
+            }
+            group.cancelAll()
+            return first ?? .failure(.cancelled)
+        }
+        return try result.get()
+    }
+
+    /// Releases the source and finishes every reader (shutdown).
+    public func close() {
+        let (readers, pump) = state.withLock { s in
+            s.closed = true
+            defer {
+                s.readers.removeAll()
+                s.pump = nil
+            }
+            return (Array(s.readers.values), s.pump)
+        }
+        pump?.cancel()
+        for reader in readers { reader.finish() }
+    }
+
+    /// Whether `fix` is good enough to use (`eph` within `MaxHorizontalError`).
+    func accepts(_ fix: Fix) -> Bool {
+        fix.isWithin(horizontalError: maxHorizontalError)
+    }
+
+    private func release(_ id: Int) {
+        let pump: Task<Void, Never>? = state.withLock { s in
+            s.readers.removeValue(forKey: id)
+            guard s.readers.isEmpty, let pump = s.pump else { return nil }
+            s.pump = nil
+            return pump
+        }
+        pump?.cancel()
+    }
+
+    private func deliver(_ event: FixSourceEvent) {
+        if case .fix(let fix) = event, !accepts(fix) { return }
+        let readers = state.withLock { Array($0.readers.values) }
+        for reader in readers { reader.yield(event) }
+    }
+}

@@ -1,0 +1,233 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import WundercastModel
+
+/// The work of one authorization status: turns the positions its feed delivers into weather
+/// fetches, one at a time, as the ``RefreshStateMachine`` decides, and publishes what
+/// happens into the ``StateStore``.
+///
+/// All events — updates from the feed, the end of a fetch, the timer — go through one inbox
+/// and are handled in order by ``run(_:)``, so no two handlers race. A fetch that the
+/// machine supersedes is cancelled and awaited before the next one starts: one provider
+/// request at a time, and a superseded result is never published.
+///
+/// Cancellation: cancelling the task of ``run(_:)`` ends the feed, cancels the fetch in
+/// flight and the timer, waits for the fetch to end, and tells the machine the session ended.
+struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
+    enum Event: Sendable {
+        /// A fix or a condition from the location updates.
+        case update(FixSourceEvent)
+        /// A position that is not a GPS fix (the fallback place).
+        case position(Position)
+        /// Fetch `id` ended.
+        case fetched(id: Int, Result<CachedWeather, WeatherError>)
+        /// The timer reached the deadline it was set for.
+        case tick
+        /// A reader asked for fresh weather, or the world came back (the machine already knows):
+        /// the machine is ticked and the position's age checked at this instant.
+        case refresh
+        /// The watchdog's liveness probe (``WeatherService/probeLiveness()``).
+        case probe
+    }
+
+    let service: WeatherService<C>
+    /// Whether the position can age (GPS) or not (the fallback place).
+    let tracksFixAge: Bool
+
+    private var store: StateStore { service.store }
+    private var clock: C { service.clock }
+
+    /// Runs `feed` (which yields into the inbox) and handles events until cancelled.
+    func run(_ feed: @escaping @Sendable (AsyncStream<Event>.Continuation) async -> Void) async {
+        let (inbox, sink) = AsyncStream<Event>.makeStream()
+        service.sessionInbox.withLock { $0 = sink }
+        defer {
+            service.sessionInbox.withLock { $0 = nil }
+            // A probe left in the inbox: the session ended, it did not hang.
+            service.heartbeat.answer()
+        }
+        await withDiscardingTaskGroup { group in
+            group.addTask { await feed(sink) }
+            await handle(inbox, sink)
+            group.cancelAll()
+        }
+    }
+
+    private func handle(_ inbox: AsyncStream<Event>, _ sink: AsyncStream<Event>.Continuation) async {
+        var fetch: (id: Int, task: Task<Void, Never>)?
+        var timer: (deadline: C.Instant, task: Task<Void, Never>)?
+        var currency = FixCurrency(current: tracksFixAge && service.locationProblem(at: clock.now) == nil)
+        for await event in inbox {
+            if case .probe = event {
+                service.heartbeat.answer()
+                continue
+            }
+            if case .refresh = event, service.wedgeOnRefresh.load(ordering: .relaxed) {
+                await waitUntilCancelled()  // test hook: a loop that handles nothing more
+                break
+            }
+            let now = clock.now
+            // A fix is as old as its receipt, whenever it is shown.
+            let received: Position? =
+                if case .update(.fix(let fix)) = event {
+                    Position(fix, receivedAt: service.wallClock(), receivedUptime: service.uptime?())
+                } else { nil }
+            var action: RefreshStateMachine<C.Instant>.Action?
+            switch event {
+            case .update(.fix):
+                guard let received, let at = received.receivedAt else { break }
+                service.fixAge.withLock { $0.fix(at: now) }
+                store.noteFix(at: at, uptime: received.receivedUptime)
+                action = service.machine.withLock { $0.offer(received, at: now) }
+            case .update(.condition(let condition)):
+                service.fixAge.withLock { $0.condition(condition) }
+            case .position(let position):
+                action = service.machine.withLock { $0.offer(position, at: now) }
+            case .fetched(let id, let result):
+                if fetch?.id == id { fetch = nil }
+                action = finish(id, result, at: now)
+            case .tick:
+                timer = nil
+                action = service.machine.withLock { $0.tick(at: now) }
+            case .refresh:
+                action = service.machine.withLock { $0.tick(at: now) }
+            case .probe:
+                break
+            }
+            if case .fetch(let id, let position, let reason, let cancelling) = action {
+                if let running = fetch, running.id == cancelling {
+                    running.task.cancel()
+                    await running.task.value
+                }
+                fetch = (id, start(id, position, reason, sink))
+            }
+            if let scheduled = service.machine.withLock({ $0.scheduledPosition }) {
+                // A fetch for a new place is scheduled (MinInterval, or the fetch in flight).
+                show(scheduled, fetching: true)
+            } else if let received, store.ownPosition == nil {
+                // A place near the last fetched one (after a gate reopened): its weather stands.
+                show(received, fetching: false)
+            }
+            // After the position: a first fix must not show "no location" without a reason.
+            if tracksFixAge {
+                let problem = service.locationProblem(at: now)
+                store.publishLocationProblem(problem)
+                // The fix that made the position current names it (after a reload to another
+                // gpsd, the store still shows the old one's place for a moment).
+                let fix: Fix? = if case .update(.fix(let fix)) = event { fix } else { nil }
+                currency.update(problem).map { service.logFixChange($0, fix: fix) }
+            }
+            // Only future instants: a deadline that has passed is handled by now, and a timer
+            // for it would fire at once, again and again.
+            let deadline = [
+                service.machine.withLock { $0.deadline },
+                tracksFixAge ? service.fixAge.withLock { $0.deadline(after: now) } : nil,
+            ].compactMap { $0 }.filter { $0 > now }.min()
+            if timer?.deadline != deadline {
+                timer?.task.cancel()
+                timer = deadline.map { ($0, wake(at: $0, sink)) }
+            }
+        }
+        timer?.task.cancel()
+        if let fetch {
+            fetch.task.cancel()
+            await fetch.task.value
+        }
+        service.machine.withLock { $0.endSession() }
+    }
+
+    /// Starts fetch `id` for `position`; its end arrives in the inbox.
+    private func start(
+        _ id: Int, _ position: Position, _ reason: RefreshStateMachine<C.Instant>.Reason,
+        _ sink: AsyncStream<Event>.Continuation
+    ) -> Task<Void, Never> {
+        let rounded = show(position, fetching: true)
+        let shown = rounded.rounded(toDecimals: service.settings.journalPrecision)
+        service.logger.debug("fetching weather for \(shown.latitude),\(shown.longitude) (\(reason))")
+        let cache = service.cache
+        // The machine decides when; the cache whether that needs the network. A reader's
+        // `refresh` asks for new weather, not a stored answer, and so does the retry after a
+        // failure: a stored answer would hide that the provider still fails.
+        let freshness: WeatherCache.Freshness = reason == .requested || reason == .retry ? .reload : .cached
+        return Task {
+            let result: Result<CachedWeather, WeatherError>
+            do throws(WeatherError) {
+                result = .success(try await cache.weather(at: rounded, freshness: freshness))
+            } catch {
+                result = .failure(error)
+            }
+            sink.yield(.fetched(id: id, result))
+        }
+    }
+
+    /// Shows `position` unless the same place (rounded) from the same kind of source is shown
+    /// already (a state per fix would flood watchers). Returns the rounded coordinate.
+    @discardableResult
+    private func show(_ position: Position, fetching: Bool) -> Coordinate {
+        let rounded = position.coordinate.rounded(toDecimals: service.settings.precision)
+        let source = if case .gps = position.source { "gpsd" } else { "fallback" }
+        // The daemon's own position: a place restored from before the restart is shown anew.
+        if let shown = store.ownPosition, shown.source == source,
+            Coordinate(latitude: shown.latitude, longitude: shown.longitude) == rounded
+        {
+            return rounded
+        }
+        // One change with the position's currency: a reader never sees a new place as "last
+        // known" for the instant between the two.
+        let taken = position.receivedAt == nil
+        store.publishPosition(
+            position, rounded: rounded, receivedAt: position.receivedAt ?? service.wallClock(),
+            receivedUptime: taken ? service.uptime?() : position.receivedUptime, fetching: fetching,
+            locationProblem: tracksFixAge ? service.locationProblem(at: clock.now) : nil)
+        return rounded
+    }
+
+    /// Fetch `id` ended: tells the machine and publishes the result unless it was superseded.
+    private func finish(
+        _ id: Int, _ result: Result<CachedWeather, WeatherError>, at now: C.Instant
+    )
+        -> RefreshStateMachine<C.Instant>.Action?
+    {
+        let outcome: RefreshStateMachine<C.Instant>.Outcome =
+            switch result {
+            case .success: .success
+            case .failure(let error): .failure(error)
+            }
+        let wall = service.wallClock()
+        // A stored or joined answer is as old as its request: MaxAge counts from there.
+        let requestedAt = (try? result.get()).map { now.advanced(by: .zero - $0.age) }
+        let (current, action, deadline) = service.machine.withLock { m in
+            let current = m.fetchEnded(id: id, outcome, at: now, wallNow: wall, requestedAt: requestedAt)
+            return (current, m.tick(at: now), m.deadline)
+        }
+        guard current else { return action }
+        switch result {
+        case .success(let answer):
+            // A stored answer keeps the time it was fetched: ages and staleness stay true.
+            store.publishWeather(
+                answer.weather, fetchedAt: answer.fetchedAt,
+                fetchedUptime: service.uptime.map { $0() - answer.sinceArrival })
+            if answer.fromCache { service.logger.debug("weather served from the cache: no request") }
+        case .failure(.cancelled):
+            break
+        case .failure(let error):
+            store.publishFailure(error)
+            service.logFailure(error, retryIn: deadline.map { now.duration(to: $0) })
+        }
+        return action
+    }
+
+    /// A task that yields `.tick` at `deadline` unless cancelled first.
+    private func wake(at deadline: C.Instant, _ sink: AsyncStream<Event>.Continuation) -> Task<Void, Never> {
+        let clock = self.clock
+        return Task {
+            do {
+                try await clock.sleep(until: deadline, tolerance: nil)
+                sink.yield(.tick)
+            } catch {}
+        }
+    }
+}

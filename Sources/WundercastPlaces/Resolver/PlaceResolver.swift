@@ -1,0 +1,124 @@
+import WundercastSupport
+
+/// Resolves place names (`weather PLACE`, `Fallback=PLACE`, `around PLACE`): on the machine
+/// first (the city table's ``CityTable/search(_:limit:)``), then online through a
+/// ``PlaceGeocoder`` when one is given (`[Places] OnlineGeocoding=yes`, the default).
+///
+/// Answers are cached, found places and "no such place" alike, for at most ``cacheLimit``
+/// names (the least recently used goes first); a failed online lookup is not cached, so the
+/// next request tries again. Names are never logged (other users' lookups are theirs).
+/// The search runs on the actor's executor, never on the caller's (the socket loop).
+///
+/// Online lookups go one at a time and at most ``onlinePerMinute`` a minute for the whole
+/// machine (PITFALLS: one request at a time to Open-Meteo; a flood of names from any user must
+/// not get the machine's address limited); beyond that a name the table lacks gets
+/// ``PlaceError/geocodingUnavailable(name:reason:)`` at once.
+public actor PlaceResolver {
+    /// Names remembered at most.
+    public let cacheLimit: Int
+    private let table: (any CitySource)?
+    private let geocoder: (any PlaceGeocoder)?
+    private var cache: [String: (result: Result<City, PlaceError>, used: UInt64)] = [:]
+    private var clock: UInt64 = 0
+    /// Online lookups made (for tests and `status`).
+    public private(set) var onlineLookups = 0
+    /// Online lookups allowed per minute (all users together).
+    public let onlinePerMinute: Int
+    private let now: @Sendable () -> ContinuousClock.Instant
+    private var onlineTimes: [ContinuousClock.Instant] = []
+    /// The online lookup under way; the next waits for it.
+    private var onlineTail: Task<Void, Never>?
+
+    /// - Parameters:
+    ///   - table: the city table (or where to read it), or nil when there is none (`Cities=`
+    ///     empty or unreadable).
+    ///   - geocoder: the online geocoder, or nil when online geocoding is off.
+    ///   - cacheLimit: names remembered at most (at least 1).
+    ///   - onlinePerMinute: online lookups allowed a minute (at least 1).
+    ///   - clock: the time, for the per-minute count (tests give a manual one).
+    public init(
+        table: (any CitySource)?, geocoder: (any PlaceGeocoder)?, cacheLimit: Int = 256, onlinePerMinute: Int = 30,
+        clock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+    ) {
+        self.table = table
+        self.geocoder = geocoder
+        self.cacheLimit = max(1, cacheLimit)
+        self.onlinePerMinute = max(1, onlinePerMinute)
+        self.now = clock
+    }
+
+    /// The best place for `query` (`Tromsø`, `Los Angeles, CA`): the table's best match, else
+    /// the online geocoder's first result.
+    ///
+    /// - Throws: ``PlaceError/noSuchPlace(name:)`` when neither knows the name (also for an
+    ///   empty name, and when there is no geocoder), ``PlaceError/geocodingUnavailable(name:reason:)``
+    ///   when the table does not know it and the online lookup failed.
+    public func resolve(_ query: String) async throws(PlaceError) -> City {
+        let name = UntrustedText.sanitized(query)
+        let key = NameFolding.folded(name)
+        clock += 1
+        if let cached = cache[key] {
+            cache[key]?.used = clock
+            return try cached.result.get()
+        }
+        let result: Result<City, PlaceError>
+        let offline: City?? = key.isEmpty ? .some(nil) : table?.withTable { $0.search(name, limit: 1).first }
+        if key.isEmpty {
+            result = .failure(.noSuchPlace(name: name))
+        } else if table != nil, offline == nil {
+            throw .tableUnavailable(name: name)  // not cached, not sent online
+        } else if let city = offline ?? nil {
+            result = .success(city)
+        } else if let geocoder {
+            do throws(PlaceError) {
+                let cities = try await online(name, geocoder)
+                guard let first = cities.first else { throw .noSuchPlace(name: name) }
+                result = .success(first)
+            } catch .geocodingUnavailable(let name, let reason) {
+                throw .geocodingUnavailable(name: name, reason: reason)  // not cached: try again next time
+            } catch {
+                result = .failure(error)
+            }
+        } else {
+            result = .failure(.noSuchPlace(name: name))
+        }
+        remember(key, result)
+        return try result.get()
+    }
+
+    /// One online lookup, after the one under way, within the per-minute allowance.
+    private func online(_ name: String, _ geocoder: any PlaceGeocoder) async throws(PlaceError) -> [City] {
+        let now = self.now()
+        onlineTimes.removeAll { now - $0 >= .seconds(60) }
+        guard onlineTimes.count < onlinePerMinute else {
+            throw .geocodingUnavailable(
+                name: name, reason: "more than \(onlinePerMinute) online lookups this minute; try again later")
+        }
+        onlineTimes.append(now)
+        onlineLookups += 1
+        let previous = onlineTail
+        let lookup = Task { () async -> Result<[City], PlaceError> in
+            _ = await previous?.value
+            do throws(PlaceError) {
+                return .success(try await geocoder.search(name))
+            } catch {
+                return .failure(error)
+            }
+        }
+        onlineTail = Task { _ = await lookup.value }
+        return try await lookup.value.get()
+    }
+
+    private func remember(_ key: String, _ result: Result<City, PlaceError>) {
+        if cache.count >= cacheLimit, cache[key] == nil,
+            let oldest = cache.min(by: { $0.value.used < $1.value.used })?.key
+        {
+            cache[oldest] = nil
+        }
+        clock += 1
+        cache[key] = (result, clock)
+    }
+
+    /// Names in the cache now.
+    public var cachedCount: Int { cache.count }
+}

@@ -1,0 +1,63 @@
+import WundercastSupport
+import WundercastModel
+
+/// Who reads the socket, as far as positions go: `precise` readers (root, the daemon's user,
+/// members of `[Socket] PreciseGroup=`) get positions at the provider's `Precision=`; `public`
+/// readers get them rounded to `[Socket] PublicPrecision=`, with the nearest place's distance
+/// computed from the rounded position in whole kilometres.
+public enum ReaderClass: String, Sendable, Equatable, CaseIterable {
+    case precise
+    case `public`
+}
+
+/// The daemon's state as each reader class sees it; the socket encodes each once per change.
+public struct StateViews: Sendable, Equatable {
+    public var precise: WeatherState
+    public var `public`: WeatherState
+    public init(precise: WeatherState, public publicView: WeatherState) {
+        self.precise = precise
+        self.public = publicView
+    }
+    /// Both classes see the same state (no position in it, or tests).
+    public init(_ state: WeatherState) { self.init(precise: state, public: state) }
+
+    public subscript(_ reader: ReaderClass) -> WeatherState {
+        switch reader {
+        case .precise: precise
+        case .public: self.public
+        }
+    }
+}
+
+extension StateViews {
+    /// Both views of `state`: the precise one with the nearest place (exact distance), the public
+    /// one with the position rounded to `publicPrecision` decimals and the nearest place to that
+    /// rounded position in whole kilometres, so that distance and bearing cannot recover the
+    /// precise position; the public error message has every number of the provider's text
+    /// hidden (``UntrustedText/hidingNumbers(_:)``). `nearest` gives the city nearest to a coordinate (``PlaceFinder/nearest``).
+    public static func make(
+        _ state: WeatherState, publicPrecision: Int,
+        nearest: (Coordinate, _ wholeKilometres: Bool) -> WeatherState.Place?
+    ) -> StateViews {
+        guard var location = state.location else { return StateViews(state) }
+        var precise = state
+        let exact = Coordinate(latitude: location.latitude, longitude: location.longitude)
+        precise.location?.place = nearest(exact, false)
+        let rounded = exact.rounded(toDecimals: publicPrecision)
+        location.latitude = rounded.latitude
+        location.longitude = rounded.longitude
+        location.place = nearest(rounded, true)
+        var publicView = state
+        publicView.location = location
+        // Provider text may echo the request's coordinates (a URL in an error message), in any form.
+        if let error = state.error {
+            publicView.error?.message = UntrustedText.hidingNumbers(error.message)
+        }
+        return StateViews(precise: precise, public: publicView)
+    }
+
+    /// The daemon's position as a reader of class `reader` may see it (for `around`).
+    public func position(for reader: ReaderClass) -> Coordinate? {
+        self[reader].location.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }
+    }
+}

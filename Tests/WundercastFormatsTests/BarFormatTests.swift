@@ -1,0 +1,178 @@
+import Foundation
+import Testing
+import WundercastModel
+import WundercastFormats
+import WundercastTestSupport
+
+/// Each bar format's output for decoded states, checked against the bar's documented format
+/// (PITFALLS, "Status bars").
+@Suite struct BarFormatTests {
+    let now = SampleStates.now
+
+    func object(_ line: String) throws -> [String: Any] {
+        #expect(line.hasSuffix("\n") && line.filter { $0 == "\n" }.count == 1, "one line: \(line)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+
+    @Test func waybarHasTextAltTooltipClassArrayAndPercentage() throws {
+        let item = BarItem(state: SampleStates.weather(code: 2), now: now)
+        let json = try object(WaybarFormat.line(item))
+        #expect(json["text"] as? String == "⛅ -5°C Partly cloudy")
+        #expect(json["alt"] as? String == "partlyCloudy")
+        #expect(json["class"] as? [String] == ["partlyCloudy"])
+        #expect(json["percentage"] as? Int == 72)
+        let tooltip = try #require(json["tooltip"] as? String)
+        for part in [
+            "Partly cloudy", "-5°C", "feels like -9°C", "Humidity 72%", "Wind 5 km/h from E",
+            "12 km NE of Regensburg", "2 min ago", "Status: fresh",
+        ] {
+            #expect(tooltip.contains(part), "\(part) in \(tooltip)")
+        }
+        #expect(Set(json.keys) == ["text", "alt", "tooltip", "class", "percentage"])
+    }
+
+    @Test(arguments: [
+        (WeatherState.Status.stale, ["clear", "stale"]), (.fetching, ["clear", "fetching"]),
+    ])
+    func staleAndFetchingWeatherIsMarkedInTextAndClass(_ status: WeatherState.Status, _ classes: [String]) throws {
+        let item = BarItem(state: SampleStates.weather(status: status), now: now)
+        let json = try object(WaybarFormat.line(item))
+        #expect(json["class"] as? [String] == classes)
+        #expect((json["text"] as? String)?.hasSuffix(status == .stale ? "(stale)" : "(updating)") == true)
+    }
+
+    @Test(arguments: [WeatherState.Status.noLocation, .offline, .error, .fetching])
+    func withoutWeatherTheStatusIsTheClassAndAlt(_ status: WeatherState.Status) throws {
+        let item = BarItem(state: SampleStates.withoutWeather(status), now: now)
+        let json = try object(WaybarFormat.line(item))
+        #expect(json["class"] as? [String] == [status.rawValue])
+        #expect(json["alt"] as? String == status.rawValue)
+        #expect(json["percentage"] == nil)
+        #expect(!item.hasWeather)
+        #expect(try object(WaybarFormat.line(item, hidden: true))["text"] as? String == "")
+    }
+
+    @Test func severeWeatherIsClassedUrgentAndCritical() throws {
+        let item = BarItem(state: SampleStates.weather(code: 95), now: now)
+        #expect(item.classes == ["thunderstorm", "severe"])
+        #expect(I3blocksFormat.exitStatus(item) == 33)
+        #expect(I3blocksFormat.exitStatus(BarItem(state: SampleStates.weather(code: 3), now: now)) == 0)
+        let block = try #require(try i3barBlocks(I3barFormat.line(item)).first)
+        #expect(block["urgent"] as? Bool == true)
+        #expect(try object(I3statusRsFormat.line(item))["state"] as? String == "Critical")
+    }
+
+    /// A provider that gave the apparent temperature but no temperature (`null`): no bar text
+    /// shows a bare `°C`; the tooltip says what is known.
+    @Test func aMissingTemperatureLeavesNoBareUnitInAnyFormat() throws {
+        let state = SampleStates.weather(code: 3, temperature: nil)
+        let item = BarItem(state: state, now: now)
+        #expect(item.text == "☁\u{FE0F} Overcast")
+        #expect(item.shortText == "☁\u{FE0F}")
+        #expect(item.tooltip.contains("Feels like -9°C"))
+        for format in OutputFormat.allCases where format.isBar {
+            var output = try #require(format.bar(item))
+            // waybar's line carries the tooltip too: its text is what the bar shows.
+            if format == .waybar { output = try #require(try object(output)["text"] as? String) }
+            #expect(!output.contains("°C") && output.contains("Overcast"), "\(format): \(output)")
+        }
+        #expect(!HumanFormat.line(state, now: now).contains("°C"))
+        let values = Placeholder.values(state, now: now, icons: .emoji)
+        for (template, expected) in [
+            ("{temperature}{unit} {condition}", "Overcast"),
+            ("{temperature}{unit} feels {apparent}{unit}", "feels -9°C"),
+            ("{apparent}{unit}/{temperature}{unit}", "-9°C/"),
+            ("{high}{unit} {low}{unit}", ""),
+        ] {
+            #expect(try Template(template).render(values) == expected, "\(template)")
+        }
+    }
+
+    @Test func i3blocksPrintsFullTextShortTextAndColor() {
+        let lines = I3blocksFormat.lines(BarItem(state: SampleStates.weather(code: 3), now: now))
+        #expect(lines == "☁\u{FE0F} -5°C Overcast\n☁\u{FE0F} -5°C\n#FFFFFF\n")
+        let stale = I3blocksFormat.lines(BarItem(state: SampleStates.weather(status: .stale), now: now))
+        #expect(stale.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)[2] == "#F1FA8C")
+    }
+
+    @Test func i3statusRsHasIconStateTextAndShortText() throws {
+        let json = try object(I3statusRsFormat.line(BarItem(state: SampleStates.weather(code: 61), now: now)))
+        #expect(Set(json.keys) == ["icon", "state", "text", "short_text"])
+        #expect(json["icon"] as? String == "weather_rain")
+        #expect(json["state"] as? String == "Idle")
+        #expect(json["text"] as? String == "🌦\u{FE0F} -5°C Slight rain")
+        let stale = try object(I3statusRsFormat.line(BarItem(state: SampleStates.weather(status: .stale), now: now)))
+        #expect(stale["state"] as? String == "Warning")
+    }
+
+    func i3barBlocks(_ line: String) throws -> [[String: Any]] {
+        #expect(line.hasSuffix("],\n"))
+        let array = String(line.dropLast(2))
+        return try #require(try JSONSerialization.jsonObject(with: Data(array.utf8)) as? [[String: Any]])
+    }
+
+    @Test func i3barHasTheHeaderThenArraysOfBlocks() throws {
+        let header = I3barFormat.header.split(separator: "\n").map(String.init)
+        #expect(header.count == 2 && header[1] == "[")
+        let version = try #require(try JSONSerialization.jsonObject(with: Data(header[0].utf8)) as? [String: Any])
+        #expect(version["version"] as? Int == 1)
+        let blocks = try i3barBlocks(I3barFormat.line(BarItem(state: SampleStates.weather(), now: now)))
+        #expect(blocks.count == 1)
+        #expect(blocks[0]["full_text"] as? String == "☀\u{FE0F} -5°C Clear sky")
+        #expect(blocks[0]["name"] as? String == "wundercast")
+        #expect(blocks[0]["urgent"] == nil)
+        let offline = try i3barBlocks(I3barFormat.line(.unavailable(.offline, reason: "down")))
+        #expect(offline[0]["full_text"] as? String == "⚠ wundercast offline")
+        #expect(I3barFormat.line(.unavailable(.offline, reason: "down"), hidden: true) == "[],\n")
+    }
+
+    @Test func polybarIsOneLineAndCannotBeGivenFormattingTags() {
+        var state = SampleStates.weather()
+        state.weather?.condition = "%{A1:rm -rf ~:}click%{A}"
+        let line = PolybarFormat.line(BarItem(state: state, now: now))
+        #expect(line == "☀\u{FE0F} -5°C %%{A1:rm -rf ~:}click%%{A}\n")
+        #expect(PolybarFormat.line(.unavailable(.offline, reason: "x"), hidden: true) == "\n")
+    }
+
+    @Test func theOfflineLineIsClearlyMarked() throws {
+        let json = try object(WaybarFormat.line(.unavailable(.offline, reason: "wundercastd is not running")))
+        #expect(json["text"] as? String == "⚠ wundercast offline")
+        #expect(json["class"] as? [String] == ["offline"])
+        #expect(json["tooltip"] as? String == "wundercastd is not running")
+        let error = try object(WaybarFormat.line(.unavailable(.error, reason: "refused")))
+        #expect(error["class"] as? [String] == ["error"])
+    }
+
+    @Test func waybarEscapesMarkup() throws {
+        var state = SampleStates.weather()
+        state.weather?.condition = "<b>Sun & fun</b>"
+        let json = try object(WaybarFormat.line(BarItem(state: state, now: now)))
+        #expect(json["text"] as? String == "☀\u{FE0F} -5°C &lt;b&gt;Sun &amp; fun&lt;/b&gt;")
+    }
+
+    /// A hostile provider text (escape codes, a forged line, 1 MB) is neither printed raw nor
+    /// unbounded, in any format.
+    @Test func hostileTextsAreStrippedAndBounded() throws {
+        let hostile = SampleStates.hostileText()
+        var state = SampleStates.weather(
+            status: .stale, error: WeatherState.ErrorInfo(code: "http-500", message: hostile))
+        state.weather?.condition = hostile
+        state.location?.place?.name = hostile
+        let item = BarItem(state: state, now: now)
+        let outputs =
+            OutputFormat.allCases.compactMap { $0.bar(item) } + [
+                HumanFormat.line(state, now: now),
+                try Template("{condition} {place}").render(Placeholder.values(state, now: now, icons: .emoji)),
+            ]
+        for output in outputs {
+            #expect(!output.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x9B || $0.value == 0x07 })
+            #expect(!output.contains("\r"))
+            #expect(output.utf8.count < 4000, "bounded: \(output.utf8.count) bytes")
+        }
+        for format in [OutputFormat.waybar, .i3statusRs, .polybar, .i3bar] {
+            #expect(format.bar(item)!.filter { $0 == "\n" }.count == 1)
+        }
+        #expect(I3blocksFormat.lines(item).filter { $0 == "\n" }.count == 3)
+        #expect(!HumanFormat.line(state, now: now).contains("\n"))
+    }
+}

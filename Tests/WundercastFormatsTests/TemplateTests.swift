@@ -1,0 +1,51 @@
+import Testing
+import WundercastFormats
+import WundercastTestSupport
+
+@Suite struct TemplateTests {
+    let values = Placeholder.values(SampleStates.weather(), now: SampleStates.now, icons: .emoji)
+
+    @Test func everyPlaceholderExpandsFromAFullState() throws {
+        var state = SampleStates.weather()
+        state.weather?.forecast = SampleStates.forecast()
+        let values = Placeholder.values(state, now: SampleStates.now, icons: .emoji)
+        let template = try Template(Placeholder.allCases.map { "{\($0.rawValue)}" }.joined(separator: "|"))
+        #expect(
+            template.render(values)
+                == "☀\u{FE0F}|-5|-9|°C|Clear sky|72%|5 km/h|E|12 km/h|1035 hPa|rising +1.3 hPa/3h|20%|0|-9|07:32|17:22"
+                + "|12 km NE of Regensburg|12 km|NE|49.12|12.2|2 min ago|fresh|open-meteo"
+        )
+    }
+
+    @Test func missingValuesExpandToNothingAndTheirBlanksCollapse() throws {
+        var state = SampleStates.weather(code: nil, temperature: nil, place: nil)
+        state.location = nil
+        var values = Placeholder.values(state, now: SampleStates.now, icons: .emoji)
+        // The apparent temperature is still there, but `{unit}` goes with the missing
+        // `{temperature}` before it: no bare `°C`. `{apparent}{unit}` keeps its unit.
+        #expect(try Template("{icon} {temperature}{unit} {condition} {place}").render(values) == "🌡\u{FE0F}")
+        #expect(try Template("{icon} {apparent}{unit}").render(values) == "🌡\u{FE0F} -9°C")
+        state.weather?.apparentTemperature = nil
+        values = Placeholder.values(state, now: SampleStates.now, icons: .emoji)
+        #expect(try Template("{icon} {temperature}{unit} {condition} {place}").render(values) == "🌡\u{FE0F}")
+        #expect(try Template("[{place}] {humidity} {distance} now").render(values) == "[] 72% now")
+        #expect(try Template("{bearing} {humidity}").render(values) == "72%")
+    }
+
+    @Test func bracesAreEscapedByDoubling() throws {
+        #expect(try Template("{{{temperature}}}").render(values) == "{-5}")
+    }
+
+    @Test(arguments: ["{temp}", "{icon", "icon}", "{Icon}", "{}"])
+    func badTemplatesAreRefusedNamingTheProblem(_ text: String) {
+        #expect(throws: Template.ParseError.self) { try Template(text) }
+    }
+
+    @Test func anUnknownPlaceholderIsNamedInTheError() {
+        #expect {
+            try Template("{icon} {weather}")
+        } throws: { error in
+            (error as? Template.ParseError)?.message.contains("'{weather}'") == true
+        }
+    }
+}

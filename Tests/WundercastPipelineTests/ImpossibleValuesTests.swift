@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+import WundercastModel
+import WundercastPipeline
+import WundercastTestSupport
+
+/// Values no weather has are left out at the provider's door (``ProviderQueue``), in any unit;
+/// plausible ones, extremes included, stay as given.
+@Suite struct ImpossibleValuesTests {
+    static func hour(_ temperature: Double?, probability: Double?, amount: Double?) -> Forecast.Hour {
+        Forecast.Hour(
+            time: Date(timeIntervalSince1970: 0), temperature: temperature, precipitationProbability: probability,
+            precipitation: amount)
+    }
+
+    static func weather(units: WeatherUnits) -> Weather {
+        var weather = Weather(
+            temperature: 298, apparentTemperature: -40, relativeHumidity: 250, windSpeed: -5, windDirection: 720,
+            weatherCode: 0, isDay: true, units: units)
+        var forecast = Forecast(units: .init(temperature: units.temperature, precipitation: "mm"))
+        forecast.hours = [hour(20, probability: 250, amount: 1e9), hour(-30, probability: 40, amount: 0.4)]
+        forecast.windGusts = -3
+        forecast.units.windGusts = units.windSpeed
+        forecast.seaLevelPressure = 1e6
+        forecast.units.seaLevelPressure = "hPa"
+        forecast.pressureTendency = PressureTendency(change: 1.2, source: .hourly)
+        forecast.today = .init(date: "1970-01-01", high: 120, low: -120)
+        weather.forecast = forecast
+        return weather
+    }
+
+    @Test func impossibleValuesAreLeftOutPossibleOnesKept() throws {
+        let clean = Self.weather(units: .requested(.metric)).withoutImpossibleValues()
+        #expect(clean.temperature == nil, "298 °C")
+        #expect(clean.apparentTemperature == -40)
+        #expect(clean.relativeHumidity == nil && clean.windSpeed == nil && clean.windDirection == nil)
+        let forecast = try #require(clean.forecast)
+        #expect(forecast.hours?.map(\.temperature) == [20, -30])
+        #expect(forecast.hours?.map(\.precipitationProbability) == [nil, 40])
+        #expect(forecast.hours?.map(\.precipitation) == [nil, 0.4])
+        #expect(forecast.windGusts == nil)
+        #expect(forecast.seaLevelPressure == nil && forecast.pressureTendency == nil)
+        #expect(forecast.today?.high == nil && forecast.today?.low == nil)
+    }
+
+    @Test func theUnitDecides() {
+        // 298 K is 24.85 °C: kept; 120 °F is 48.9 °C: kept; 300 km/h is 83 m/s: kept.
+        var kelvin = Weather(temperature: 298, windSpeed: 300, units: WeatherUnits(temperature: "K", windSpeed: "km/h"))
+        kelvin = kelvin.withoutImpossibleValues()
+        #expect(kelvin.temperature == 298 && kelvin.windSpeed == 300)
+        let hot = Weather(temperature: 120, units: WeatherUnits(temperature: "°F", windSpeed: "mph"))
+        #expect(hot.withoutImpossibleValues().temperature == 120)
+        let unknown = Weather(temperature: 500, units: WeatherUnits(temperature: "gradus", windSpeed: "?"))
+        #expect(unknown.withoutImpossibleValues().temperature == 500, "an unknown unit is not judged")
+    }
+
+    @Test func theQueueLeavesThemOut() async throws {
+        let provider = ScriptedWeatherProvider()
+        let queue = ProviderQueue(provider)
+        async let answer = queue.currentWeather(at: Coordinate(latitude: 1, longitude: 2))
+        await provider.waitForRequests(1)
+        provider.answerNext(with: .success(Self.weather(units: .requested(.metric))))
+        let weather = try await answer
+        #expect(weather.relativeHumidity == nil && weather.forecast?.seaLevelPressure == nil)
+    }
+
+    /// An answer whose every measured value is impossible is not weather: a decoding error (the
+    /// last good weather stays, stale), not fresh weather with nothing in it.
+    @Test func anAnswerWithNoPossibleValueIsADecodingError() async throws {
+        var nothing = Self.weather(units: .requested(.metric))
+        nothing.apparentTemperature = 999
+        nothing.weatherCode = nil
+        #expect(throws: WeatherError.self) { try nothing.checkedForImpossibleValues() }
+        let provider = ScriptedWeatherProvider()
+        let queue = ProviderQueue(provider)
+        async let answer = queue.currentWeather(at: Coordinate(latitude: 1, longitude: 2))
+        await provider.waitForRequests(1)
+        provider.answerNext(with: .success(nothing))
+        do {
+            _ = try await answer
+            Issue.record("an answer without a possible value was taken")
+        } catch {
+            #expect((error as? WeatherError)?.kind == .decoding, "\(error)")
+        }
+        // One possible value (or a condition) is enough to be weather.
+        var one = nothing
+        one.relativeHumidity = 50
+        #expect(try one.checkedForImpossibleValues().relativeHumidity == 50)
+        var coded = nothing
+        coded.weatherCode = 3
+        #expect(try coded.checkedForImpossibleValues().weatherCode == 3)
+        // An answer with every value missing is no weather either.
+        #expect(throws: WeatherError.self) {
+            try Weather(units: WeatherUnits(temperature: "°C", windSpeed: "km/h")).checkedForImpossibleValues()
+        }
+    }
+}

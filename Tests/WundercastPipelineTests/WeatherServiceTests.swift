@@ -1,0 +1,379 @@
+import Foundation
+import Testing
+import WundercastSupport
+import WundercastModel
+import WundercastConfiguration
+import WundercastPipeline
+import WundercastTestSupport
+
+/// The service end to end on fakes: a scripted fix source, a scripted provider that the test
+/// answers, a manual clock. Every wait is on an event (a request, a state, a sleeper).
+@Suite(.timeLimit(.minutes(1))) struct WeatherServiceTests {
+    let clock = ManualClock()
+    let source = ScriptedFixSource()
+    let provider = ScriptedWeatherProvider()
+
+    /// A running service; `stop()` cancels it and waits until it has ended.
+    struct Running {
+        let service: WeatherService<ManualClock>
+        let status: ObservableValue<AuthorizationStatus>
+        let task: Task<Void, Never>
+        var store: StateStore { service.store }
+
+        func stop() async {
+            task.cancel()
+            await task.value
+            service.locationManager.close()
+        }
+
+        /// Waits for a state that satisfies `predicate`; records a failure naming `what` if none comes.
+        @discardableResult
+        func state(
+            _ what: String, sourceLocation: SourceLocation = #_sourceLocation,
+            _ predicate: @escaping @Sendable (WeatherState) -> Bool
+        ) async -> WeatherState? {
+            let state = await store.waitFor(predicate)
+            if state == nil {
+                Issue.record("no state \(what); last: \(store.current)", sourceLocation: sourceLocation)
+            }
+            return state
+        }
+    }
+
+    func start(
+        _ initial: AuthorizationStatus, minInterval: Duration = .seconds(120), maxAge: Duration = .seconds(900),
+        maxFixAge: Duration = .seconds(120), fallback: FallbackPlace? = nil, retry: RetryPolicy = RetryPolicy(),
+        wallClock: @escaping @Sendable () -> Date = { Self.epoch }, logger: Logger = .discard
+    ) -> Running {
+        let status = ObservableValue(initial)
+        let manager = LocationManager(source: source, authorization: status, maxHorizontalError: 50)
+        let service = WeatherService(
+            locationManager: manager, provider: provider,
+            store: StateStore(provider: "scripted", authorization: initial), clock: clock,
+            settings: .init(
+                throttle: ThrottlePolicy(minInterval: minInterval, minDistance: 1000, maxAge: maxAge),
+                maxFixAge: maxFixAge, precision: 2, fallback: fallback, retry: retry),
+            wallClock: wallClock, logger: logger)
+        return Running(service: service, status: status, task: Task { await service.run() })
+    }
+
+    static let epoch = Date(timeIntervalSince1970: 1_764_583_200)
+
+    /// A wall clock that goes with the manual clock (``epoch`` at its start).
+    var followingWallClock: @Sendable () -> Date {
+        { [clock] in Self.epoch + Double(clock.now.offset.components.seconds) }
+    }
+
+    /// Sends `fix`, waits for its request and answers it with `temperature`; returns when fresh.
+    func fetched(_ fix: Fix, _ temperature: Double, by running: Running, requests: Int) async {
+        source.send(fix)
+        await provider.waitForRequests(requests)
+        provider.answerNext(with: .success(makeWeather(temperature)))
+        await running.state("fresh at \(temperature)") { $0.weather?.temperature == temperature && $0.status == .fresh }
+    }
+
+    @Test func aFixBecomesFreshWeatherForTheRoundedPosition() async {
+        let running = start(.authorizedAlways)
+        await source.waitForOpen()
+        source.send(makeFix(44.437512, 26.125049))
+        await provider.waitForRequests(1)
+        #expect(provider.requested == [Coordinate(latitude: 44.44, longitude: 26.13)])
+        await running.state("fetching") { $0.status == .fetching && $0.location?.latitude == 44.44 }
+        provider.answerNext(with: .success(makeWeather(-5.3)))
+        let fresh = await running.state("fresh") { $0.status == .fresh }
+        #expect(fresh?.location?.status == .current)
+        #expect(fresh?.error == nil)
+        await running.stop()
+    }
+
+    /// On the way from no position to the first, no state shows the new place as "last
+    /// known", nor "no location" without a reason.
+    @Test func theFirstFixGoesStraightToFetching() async {
+        let running = start(.authorizedAlways)
+        await source.waitForOpen()
+        await running.state("no fix yet") { $0.error?.code == "no-fix" }
+        let states = running.store.states()
+        let seen = Task {
+            var all: [WeatherState] = []
+            for await state in states {
+                all.append(state)
+                if state.status == .fetching { break }
+            }
+            return all
+        }
+        source.send(makeFix(10, 10))
+        let all = await seen.value
+        #expect(!all.contains { $0.location?.status == .lastKnown }, "\(all)")
+        #expect(!all.contains { $0.status == .noLocation && $0.error == nil }, "\(all)")
+        await running.stop()
+    }
+
+    /// Issue 5, point 2: after `MaxFixAge` without a fix the position is only the last known
+    /// one: `stale` with `no-fix`, never `fresh` — also after a `MaxAge` refresh — until a fix comes.
+    @Test func aPositionAgesAndAMaxAgeRefreshDoesNotMakeItFresh() async {
+        let running = start(.authorizedAlways, minInterval: .seconds(60), maxAge: .seconds(300))
+        await source.waitForOpen()
+        await fetched(makeFix(10, 10), 1, by: running, requests: 1)
+        await clock.waitForSleeper(until: clock.at(.seconds(120)))
+        clock.advance(by: .seconds(120))
+        let aged = await running.state("aged") { $0.status == .stale }
+        #expect(aged?.error?.code == "no-fix")
+        #expect(aged?.location?.status == .lastKnown)
+        #expect(aged?.weather?.temperature == 1)
+        // MaxAge still refreshes the weather of the last known position, which stays stale.
+        await clock.waitForSleeper(until: clock.at(.seconds(300)))
+        clock.advance(by: .seconds(180))
+        await provider.waitForRequests(2)
+        provider.answerNext(with: .success(makeWeather(2)))
+        let refreshed = await running.state("refreshed") { $0.weather?.temperature == 2 }
+        #expect(refreshed?.status == .stale)
+        #expect(refreshed?.error?.code == "no-fix")
+        // A fix makes it current again.
+        source.send(makeFix(10, 10))
+        let current = await running.state("current again") { $0.status == .fresh }
+        #expect(current?.location?.status == .current)
+        await running.stop()
+    }
+
+    /// Issue 14, F1: a `MaxAge` refresh that shows the newest fix's cell (a fix within
+    /// `MinDistance`, not fetched until then) publishes that fix's age, not 0: no fix came.
+    @Test func aRefreshShowsTheNewestFixAsOldAsItIs() async {
+        let running = start(
+            .authorizedAlways, minInterval: .seconds(60), maxAge: .seconds(300), wallClock: followingWallClock)
+        await source.waitForOpen()
+        await fetched(makeFix(10, 10), 1, by: running, requests: 1)
+        clock.advance(by: .seconds(10))
+        source.send(makeFix(10.006, 10))  // 670 m north, another cell at 2 decimals
+        await clock.waitForSleeper(until: clock.at(.seconds(130)))  // its MaxFixAge deadline
+        clock.advance(by: .seconds(120))
+        await running.state("no fix for MaxFixAge") { $0.error?.code == "no-fix" }
+        await clock.waitForSleeper(until: clock.at(.seconds(300)))
+        clock.advance(by: .seconds(170))
+        let shown = await running.state("the newest fix's cell") { $0.location?.latitude == 10.01 }
+        #expect(shown?.location?.receivedAt == Self.epoch + 10)
+        #expect(shown?.stamped(now: Self.epoch + 300).location?.ageSeconds == 290)
+        #expect(shown?.location?.status == .lastKnown)
+        await running.stop()
+    }
+
+    @Test(arguments: [
+        (SourceCondition.unreachable(reason: "lost gpsd at 127.0.0.1:2947: closed"), "gpsd-unreachable"),
+        (.deviceGone(path: "/dev/ttyUSB0"), "device-gone"),
+    ])
+    func gpsdProblemsMakeThePositionLastKnown(condition: SourceCondition, code: String) async {
+        let running = start(.authorizedAlways)
+        await source.waitForOpen()
+        await fetched(makeFix(10, 10), 1, by: running, requests: 1)
+        source.send(condition)
+        let stale = await running.state(code) { $0.error?.code == code }
+        #expect(stale?.status == .stale)
+        #expect(stale?.location?.status == .lastKnown)
+        await running.stop()
+    }
+
+    /// Issue 5, point 6: latest wins, but the cancelled request has ended before the next starts.
+    @Test func oneProviderRequestAtATime() async {
+        let running = start(.authorizedAlways, minInterval: .seconds(1), maxAge: .seconds(900))
+        await source.waitForOpen()
+        source.send(makeFix(10, 10))
+        await provider.waitForRequests(1)
+        await clock.waitForSleeper(until: clock.at(.seconds(120)))  // MaxFixAge armed: the fix is handled
+        clock.advance(by: .seconds(2))
+        source.send(makeFix(20, 20))
+        await provider.waitForRequests(2)
+        let a = Coordinate(latitude: 10, longitude: 10)
+        let b = Coordinate(latitude: 20, longitude: 20)
+        #expect(provider.log == [.started(a), .ended(a), .started(b)])
+        #expect(provider.maxInFlight == 1)
+        provider.answerNext(with: .success(makeWeather(20)))
+        let fresh = await running.state("fresh for the newer position") { $0.status == .fresh }
+        #expect(fresh?.location?.latitude == 20)
+        await running.stop()
+    }
+
+    /// A place held back by `MinInterval` is shown as `fetching` there, not as `fresh` weather
+    /// at the old place; its fetch starts when the interval ends (trailing edge).
+    @Test func aHeldBackPlaceIsShownAsFetching() async {
+        let running = start(.authorizedAlways, minInterval: .seconds(30))
+        await source.waitForOpen()
+        await fetched(makeFix(48, 11), 1, by: running, requests: 1)
+        source.send(makeFix(48.5, 11))
+        let held = await running.state("fetching for the new place") { $0.location?.latitude == 48.5 }
+        #expect(held?.status == .fetching)
+        #expect(provider.requested.count == 1)
+        await clock.waitForSleeper(until: clock.at(.seconds(30)))
+        clock.advance(by: .seconds(30))
+        await provider.waitForRequests(2)
+        #expect(provider.requested.last == Coordinate(latitude: 48.5, longitude: 11))
+        await running.stop()
+    }
+
+    /// After `denied` → `always`, the first fix at the place already fetched shows it again
+    /// with its weather, fresh, without waiting for a fetch (issue 5, point 5).
+    @Test func aReopenedGateShowsTheFixAtOnce() async {
+        let running = start(.authorizedAlways, minInterval: .seconds(10), maxAge: .seconds(600))
+        await source.waitForOpen()
+        await fetched(makeFix(48, 11), 1, by: running, requests: 1)
+        running.status.send(.denied)
+        await running.state("denied") { $0.error?.code == "denied" }
+        running.status.send(.authorizedAlways)
+        await source.waitForOpen(count: 2)
+        source.send(makeFix(48, 11))
+        let back = await running.state("the place again") { $0.location?.latitude == 48 && $0.status == .fresh }
+        #expect(back?.error == nil)
+        #expect(back?.location?.status == .current)
+        #expect(provider.requested.count == 1)
+        await running.stop()
+    }
+
+    /// The retry policy's wait is what the session sleeps for: 5 s, then 10 s; `Retry-After` 60 s.
+    @Test func retriesWaitForTheRetryPolicy() async {
+        let running = start(.authorizedAlways, minInterval: .seconds(60))
+        await source.waitForOpen()
+        source.send(makeFix(1, 1))
+        await provider.waitForRequests(1)
+        provider.answerNext(with: .failure(.http(status: 500, reason: nil, retryAfter: nil)))
+        await running.state("error") { $0.status == .error }
+        await clock.waitForSleeper(until: clock.at(.seconds(5)))
+        clock.advance(by: .seconds(5))
+        await provider.waitForRequests(2)
+        provider.answerNext(with: .failure(.http(status: 429, reason: nil, retryAfter: 60)))
+        await clock.waitForSleeper(until: clock.at(.seconds(65)))
+        #expect(clock.deadlines.first == clock.at(.seconds(65)))
+        clock.advance(by: .seconds(60))
+        await provider.waitForRequests(3)
+        provider.answerNext(with: .success(makeWeather(3)))
+        await running.state("fresh after retries") { $0.status == .fresh && $0.error == nil }
+        await running.stop()
+    }
+
+    /// A status change cancels the fetch in flight and waits for it before the new status's
+    /// state is published: nothing of the old status arrives after.
+    @Test func aStatusChangeEndsTheFetchInFlightFirst() async {
+        let running = start(.authorizedAlways)
+        await source.waitForOpen()
+        source.send(makeFix(10, 10))
+        await provider.waitForRequests(1)
+        running.status.send(.denied)
+        let denied = await running.state("denied") { $0.authorization == .denied && $0.error?.code == "denied" }
+        #expect(denied?.location == nil)
+        #expect(
+            provider.log == [
+                .started(Coordinate(latitude: 10, longitude: 10)), .ended(Coordinate(latitude: 10, longitude: 10)),
+            ])
+        await source.waitForRelease()
+        await running.stop()
+    }
+
+    @Test func deniedWithAFallbackFetchesTheFallbackPlace() async {
+        let place = Coordinate(latitude: 48.8566, longitude: 2.3522)
+        let running = start(.denied, fallback: .coordinate(place))
+        await provider.waitForRequests(1)
+        #expect(provider.requested == [Coordinate(latitude: 48.86, longitude: 2.35)])
+        provider.answerNext(with: .success(makeWeather(12)))
+        let fresh = await running.state("fresh for the fallback") { $0.status == .fresh }
+        #expect(fresh?.location?.source == "fallback")
+        #expect(fresh?.location?.status == .current)
+        #expect(source.openCount == 0)
+        await running.stop()
+    }
+
+    /// A resolved `Fallback=PLACE` is fetched at its coordinate and shown with its name; `refresh`
+    /// fetches it again once MinInterval allows (and not before).
+    @Test func aNamedFallbackIsShownByNameAndRefreshFetchesAgainAfterMinInterval() async {
+        let place = Coordinate(latitude: 69.6496, longitude: 18.9553)
+        let running = start(.denied, fallback: .resolved(name: "Tromsø", place))
+        await provider.waitForRequests(1)
+        provider.answerNext(with: .success(makeWeather(-3)))
+        let fresh = await running.state("fresh for the fallback") { $0.status == .fresh }
+        #expect(fresh?.location?.name == "Tromsø")
+        running.service.refresh()
+        await clock.waitForSleeper(until: clock.at(.seconds(120)))
+        #expect(provider.requested.count == 1, "refresh waits for MinInterval")
+        clock.advance(by: .seconds(120))
+        await provider.waitForRequests(2)
+        #expect(provider.requested.count == 2)
+        provider.answerNext(with: .success(makeWeather(-2)))
+        await running.state("refreshed") { $0.weather?.temperature == -2 }
+        await running.stop()
+    }
+
+    /// Under when-in-use with nobody watching, a `now` takes one current fix (take-first) and
+    /// releases the GPS again.
+    @Test func whenInUseWithoutWatchersTakesOneFixPerRequest() async {
+        let running = start(.authorizedWhenInUse)
+        await running.state("when-in-use") { $0.authorization == .authorizedWhenInUse }
+        #expect(source.openCount == 0)
+        running.service.requestRefresh(from: 0)
+        await source.waitForOpen()
+        source.send(makeFix(5, 5, eph: 500))  // too coarse for take-first
+        source.send(makeFix(6, 6, eph: 10))
+        await provider.waitForRequests(1)
+        #expect(provider.requested == [Coordinate(latitude: 6, longitude: 6)])
+        await source.waitForRelease()
+        provider.answerNext(with: .success(makeWeather(6)))
+        await running.state("fresh") { $0.status == .fresh }
+        await running.stop()
+    }
+
+    /// Issue 5, point 5: every transition between the four statuses (when-in-use with and
+    /// without a watcher) ends, within one fix, in a state that describes the new status only.
+    @Test(arguments: Self.transitions)
+    func theGateReopens(_ transition: Transition) async {
+        let running = start(transition.from.status)
+        if transition.from.watching || transition.to.watching { running.service.setWatchers(1) }
+        await running.state("the first status") { $0.authorization == transition.from.status }
+        if transition.from.readsGPS {
+            await source.waitForOpen()
+            await fetched(makeFix(10, 10), 10, by: running, requests: 1)
+        }
+        let opened = source.openCount
+        running.status.send(transition.to.status)
+        await running.state("the new status") { $0.authorization == transition.to.status }
+        switch transition.to.status {
+        case .authorizedAlways, .authorizedWhenInUse:
+            if !transition.to.watching { running.service.requestRefresh(from: 0) }
+            await source.waitForOpen(count: opened + 1)
+            source.send(makeFix(30, 30))
+            // Unless MinInterval still holds a fetch back, the state shows the new fix.
+            let newPosition = !transition.from.readsGPS
+            let state = await running.state("a GPS position under \(transition.to)") {
+                $0.location?.source == "gpsd" && (!newPosition || $0.location?.latitude == 30)
+                    && $0.location?.status == .current && $0.error == nil
+            }
+            #expect(state?.error == nil)
+            #expect(state?.status == .fetching || state?.status == .fresh)
+            #expect(state?.location?.status == .current)
+        case .denied:
+            let state = await running.state("denied") { $0.error?.code == "denied" }
+            #expect(state?.location == nil)
+        case .notDetermined:
+            let state = await running.state("not decided") { $0.error?.code == "not-determined" }
+            #expect(state?.location == nil)
+        }
+        await running.stop()
+    }
+
+    struct Mode: Sendable, CustomStringConvertible {
+        var status: AuthorizationStatus
+        var watching = false
+        var readsGPS: Bool { status == .authorizedAlways || (status == .authorizedWhenInUse && watching) }
+        var description: String { status.configName + (watching ? "+watch" : "") }
+    }
+
+    struct Transition: Sendable, CustomStringConvertible {
+        var from: Mode
+        var to: Mode
+        var description: String { "\(from) → \(to)" }
+    }
+
+    static let transitions: [Transition] = {
+        let modes = [
+            Mode(status: .authorizedAlways), Mode(status: .authorizedWhenInUse),
+            Mode(status: .authorizedWhenInUse, watching: true), Mode(status: .denied), Mode(status: .notDetermined),
+        ]
+        return modes.flatMap { from in
+            modes.filter { $0.status != from.status }.map { Transition(from: from, to: $0) }
+        }.filter { !($0.from.watching && $0.to.status == .authorizedWhenInUse && !$0.to.watching) }
+    }()
+}

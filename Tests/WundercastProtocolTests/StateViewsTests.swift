@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+import WundercastSupport
+import WundercastModel
+import WundercastProtocol
+import WundercastTestSupport
+
+/// Public readers get the position rounded to PublicPrecision and a place computed from the
+/// rounded position in whole kilometres; precise readers get both as they are.
+@Suite struct StateViewsTests {
+    /// A nearest-place function that reports what it was asked (distance: metres to 48,11).
+    static func nearest(_ c: Coordinate, _ wholeKilometres: Bool) -> WeatherState.Place? {
+        let metres = Coordinate(latitude: 48, longitude: 11).distance(to: c)
+        let distance = wholeKilometres ? Int((metres / 1000).rounded()) * 1000 : Int(metres.rounded())
+        return WeatherState.Place(name: "Origin", country: "DE", distance: distance, bearing: "NE")
+    }
+
+    @Test func publicReadersGetARoundedPositionAndWholeKilometres() throws {
+        var state = WeatherState(status: .fresh, provider: "open-meteo")
+        state.location = .init(latitude: 48.14, longitude: 11.58, mode: 3, source: "gpsd")
+        let views = StateViews.make(state, publicPrecision: 1, nearest: Self.nearest)
+        let precise = try #require(views.precise.location)
+        #expect(precise.latitude == 48.14 && precise.longitude == 11.58)
+        #expect(
+            precise.place?.distance
+                == Int(
+                    Coordinate(latitude: 48, longitude: 11).distance(to: .init(latitude: 48.14, longitude: 11.58))
+                        .rounded()))
+        let shown = try #require(views.public.location)
+        #expect(shown.latitude == 48.1 && shown.longitude == 11.6)
+        let distance = try #require(shown.place?.distance)
+        #expect(distance % 1000 == 0)
+        #expect(
+            distance == Int(
+                (Coordinate(latitude: 48, longitude: 11).distance(to: .init(latitude: 48.1, longitude: 11.6)) / 1000)
+                    .rounded()) * 1000)
+        #expect(views[.public].location?.mode == 3)
+        #expect(views.position(for: .public) == Coordinate(latitude: 48.1, longitude: 11.6))
+    }
+
+    /// A provider's error text that echoes the request (OpenWeatherMap's 401 quotes the URL)
+    /// does not give public readers the precise position.
+    @Test func publicErrorTextsHaveThePositionRounded() throws {
+        var state = WeatherState(status: .error, provider: "openweathermap")
+        state.location = .init(latitude: 44.44, longitude: -74.0061, mode: 3, source: "gpsd")
+        state.error = .init(
+            code: "http-401",
+            message:
+                "HTTP 401: Invalid API key /data/2.5/weather?lat=44.44&lon=-74.0061&units=metric (44.44,-74.006; 144.44)"
+        )
+        let views = StateViews.make(state, publicPrecision: 1, nearest: Self.nearest)
+        #expect(views.precise.error == state.error)
+        #expect(
+            views.public.error?.message
+                == "HTTP 401: Invalid API key /data/#/weather?lat=#&lon=-#&units=metric (#,-#; #)")
+        // Forms no rounding of the decimals would catch (the hostile pass of issue 14).
+        for (text, shown) in [
+            ("HTTP 400: Cannot serve 33.87°S 151.2°E", "HTTP 400: Cannot serve #°S #°E"),
+            ("HTTP 400: Breite -33,87 Länge 151,21.", "HTTP 400: Breite -# Länge #."),
+            ("HTTP 400: cell -3387/15121", "HTTP 400: cell -#/#"),
+        ] {
+            var echoed = state
+            echoed.error?.message = text
+            #expect(StateViews.make(echoed, publicPrecision: 1, nearest: Self.nearest).public.error?.message == shown)
+        }
+        #expect(
+            UntrustedText.hidingPosition(
+                "at 48.1400,11.58 and 48.1", exact: Coordinate(latitude: 48.14, longitude: 11.58), publicPrecision: 1)
+                == "at 48.1,11.6 and 48.1")
+    }
+
+    @Test func aStateWithoutPositionIsTheSameForEveryone() {
+        let state = WeatherState(status: .noLocation, provider: "open-meteo")
+        #expect(StateViews.make(state, publicPrecision: 0, nearest: Self.nearest) == StateViews(state))
+    }
+}

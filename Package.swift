@@ -58,6 +58,11 @@ let package = Package(
 
         // Tests.
         .target(name: "WundercastTestSupport", dependencies: ["WundercastCore"], path: "Tests/WundercastTestSupport"),
+        // The test support's own promises: every wait ends (deadline, cancellation), the
+        // fixture HTTP server serves what the Python one does.
+        .testTarget(
+            name: "WundercastTestSupportTests",
+            dependencies: ["WundercastTestSupport", "WundercastCore", "WundercastHTTP"]),
         .testTarget(
             name: "WundercastCoreTests",
             dependencies: ["WundercastCore", "WundercastTestSupport"]),

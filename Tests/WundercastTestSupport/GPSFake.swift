@@ -82,6 +82,10 @@ public final class GPSFake: @unchecked Sendable {
         while !GPSFake.acceptsConnections(port: fake.port) {
             try fake.checkStarting(deadline: deadline, readyTimeout: readyTimeout)
             _ = try? await fake.child.exited(timeout: .milliseconds(20))  // ends early when gpsfake exits
+            if Task.isCancelled {
+                fake.stop()
+                throw CancellationError()
+            }
         }
         return fake
     }

@@ -57,7 +57,12 @@ let package = Package(
             name: "wundercast-floor", dependencies: ["CGPS", "CCurl", "CSystemd"], path: "Tests/Tools/Floor"),
 
         // Tests.
-        .target(name: "WundercastTestSupport", dependencies: ["WundercastCore"], path: "Tests/WundercastTestSupport"),
+        // zlib (zlib1g-dev, which libgeonames-dev's GLib headers need too): the in-process fixture
+        // HTTP server gzips its bodies as the providers do. Test support only.
+        .systemLibrary(name: "CZlib", path: "Tests/CZlib", pkgConfig: "zlib"),
+        .target(
+            name: "WundercastTestSupport", dependencies: ["WundercastCore", "CZlib"],
+            path: "Tests/WundercastTestSupport"),
         // The test support's own promises: every wait ends (deadline, cancellation), the
         // fixture HTTP server serves what the Python one does.
         .testTarget(

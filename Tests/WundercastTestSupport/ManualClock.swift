@@ -73,7 +73,7 @@ public final class ManualClock: Clock, Sendable {
     /// proves that the code under test scheduled that wake-up, before time is advanced to it.
     /// Throws ``DeadlineExceeded`` when none does within `timeout` of real time, and
     /// `CancellationError` when the waiting task is cancelled.
-    public func waitForSleeper(until deadline: Instant, timeout: Duration = .seconds(30)) async throws {
+    public func waitForSleeper(until deadline: Instant, timeout: Duration = .seconds(20)) async throws {
         try await wait(for: .deadline(deadline), timeout: timeout) {
             "a sleeper until \(deadline) on the manual clock (sleepers until: \(self.deadlines))"
         }
@@ -82,7 +82,7 @@ public final class ManualClock: Clock, Sendable {
     /// Suspends until at least `count` tasks sleep on this clock (a condition, not a poll).
     /// Throws ``DeadlineExceeded`` when fewer do within `timeout` of real time, and
     /// `CancellationError` when the waiting task is cancelled.
-    public func waitForSleepers(_ count: Int = 1, timeout: Duration = .seconds(30)) async throws {
+    public func waitForSleepers(_ count: Int = 1, timeout: Duration = .seconds(20)) async throws {
         try await wait(for: .count(count), timeout: timeout) {
             "\(count) sleepers on the manual clock (sleepers until: \(self.deadlines))"
         }

@@ -52,7 +52,7 @@ public final class ScriptedFixSource: FixSource {
 
     /// Suspends until streams were released `count` times in all. Throws ``DeadlineExceeded``
     /// after `timeout`, `CancellationError` when the waiting task is cancelled.
-    public func waitForRelease(count: Int = 1, timeout: Duration = .seconds(30)) async throws {
+    public func waitForRelease(count: Int = 1, timeout: Duration = .seconds(20)) async throws {
         try await released.wait(timeout: timeout, "\(count) releases of a fix stream") {
             $0 >= count
         }
@@ -60,7 +60,7 @@ public final class ScriptedFixSource: FixSource {
 
     /// Suspends until `events()` has been called at least `count` times in all. Throws
     /// ``DeadlineExceeded`` after `timeout`, `CancellationError` when the waiting task is cancelled.
-    public func waitForOpen(count: Int = 1, timeout: Duration = .seconds(30)) async throws {
+    public func waitForOpen(count: Int = 1, timeout: Duration = .seconds(20)) async throws {
         try await opened.wait(timeout: timeout, "\(count) opens of a fix stream") {
             $0 >= count
         }

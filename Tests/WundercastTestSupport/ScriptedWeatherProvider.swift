@@ -91,7 +91,7 @@ public final class ScriptedWeatherProvider: WeatherProvider {
     /// Suspends until `count` requests have been made in all (each waiting for its answer, or
     /// answered since). Throws ``DeadlineExceeded`` after `timeout` of real time,
     /// `CancellationError` when the waiting task is cancelled.
-    public func waitForRequests(_ count: Int, timeout: Duration = .seconds(30)) async throws {
+    public func waitForRequests(_ count: Int, timeout: Duration = .seconds(20)) async throws {
         try await requestCount.wait(timeout: timeout, "\(count) requests at the scripted provider") { $0 >= count }
     }
 

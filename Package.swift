@@ -98,13 +98,24 @@ let package = Package(
             name: "wundercast-floor", dependencies: ["CGPS", "CCurl", "CSystemd"], path: "Tests/Tools/Floor"),
 
         // Tests.
+        // zlib (zlib1g-dev, which libgeonames-dev's GLib headers need too): the in-process fixture
+        // HTTP server gzips its bodies as the providers do. Test support only.
+        .systemLibrary(name: "CZlib", path: "Tests/CZlib", pkgConfig: "zlib"),
         .target(
             name: "WundercastTestSupport",
             dependencies: [
                 "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastProtocol", "WundercastPlaces",
-                "WundercastPipeline",
+                "WundercastPipeline", "CZlib",
             ],
             path: "Tests/WundercastTestSupport"),
+        // The test support's own promises: every wait ends (deadline, cancellation), the
+        // fixture HTTP server serves what the Python one does.
+        .testTarget(
+            name: "WundercastTestSupportTests",
+            dependencies: [
+                "WundercastTestSupport", "WundercastModel", "WundercastProviders", "WundercastPipeline",
+                "WundercastHTTP",
+            ]),
         .testTarget(
             name: "WundercastSupportTests",
             dependencies: ["WundercastSupport", "WundercastModel", "WundercastTestSupport"]),

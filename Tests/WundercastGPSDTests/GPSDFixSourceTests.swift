@@ -268,7 +268,7 @@ struct GPSDFixSourceTests {
         let (clock, _, session) = Self.onManualClock(gpsd)
         defer { session.cancel() }
 
-        let delays = await Self.backoffDelays(on: clock, until: .seconds(60), atMost: 40)
+        let delays = try await Self.backoffDelays(on: clock, until: .seconds(60), atMost: 40)
         #expect(delays.count < 40, "reconnected more than 40 times in a simulated minute: \(delays.prefix(10)) ...")
         #expect(
             delays == [250, 500, 1000, 2000, 4000, 8000, 16000].map { Duration.milliseconds($0) },
@@ -286,7 +286,7 @@ struct GPSDFixSourceTests {
         let (clock, log, session) = Self.onManualClock(gpsd)
         defer { session.cancel() }
 
-        let delays = await Self.backoffDelays(on: clock, until: .seconds(1.75), atMost: 3)
+        let delays = try await Self.backoffDelays(on: clock, until: .seconds(1.75), atMost: 3)
         #expect(delays == [.milliseconds(250), .milliseconds(500), .milliseconds(1000)])
         // Connection 4 is held open, sending a fix every 0.1 s.
         #expect(await session.events.wait { $0.fixes.count >= 4 }, "fake gpsd: \(gpsd.output)")
@@ -295,7 +295,7 @@ struct GPSDFixSourceTests {
         // A fix after the advance: the reader has judged the connection 30 s old with fixes.
         #expect(await session.events.wait { $0.fixes.count > seen }, "fake gpsd: \(gpsd.output)")
         gpsd.releaseHeldConnection()
-        let after = await Self.backoffDelays(on: clock, until: clock.now.offset + .seconds(1), atMost: 1)
+        let after = try await Self.backoffDelays(on: clock, until: clock.now.offset + .seconds(1), atMost: 1)
         #expect(after == [.milliseconds(250)], "after a stable connection the back-off starts over")
         #expect(log.retryDelays == [250, 500, 1000, 250], "\(log.retryDelays)")
         await session.stop()
@@ -339,10 +339,10 @@ struct GPSDFixSourceTests {
     /// The back-off waits of the reader on `clock`, advancing past each, until the next wake-up
     /// would be after `end` or `atMost` waits were seen. Each wait is a sleeper on the manual
     /// clock (a condition, not a poll).
-    static func backoffDelays(on clock: ManualClock, until end: Duration, atMost: Int) async -> [Duration] {
+    static func backoffDelays(on clock: ManualClock, until end: Duration, atMost: Int) async throws -> [Duration] {
         var delays: [Duration] = []
         while delays.count < atMost {
-            await clock.waitForSleepers(1)
+            try await clock.waitForSleepers(1)
             guard let deadline = clock.deadlines.first, deadline.offset <= end else { break }
             delays.append(clock.now.duration(to: deadline))
             clock.advance(by: clock.now.duration(to: deadline))

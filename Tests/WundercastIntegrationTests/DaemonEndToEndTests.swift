@@ -44,6 +44,30 @@ import WundercastTestSupport
         return Coordinate(latitude: lat, longitude: lon)
     }
 
+    /// The positions of `track` after `start` that the distance rule emits (each at least
+    /// `minDistance` from the one emitted before, `start` the first), with that distance.
+    static func emissions(
+        _ track: [(latitude: Double, longitude: Double)], from start: Int, minDistance: Double
+    ) -> [(index: Int, metres: Double)] {
+        var last = track[start]
+        var emitted: [(index: Int, metres: Double)] = []
+        for index in track.indices where index > start {
+            let metres = NMEATrack.haversine(last, track[index])
+            if metres >= minDistance {
+                last = track[index]
+                emitted.append((index, metres))
+            }
+        }
+        return emitted
+    }
+
+    /// The distance of a fetch for a moved position, from the daemon's debug line
+    /// `fetching weather for 52.8,5.3 (moved(metres: 50.91861928180769))`.
+    static func movedMetres(_ line: String) -> Double? {
+        guard line.hasPrefix("fetching weather for "), let range = line.range(of: "(moved(metres: ") else { return nil }
+        return Double(line[range.upperBound...].prefix { $0 != ")" })
+    }
+
     func decimals(_ text: String) -> Int {
         guard let dot = text.firstIndex(of: ".") else { return 0 }
         return text.distance(from: dot, to: text.endIndex) - 1
@@ -60,12 +84,13 @@ import WundercastTestSupport
         // gpsfake exits once the log has played and gpsd lingered 1 s.
         _ = try? await gpsfake.exited(timeout: .seconds(180))
         #expect(!gpsfake.isRunning, "gpsfake did not finish the log")
-        // gpsd has gone with gpsfake: the weather stays, for the last known position, stale.
+        // gpsd has gone with gpsfake: the weather stays, for the last known position, stale
+        // (no fetch left to start or to end: every request the daemon makes has been made).
         let state = try await daemon.waitForState(timeout: .seconds(30), "the last weather for the last known position")
         {
             $0["weather"] != nil && $0[path: "location.status"] as? String == "lastKnown"
+                && $0["status"] as? String == "stale"
         }
-        #expect(state["status"] as? String == "stale")
         #expect(["device-gone", "gpsd-unreachable"].contains(state[path: "error.code"] as? String ?? ""))
 
         let requests = try forecastRequests(http)
@@ -80,25 +105,29 @@ import WundercastTestSupport
 
         // Expected count, computed from the NMEA: the distance rule (MinInterval=1s, which the
         // track never reaches: its 50 m steps are 568 sentences = 4.5 s of replay apart; MaxAge
-        // far beyond the replay), starting at the first position the daemon used (it joins
-        // gpsd a moment after gpsfake starts feeding).
+        // far beyond the replay), starting at the first position the daemon used. It joins
+        // gpsd a moment after gpsfake starts feeding, at a moment the load decides, and the
+        // first request names only its 11-m cell (4 decimals; some 5 positions of the track):
+        // the position is the one of that cell from which the daemon measured its second
+        // fetch (its log gives the metres).
         let track = try NMEATrack.load(Self.boat).positions
         let first = try coordinate(of: requests[0])
-        let start = try #require(
-            track.firstIndex {
-                Coordinate(latitude: $0.latitude, longitude: $0.longitude).rounded(toDecimals: 4) == first
-            },
-            "first request \(first) is not a position of the track")
-        var lastEmitted = track[start]
-        var expected = 1
-        for p in track[(start + 1)...] {
-            if NMEATrack.haversine(lastEmitted.latitude, lastEmitted.longitude, p.latitude, p.longitude) >= minDistance
-            {
-                lastEmitted = p
-                expected += 1
-            }
+        let cell = track.indices.filter {
+            Coordinate(latitude: track[$0].latitude, longitude: track[$0].longitude).rounded(toDecimals: 4) == first
         }
+        try #require(!cell.isEmpty, "first request \(first) is not a position of the track")
+        let measured = daemon.output.lines.compactMap(Self.movedMetres)
+        func mismatch(_ start: Int) -> Double {
+            abs(
+                (Self.emissions(track, from: start, minDistance: minDistance).first?.metres ?? 0)
+                    - (measured.first ?? 0))
+        }
+        let start = try #require(cell.min { mismatch($0) < mismatch($1) })
+        #expect(measured.isEmpty || mismatch(start) < 0.01, "the daemon's second fetch is one of the track's")
+        let emissions = Self.emissions(track, from: start, minDistance: minDistance)
+        let expected = 1 + emissions.count
         #expect(requests.count == expected, "requests: \(requests.map(\.queryString))")
+        #expect(measured.count == emissions.count, "moved by: \(measured), expected: \(emissions.map(\.metres))")
         #expect(expected >= 5)
 
         // `now --json` carries the recorded weather and a position from the track.

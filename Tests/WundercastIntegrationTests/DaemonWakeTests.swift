@@ -18,7 +18,7 @@ import WundercastTestSupport
     }()
 
     static func configuration(
-        _ http: FixtureHTTPServer, minInterval: String = "1s", maxAge: String = "1h", timeout: String = "2s"
+        _ url: String, minInterval: String = "1s", maxAge: String = "1h", timeout: String = "2s"
     ) -> String {
         """
         [Location]
@@ -28,7 +28,7 @@ import WundercastTestSupport
         MinInterval=\(minInterval)
         MaxAge=\(maxAge)
         [Weather]
-        URL=\(http.baseURL)
+        URL=\(url)
         Timeout=\(timeout)
         """
     }
@@ -39,7 +39,7 @@ import WundercastTestSupport
     /// arrives long before the back-off would end; "network back" is logged once.
     @Test(.enabled(if: namespacesWork, "needs unshare -rn (user and network namespaces) and nsenter"))
     func theNetworksReturnEndsTheBackoff() async throws {
-        let http = try await FixtureHTTPServer(launcher: [
+        let http = try await PythonFixtureHTTPServer(launcher: [
             "/usr/bin/unshare", "-rn", "/bin/sh", "-c", "ip link set lo up && exec \"$0\" \"$@\"",
         ])
         let inNamespace = ["/usr/bin/nsenter", "-t", "\(http.pid)", "-U", "-n", "--preserve-credentials", "--"]
@@ -49,7 +49,7 @@ import WundercastTestSupport
         }
         try await ip("link", "set", "lo", "down")
         let daemon = try await DaemonProcess(
-            configuration: Self.configuration(http), environment: ["WUNDERCAST_TEST_BACKOFF": "120"],
+            configuration: Self.configuration(http.baseURL), environment: ["WUNDERCAST_TEST_BACKOFF": "120"],
             launcher: inNamespace)
         let offline = try await daemon.waitForState("offline") { $0["status"] as? String == "offline" }
         let code = (offline["error"] as? [String: Any])?["code"] as? String
@@ -83,7 +83,7 @@ extension DaemonWakeTests {
         let slept = URL(fileURLWithPath: try DatagramSocket.temporaryDirectory()).appendingPathComponent("slept")
         defer { try? FileManager.default.removeItem(at: slept.deletingLastPathComponent()) }
         let daemon = try await DaemonProcess(
-            configuration: Self.configuration(http),
+            configuration: Self.configuration(http.baseURL),
             environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address, "WUNDERCAST_TEST_SLEPT_FILE": slept.path])
         try await daemon.output.waitFor(containing: "watching logind's PrepareForSleep")
         try await daemon.waitForState("fresh") { $0["status"] as? String == "fresh" }
@@ -115,7 +115,7 @@ extension DaemonWakeTests {
         let listener = try UnixSocket.listen(path: "\(directory)/bus")
         defer { try? Descriptor.close(listener) }
         let daemon = try await DaemonProcess(
-            configuration: Self.configuration(http),
+            configuration: Self.configuration(http.baseURL),
             environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(directory)/bus"])
         let asked = ContinuousClock.now
         let now = try await daemon.now()

@@ -43,7 +43,7 @@ import Glibc
         let notify = try NotifySocket(path: notifyPath)
         defer { notify.close() }
         let daemon = try await DaemonProcess(
-            configuration: DaemonWakeTests.configuration(http, minInterval: "1s", maxAge: "4s", timeout: "1s"),
+            configuration: DaemonWakeTests.configuration(http.baseURL, minInterval: "1s", maxAge: "4s", timeout: "1s"),
             environment: [
                 "NOTIFY_SOCKET": notifyPath, "WATCHDOG_USEC": "400000", "WUNDERCAST_TEST_WEDGE": "pipeline",
             ], waitForSocket: false)

@@ -40,7 +40,7 @@ import WundercastTestSupport
         defer { talking.close() }
         talking.send("version\n")
         _ = await talking.readLine()
-        await test.clock.waitForSleeper(until: test.clock.at(.seconds(10)))
+        try await test.clock.waitForSleeper(until: test.clock.at(.seconds(10)))
         test.clock.advance(by: .seconds(10))
         let error = try jsonObject(await silent.readLine())
         #expect(error["code"] as? String == "idle-timeout")
@@ -62,7 +62,7 @@ import WundercastTestSupport
         // 4 MB: more than the socket buffers take, so the server's send would block.
         let large = String(repeating: "x", count: 4 << 20)
         test.set(test.current.changed { $0.provider = large })
-        await test.clock.waitForSleeper(until: test.clock.at(.seconds(60)))
+        try await test.clock.waitForSleeper(until: test.clock.at(.seconds(60)))
         test.clock.advance(by: .seconds(60))
         try await test.watchers.wait(timeout: .seconds(10), "the stuck watcher to be dropped") { $0.last == 0 }
         // What it gets when it finally reads: part of the line, then the end.

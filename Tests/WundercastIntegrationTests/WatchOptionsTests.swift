@@ -52,14 +52,14 @@ import WundercastTestSupport
         for t in [10.0, 11.0, 12.0] { test.set(test.current.changed { $0.weather?.temperature = t }) }
         client.send("version\n")
         #expect(try jsonObject(await client.readLine())["class"] as? String == "VERSION", "held until 60 s")
-        await test.clock.waitForSleeper(until: test.clock.at(.seconds(60)))
+        try await test.clock.waitForSleeper(until: test.clock.at(.seconds(60)))
         test.clock.advance(by: .seconds(60))
         #expect(try jsonObject(await client.readLine())[path: "weather.temperature"] as? Double == 12)
         // The next span starts with that line: a change at 60 s waits for 120 s.
         test.set(test.current.changed { $0.weather?.temperature = 13 })
         client.send("version\n")
         #expect(try jsonObject(await client.readLine())["class"] as? String == "VERSION")
-        await test.clock.waitForSleeper(until: test.clock.at(.seconds(120)))
+        try await test.clock.waitForSleeper(until: test.clock.at(.seconds(120)))
         test.clock.advance(by: .seconds(60))
         #expect(try jsonObject(await client.readLine())[path: "weather.temperature"] as? Double == 13)
         // After a quiet span, a change goes at once.

@@ -40,17 +40,17 @@ import WundercastTestSupport
         let log = CapturedLog()
         let task = Task { await watchdog(probe, ping: .seconds(10), log: log.logger).run() }
         for n in 1...3 {
-            await clock.waitForSleeper(until: clock.at(.seconds(10 * n)))
+            try await clock.waitForSleeper(until: clock.at(.seconds(10 * n)))
             clock.advance(by: .seconds(10))
             _ = try await probe.pings.wait(timeout: .seconds(10), "ping \(n)") { $0 == n }
         }
         probe.answering.store(false, ordering: .relaxed)
         for n in 4...6 {
-            await clock.waitForSleeper(until: clock.at(.seconds(10 * n)))
+            try await clock.waitForSleeper(until: clock.at(.seconds(10 * n)))
             clock.advance(by: .seconds(10))
             _ = try await probe.ticks.wait(timeout: .seconds(10), "tick \(n)") { $0 == n }
         }
-        await clock.waitForSleeper(until: clock.at(.seconds(70)))
+        try await clock.waitForSleeper(until: clock.at(.seconds(70)))
         #expect(probe.pings.value == 3, "no ping while the pipeline is silent")
         #expect(probe.socketTrips.value == 6, "the socket loop is asked on every tick")
         #expect(log.all.filter { $0.priority == .warning }.count == 1, "one warning: \(log.texts)")
@@ -66,13 +66,13 @@ import WundercastTestSupport
     @Test func aTinyWatchdogIntervalIsClampedTo100ms() async throws {
         let probe = Probe()
         let task = Task { await watchdog(probe, ping: .nanoseconds(500)).run() }
-        await clock.waitForSleeper(until: clock.at(.milliseconds(100)))
+        try await clock.waitForSleeper(until: clock.at(.milliseconds(100)))
         clock.advance(by: .milliseconds(99))
-        await clock.waitForSleeper(until: clock.at(.milliseconds(100)))
+        try await clock.waitForSleeper(until: clock.at(.milliseconds(100)))
         #expect(probe.ticks.value == 0 && probe.pings.value == 0, "no tick before 100 ms")
         clock.advance(by: .milliseconds(1))
         _ = try await probe.pings.wait(timeout: .seconds(10), "the first ping") { $0 == 1 }
-        await clock.waitForSleeper(until: clock.at(.milliseconds(200)))
+        try await clock.waitForSleeper(until: clock.at(.milliseconds(200)))
         #expect(probe.pings.value == 1)
         task.cancel()
         await task.value
@@ -85,10 +85,10 @@ import WundercastTestSupport
         let wanted = ObservableValue(false)
         let task = Task { await watchdog(probe, ping: nil, wanted: wanted).run() }
         wanted.send(true)
-        await clock.waitForSleeper(until: clock.at(.seconds(15)))
+        try await clock.waitForSleeper(until: clock.at(.seconds(15)))
         clock.advance(by: .seconds(15))
         _ = try await probe.ticks.wait(timeout: .seconds(10), "a tick") { $0 == 1 }
-        await clock.waitForSleeper(until: clock.at(.seconds(30)))
+        try await clock.waitForSleeper(until: clock.at(.seconds(30)))
         #expect(probe.pings.value == 0 && probe.socketTrips.value == 0)
         task.cancel()
         await task.value

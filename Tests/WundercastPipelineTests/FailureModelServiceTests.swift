@@ -76,21 +76,21 @@ extension WeatherServiceTests {
     static let place = FallbackPlace.coordinate(Coordinate(latitude: 59.91, longitude: 10.75))
 
     @Test(arguments: cases)
-    func goodWeatherStaysStaleAfterEveryKindOfFailure(_ c: Case) async {
+    func goodWeatherStaysStaleAfterEveryKindOfFailure(_ c: Case) async throws {
         let log = CapturedLog()
         let running = start(
             .denied, minInterval: .seconds(10), maxAge: .seconds(60), fallback: Self.place, logger: log.logger)
-        await provider.waitForRequests(1)
+        try await provider.waitForRequests(1)
         provider.answerNext(with: .success(makeWeather(-3)))
         await running.state("fresh") { $0.status == .fresh }
-        await clock.waitForSleeper(until: clock.at(.seconds(60)))
+        try await clock.waitForSleeper(until: clock.at(.seconds(60)))
         clock.advance(by: .seconds(60))
-        await provider.waitForRequests(2)
+        try await provider.waitForRequests(2)
         provider.answerNext(with: .failure(c.error))
         let stale = await running.state("stale with \(c.code)") { $0.status == .stale && $0.error != nil }
         #expect(stale?.weather?.temperature == -3, "the good weather stays")
         #expect(stale?.error == WeatherState.ErrorInfo(code: c.code, message: c.error.message))
-        await clock.waitForSleeper(until: clock.at(.seconds(60) + c.wait))
+        try await clock.waitForSleeper(until: clock.at(.seconds(60) + c.wait))
         #expect(clock.deadlines == [clock.at(.seconds(60) + c.wait)])
 
         let lines = log.all.filter { $0.fields.contains { $0 == ("MESSAGE_ID", MessageID.fetchFailed) } }
@@ -107,9 +107,9 @@ extension WeatherServiceTests {
     }
 
     @Test(arguments: cases)
-    func withoutWeatherTheStateIsOfflineOrError(_ c: Case) async {
+    func withoutWeatherTheStateIsOfflineOrError(_ c: Case) async throws {
         let running = start(.denied, fallback: Self.place)
-        await provider.waitForRequests(1)
+        try await provider.waitForRequests(1)
         provider.answerNext(with: .failure(c.error))
         let failed = await running.state("failed with \(c.code)") { $0.error?.code == c.code }
         #expect(failed?.status == (c.offline ? .offline : .error))
@@ -118,26 +118,26 @@ extension WeatherServiceTests {
     }
 
     /// 401 twice in a row: 1 h, then 2 h; a success starts over at 1 h.
-    @Test func aRefusedKeyBacksOffForHoursAndASuccessResets() async {
+    @Test func aRefusedKeyBacksOffForHoursAndASuccessResets() async throws {
         let running = start(.denied, minInterval: .seconds(10), maxAge: .seconds(60), fallback: Self.place)
         let refused = WeatherError.http(status: 401, reason: nil, retryAfter: nil)
-        await provider.waitForRequests(1)
+        try await provider.waitForRequests(1)
         provider.answerNext(with: .failure(refused))
-        await clock.waitForSleeper(until: clock.at(.seconds(3600)))
+        try await clock.waitForSleeper(until: clock.at(.seconds(3600)))
         clock.advance(by: .seconds(3600))
-        await provider.waitForRequests(2)
+        try await provider.waitForRequests(2)
         provider.answerNext(with: .failure(refused))
-        await clock.waitForSleeper(until: clock.at(.seconds(3600 + 7200)))
+        try await clock.waitForSleeper(until: clock.at(.seconds(3600 + 7200)))
         clock.advance(by: .seconds(7200))
-        await provider.waitForRequests(3)
+        try await provider.waitForRequests(3)
         provider.answerNext(with: .success(makeWeather(1)))
         await running.state("fresh") { $0.status == .fresh }
         // MaxAge later, a third refusal waits 1 h again, not 4 h.
-        await clock.waitForSleeper(until: clock.at(.seconds(10_800 + 60)))
+        try await clock.waitForSleeper(until: clock.at(.seconds(10_800 + 60)))
         clock.advance(by: .seconds(60))
-        await provider.waitForRequests(4)
+        try await provider.waitForRequests(4)
         provider.answerNext(with: .failure(refused))
-        await clock.waitForSleeper(until: clock.at(.seconds(10_860 + 3600)))
+        try await clock.waitForSleeper(until: clock.at(.seconds(10_860 + 3600)))
         #expect(clock.deadlines == [clock.at(.seconds(10_860 + 3600))])
         await running.stop()
     }

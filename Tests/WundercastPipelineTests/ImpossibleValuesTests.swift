@@ -58,7 +58,7 @@ import WundercastTestSupport
         let provider = ScriptedWeatherProvider()
         let queue = ProviderQueue(provider)
         async let answer = queue.currentWeather(at: Coordinate(latitude: 1, longitude: 2))
-        await provider.waitForRequests(1)
+        try await provider.waitForRequests(1)
         provider.answerNext(with: .success(Self.weather(units: .requested(.metric))))
         let weather = try await answer
         #expect(weather.relativeHumidity == nil && weather.forecast?.seaLevelPressure == nil)
@@ -74,7 +74,7 @@ import WundercastTestSupport
         let provider = ScriptedWeatherProvider()
         let queue = ProviderQueue(provider)
         async let answer = queue.currentWeather(at: Coordinate(latitude: 1, longitude: 2))
-        await provider.waitForRequests(1)
+        try await provider.waitForRequests(1)
         provider.answerNext(with: .success(nothing))
         do {
             _ = try await answer

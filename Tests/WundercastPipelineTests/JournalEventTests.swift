@@ -13,13 +13,13 @@ extension WeatherServiceTests {
     }
 
     /// Fix acquired once (not per fix), lost after MaxFixAge, acquired again with the next fix.
-    @Test func fixAcquiredAndLostAreLoggedOncePerChange() async {
+    @Test func fixAcquiredAndLostAreLoggedOncePerChange() async throws {
         let log = CapturedLog()
         let running = start(.authorizedAlways, minInterval: .seconds(60), maxAge: .seconds(300), logger: log.logger)
-        await source.waitForOpen()
-        await fetched(makeFix(48.137154, 11.575382), 1, by: running, requests: 1)
+        try await source.waitForOpen()
+        try await fetched(makeFix(48.137154, 11.575382), 1, by: running, requests: 1)
         source.send(makeFix(48.137160, 11.575390))  // the same place again: no new entry
-        await clock.waitForSleeper(until: clock.at(.seconds(120)))
+        try await clock.waitForSleeper(until: clock.at(.seconds(120)))
         clock.advance(by: .seconds(120))
         await running.state("aged") { $0.error?.code == "no-fix" }
         source.send(makeFix(48.137154, 11.575382))
@@ -49,17 +49,17 @@ extension WeatherServiceTests {
 
     /// A provider error whose text echoes the request (a URL with the coordinates) is logged
     /// with the coordinates at journal precision, followed by the back-off entry.
-    @Test func aFailureIsLoggedWithACoarsePositionAndItsBackOff() async {
+    @Test func aFailureIsLoggedWithACoarsePositionAndItsBackOff() async throws {
         let log = CapturedLog()
         let running = start(
             .denied, minInterval: .seconds(10), maxAge: .seconds(60),
             fallback: .coordinate(Coordinate(latitude: 59.9139, longitude: 10.7522)), logger: log.logger)
-        await provider.waitForRequests(1)
+        try await provider.waitForRequests(1)
         let error = WeatherError.transport(
             code: 7, message: "Failed to connect to api.example: /v1/forecast?latitude=59.91&longitude=10.75")
         provider.answerNext(with: .failure(error))
         await running.state("offline") { $0.status == .offline }
-        await clock.waitForSleeper(until: clock.at(.seconds(5)))
+        try await clock.waitForSleeper(until: clock.at(.seconds(5)))
         await running.stop()
 
         let failed = Self.entries(log, MessageID.fetchFailed)

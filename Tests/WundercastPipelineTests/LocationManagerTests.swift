@@ -12,7 +12,7 @@ import WundercastTestSupport
         #expect(await iterator.next() == .denied)
     }
 
-    @Test func oneSharedSourceOpenedByFirstReaderReleasedByLast() async {
+    @Test func oneSharedSourceOpenedByFirstReaderReleasedByLast() async throws {
         let source = ScriptedFixSource()
         let manager = LocationManager(
             source: source, authorization: ObservableValue(.authorizedAlways), maxHorizontalError: 50)
@@ -22,7 +22,7 @@ import WundercastTestSupport
             return nil
         }
         var b: AsyncStream<FixSourceEvent>.Iterator? = manager.updates().makeAsyncIterator()
-        await source.waitForOpen()
+        try await source.waitForOpen()
         source.send(makeFix(10, 20))
         #expect(await a.value == .fix(makeFix(10, 20)))
         #expect(await b?.next() == .fix(makeFix(10, 20)))
@@ -31,18 +31,18 @@ import WundercastTestSupport
         #expect(source.openCount == 1)
         #expect(source.releaseCount == 0)  // b still reads
         b = nil  // the last reader goes
-        await source.waitForRelease()
+        try await source.waitForRelease()
         #expect(source.openCount == 1)
         #expect(!manager.isSourceOpen)
     }
 
-    @Test func fixesWorseThanTheBoundAreDropped() async {
+    @Test func fixesWorseThanTheBoundAreDropped() async throws {
         let source = ScriptedFixSource()
         let manager = LocationManager(
             source: source, authorization: ObservableValue(.authorizedAlways), maxHorizontalError: 50)
         defer { manager.close() }
         var updates = manager.updates().makeAsyncIterator()
-        await source.waitForOpen()
+        try await source.waitForOpen()
         source.send(makeFix(1, 1, eph: 120))
         source.send(makeFix(2, 2, eph: 49))
         #expect(await updates.next() == .fix(makeFix(2, 2, eph: 49)))
@@ -56,12 +56,12 @@ import WundercastTestSupport
             source: source, authorization: ObservableValue(.authorizedWhenInUse), maxHorizontalError: 50)
         defer { manager.close() }
         let current = Task { try await manager.currentLocation(timeout: .seconds(30), clock: clock) }
-        await source.waitForOpen()
+        try await source.waitForOpen()
         source.send(makeFix(5, 5, eph: 500))  // too coarse
         source.send(makeFix(6, 6, eph: 10))
         source.send(makeFix(7, 7, eph: 10))
         #expect(try await current.value == makeFix(6, 6, eph: 10))
-        await source.waitForRelease()
+        try await source.waitForRelease()
         #expect(!manager.isSourceOpen)
     }
 
@@ -73,27 +73,27 @@ import WundercastTestSupport
         let manager = LocationManager(source: source, authorization: status, maxHorizontalError: 50)
         defer { manager.close() }
         let current = Task { try await manager.currentLocation(timeout: .seconds(30), clock: clock) }
-        await clock.waitForSleepers()  // waiting, with its timeout armed
+        try await clock.waitForSleepers()  // waiting, with its timeout armed
         #expect(source.openCount == 0)
         status.send(.authorizedAlways)
-        await source.waitForOpen()
+        try await source.waitForOpen()
         source.send(makeFix(8, 8))
         #expect(try await current.value == makeFix(8, 8))
     }
 
-    @Test func currentLocationTimesOutAndSaysWhy() async {
+    @Test func currentLocationTimesOutAndSaysWhy() async throws {
         let clock = ManualClock()
         let status = ObservableValue(AuthorizationStatus.authorizedAlways)
         let manager = LocationManager(source: ScriptedFixSource(), authorization: status, maxHorizontalError: 50)
         defer { manager.close() }
         let waiting = Task { try await manager.currentLocation(timeout: .seconds(30), clock: clock) }
-        await clock.waitForSleepers()
+        try await clock.waitForSleepers()
         clock.advance(by: .seconds(30))
         await #expect(throws: LocationManager.LocationError.timedOut(after: .seconds(30))) { try await waiting.value }
 
         status.send(.notDetermined)
         let gated = Task { try await manager.currentLocation(timeout: .seconds(5), clock: clock) }
-        await clock.waitForSleepers()
+        try await clock.waitForSleepers()
         clock.advance(by: .seconds(5))
         await #expect(throws: LocationManager.LocationError.notAuthorized(.notDetermined)) { try await gated.value }
     }

@@ -45,7 +45,7 @@ import WundercastTestSupport
     @Test func aLookupAnswersWeatherForTheRoundedPositionWithoutChangingAnything() async throws {
         let (lookups, queue) = service()
         async let answer = lookups.weather(at(69.6496, 18.9553), user: 1000, reader: .precise)
-        await provider.waitForRequests(1)
+        try await provider.waitForRequests(1)
         #expect(provider.answerNext(with: .success(makeWeather(-4))) == Coordinate(latitude: 69.65, longitude: 18.96))
         let weather = try object(await answer)
         #expect(weather["class"] as? String == "WEATHER")
@@ -61,13 +61,13 @@ import WundercastTestSupport
     @Test func lookupsAndOwnFetchesTakeTurnsAtTheProvider() async throws {
         let (lookups, queue) = service()
         let own = Task { try? await queue.currentWeather(at: Coordinate(latitude: 1, longitude: 1)) }
-        await provider.waitForRequests(1)
+        try await provider.waitForRequests(1)
         async let lookup = lookups.weather(at(2, 2), user: 1000, reader: .precise)
         // The lookup waits for its turn: the provider sees nothing more until the first ends.
         #expect(provider.pendingCount == 1)
         provider.answerNext(with: .success(makeWeather(1)))
         _ = await own.value
-        await provider.waitForRequests(2)
+        try await provider.waitForRequests(2)
         provider.answerNext(with: .success(makeWeather(2)))
         _ = await lookup
         #expect(provider.maxInFlight == 1)
@@ -82,7 +82,7 @@ import WundercastTestSupport
         let (lookups, _) = service()
         async let first = lookups.weather(at(48.1371, 11.5754), user: 1, reader: .precise)
         async let second = lookups.weather(at(48.1369, 11.5751), user: 2, reader: .precise)  // same position at Precision=2
-        await provider.waitForRequests(1)
+        try await provider.waitForRequests(1)
         provider.answerNext(with: .success(makeWeather(10)))
         _ = try object(await first)
         _ = try object(await second)
@@ -92,7 +92,7 @@ import WundercastTestSupport
         #expect(provider.requested.count == 1, "served from the cache within MaxAge")
         wall.advance(2)
         async let later = lookups.weather(at(48.14, 11.58), user: 3, reader: .precise)
-        await provider.waitForRequests(2)
+        try await provider.waitForRequests(2)
         provider.answerNext(with: .success(makeWeather(11)))
         #expect(((try object(await later))["weather"] as? [String: Any])?["temperature"] as? Double == 11)
     }
@@ -101,7 +101,7 @@ import WundercastTestSupport
         let (lookups, _) = service(perMinute: 2)
         for (i, user) in [(0, 1000), (1, 1000)] as [(Int, UInt32)] {
             async let answer = lookups.weather(at(Double(i), 0), user: user, reader: .precise)
-            await provider.waitForRequests(i + 1)
+            try await provider.waitForRequests(i + 1)
             provider.answerNext(with: .success(makeWeather(0)))
             _ = await answer
         }
@@ -111,12 +111,12 @@ import WundercastTestSupport
         #expect(provider.requested.count == 2)
         _ = try object(await lookups.weather(at(0, 0), user: 1000, reader: .precise))  // cache hits do not count
         async let other = lookups.weather(at(5, 0), user: 1001, reader: .precise)
-        await provider.waitForRequests(3)
+        try await provider.waitForRequests(3)
         provider.answerNext(with: .success(makeWeather(0)))
         #expect(try object(await other)["class"] as? String == "WEATHER")
         wall.advance(61)
         async let again = lookups.weather(at(6, 0), user: 1000, reader: .precise)
-        await provider.waitForRequests(4)
+        try await provider.waitForRequests(4)
         provider.answerNext(with: .success(makeWeather(0)))
         #expect(try object(await again)["class"] as? String == "WEATHER", "the window slides")
     }
@@ -124,7 +124,7 @@ import WundercastTestSupport
     @Test func whileTheProviderAsksToWaitLookupsAreRefusedWithoutARequest() async throws {
         let (lookups, queue) = service()
         async let limited = lookups.weather(at(1, 1), user: 1, reader: .precise)
-        await provider.waitForRequests(1)
+        try await provider.waitForRequests(1)
         provider.answerNext(with: .failure(.http(status: 429, reason: "slow down", retryAfter: 120)))
         let first = try object(await limited)
         #expect(first["code"] as? String == "http-429")
@@ -135,7 +135,7 @@ import WundercastTestSupport
         #expect(queue.counts == (1, 1))
         wall.advance(121)
         async let later = lookups.weather(at(2, 2), user: 1, reader: .precise)
-        await provider.waitForRequests(2)
+        try await provider.waitForRequests(2)
         provider.answerNext(with: .success(makeWeather(3)))
         #expect(try object(await later)["class"] as? String == "WEATHER")
     }
@@ -147,7 +147,7 @@ import WundercastTestSupport
                 nil, step: 1, current: Coordinate(latitude: 89.5, longitude: 179.5), user: 1, reader: .precise)
         }
         for n in 1...9 {
-            await provider.waitForRequests(n)
+            try await provider.waitForRequests(n)
             if n == 5 {
                 provider.answerNext(with: .failure(.http(status: 500, reason: nil, retryAfter: nil)))
             } else {
@@ -190,7 +190,7 @@ import WundercastTestSupport
             })
         let (lookups, _) = service(places: places)
         async let answer = lookups.weather(.name("Tromso"), user: 1, reader: .precise)
-        await provider.waitForRequests(1)
+        try await provider.waitForRequests(1)
         provider.answerNext(with: .success(makeWeather(-2)))
         let location = try #require(try object(await answer)["location"] as? [String: Any])
         #expect((location["place"] as? [String: Any])?["name"] as? String == "Tromsø")
@@ -203,7 +203,7 @@ import WundercastTestSupport
     @Test func aCancelledWaiterLeavesTheLineAndTheTurnPassesOn() async throws {
         let (_, queue) = service()
         let first = Task { try? await queue.currentWeather(at: Coordinate(latitude: 1, longitude: 1)) }
-        await provider.waitForRequests(1)
+        try await provider.waitForRequests(1)
         let second = Task { () -> WeatherError? in
             do throws(WeatherError) {
                 _ = try await queue.currentWeather(at: Coordinate(latitude: 2, longitude: 2))
@@ -217,7 +217,7 @@ import WundercastTestSupport
         #expect(await second.value == .cancelled)
         provider.answerNext(with: .success(makeWeather(1)))
         _ = await first.value
-        await provider.waitForRequests(2)
+        try await provider.waitForRequests(2)
         #expect(provider.requested.last == Coordinate(latitude: 3, longitude: 3))
         provider.answerNext(with: .success(makeWeather(3)))
         #expect(await third.value != nil)
@@ -321,7 +321,7 @@ import WundercastTestSupport
         let lookupLines = EventRecorder<String>()
         let (lookups, cache, _) = daemonSide(provider, daemonLines: daemonLines, lookupLines: lookupLines)
         let own = Task { try? await cache.weather(at: Coordinate(latitude: 48.14, longitude: 11.58)) }
-        await provider.waitForRequests(1)
+        try await provider.waitForRequests(1)
         async let lookup = lookups.weather(at(48.14, 11.58), user: 65534, reader: .public(precision: 2))
         let asked = await lookupLines.wait(.seconds(10)) { $0.contains { $0.contains("1 asked in 1 request") } }
         #expect(asked, "the public lookup asks for itself: \(daemonLines.values)")
@@ -331,14 +331,14 @@ import WundercastTestSupport
             _ = await lookup
             return
         }
-        await provider.waitForRequests(2)
+        try await provider.waitForRequests(2)
         provider.answerNext(with: .success(makeWeather(2)))
         #expect(try object(await lookup)[path: "weather.temperature"] as? Double == 2)
         #expect(daemonLines.values == ["weather cache: 1 asked in 1 request"])
 
         // The other way: a public lookup in flight, then the daemon arrives in that cell.
         async let second = lookups.weather(at(50, 10), user: 65534, reader: .public(precision: 2))
-        await provider.waitForRequests(3)
+        try await provider.waitForRequests(3)
         let daemonFetch = Task { try? await cache.weather(at: Coordinate(latitude: 50, longitude: 10)) }
         // The daemon's cache logs one line for this fetch: a request of its own, or a join.
         #expect(await daemonLines.wait(.seconds(10)) { $0.count == 2 })
@@ -347,7 +347,7 @@ import WundercastTestSupport
         provider.answerNext(with: .success(makeWeather(3)))
         _ = await second
         if daemonAsked {
-            await provider.waitForRequests(4)
+            try await provider.waitForRequests(4)
             provider.answerNext(with: .success(makeWeather(4)))
         }
         #expect(await daemonFetch.value?.weather.temperature == 4)
@@ -361,12 +361,12 @@ import WundercastTestSupport
         let lookupLines = EventRecorder<String>()
         let (lookups, cache, _) = daemonSide(provider, perMinute: 1, lookupLines: lookupLines)
         let own = Task { try? await cache.weather(at: Coordinate(latitude: 48.14, longitude: 11.58)) }
-        await provider.waitForRequests(1)
+        try await provider.waitForRequests(1)
         provider.answerNext(with: .success(makeWeather(1)))
         _ = await own.value
         // The wait: the provider has asked to wait after the daemon's next fetch.
         let failing = Task { try? await cache.weather(at: Coordinate(latitude: 1, longitude: 1)) }
-        await provider.waitForRequests(2)
+        try await provider.waitForRequests(2)
         provider.answerNext(with: .failure(.http(status: 429, reason: "slow down", retryAfter: 120)))
         _ = await failing.value
         let reader = LookupService.Reader.public(precision: 2)
@@ -383,7 +383,7 @@ import WundercastTestSupport
             _ = await first
             return
         }
-        await provider.waitForRequests(3)
+        try await provider.waitForRequests(3)
         provider.answerNext(with: .success(makeWeather(2)))
         #expect(try object(await first)["ageSeconds"] as? Int == 0)
         let limited = try object(await lookups.weather(at(48.15, 11.58), user: 65534, reader: reader))

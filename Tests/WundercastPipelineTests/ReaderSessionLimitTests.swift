@@ -64,7 +64,7 @@ extension WeatherServiceTests {
     /// Issue 14, M2: 300 `now` from `nobody` under when-in-use (one every 100 ms, each session
     /// answered with a fix) open 4 GPS sessions, at 0, 5, 10 and 15 s — not 300. Beyond the limit
     /// the reader gets the current state, and it says truthfully that the fix is too old.
-    @Test func threeHundredNowFromNobodyOpenAtMostTheLimitOfSessions() async {
+    @Test func threeHundredNowFromNobodyOpenAtMostTheLimitOfSessions() async throws {
         let running = start(.authorizedWhenInUse, maxFixAge: .seconds(10))
         await running.state("when-in-use") { $0.authorization == .authorizedWhenInUse }
         var opened = 0
@@ -74,10 +74,10 @@ extension WeatherServiceTests {
             decisions.append(decision)
             if decision == .open {
                 opened += 1
-                await source.waitForOpen(count: opened)
+                try await source.waitForOpen(count: opened)
                 let latitude = Double(10 + opened)
                 source.send(makeFix(latitude, 10, eph: 10))
-                await source.waitForRelease(count: opened)
+                try await source.waitForRelease(count: opened)
                 // The state shows the fix: the session that took it has ended.
                 await running.state("the fix of session \(opened)") { $0.location?.latitude == latitude }
             }
@@ -91,7 +91,7 @@ extension WeatherServiceTests {
         #expect(running.store.current.error?.code == "no-fix", "a limited now claims no fix")
         // Another user is within both limits.
         #expect(running.service.requestRefresh(from: 1000) == .open)
-        await source.waitForOpen(count: 5)
+        try await source.waitForOpen(count: 5)
         await running.stop()
     }
 }

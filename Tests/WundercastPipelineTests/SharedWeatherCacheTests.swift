@@ -28,7 +28,7 @@ import WundercastTestSupport
 
     /// The service (GPS always) and the lookups over one queue and one cache. The wall clock
     /// follows the manual clock.
-    func start(minDistance: Double = 1000) async -> Running {
+    func start(minDistance: Double = 1000) async throws -> Running {
         let clock = self.clock
         let wallClock: @Sendable () -> Date = {
             Self.start.addingTimeInterval(Double(clock.now.offset.components.seconds))
@@ -50,14 +50,14 @@ import WundercastTestSupport
             queue: queue, cache: cache, places: .none,
             settings: .init(precision: 2, maxAge: .seconds(900), lookupsPerMinute: 60), wallClock: wallClock)
         let daemon = WeatherServiceTests.Running(service: service, status: status, task: Task { await service.run() })
-        await source.waitForOpen()
+        try await source.waitForOpen()
         return Running(daemon: daemon, lookups: lookups, queue: queue)
     }
 
     /// Sends a fix and waits for request number `request`.
-    func send(_ latitude: Double, _ longitude: Double, request: Int) async {
+    func send(_ latitude: Double, _ longitude: Double, request: Int) async throws {
         source.send(makeFix(latitude, longitude))
-        await provider.waitForRequests(request)
+        try await provider.waitForRequests(request)
     }
 
     func object(_ line: [UInt8]) throws -> [String: Any] {
@@ -71,8 +71,8 @@ import WundercastTestSupport
     /// `weather LAT,LON` for the daemon's rounded position while its fetch is in flight: no
     /// second request; both get the one answer.
     @Test func aLookupJoinsTheDaemonsFetchInFlight() async throws {
-        let running = await start()
-        await send(44.437512, 26.125049, request: 1)
+        let running = try await start()
+        try await send(44.437512, 26.125049, request: 1)
         async let lookup = running.lookups.weather(at(44.4401, 26.1302), user: 1000, reader: .precise)
         #expect(await lines.wait { $0.contains { $0.contains("1 joined a request in flight") } })
         provider.answerNext(with: .success(makeWeather(-5)))
@@ -87,12 +87,12 @@ import WundercastTestSupport
     /// The daemon arrives where a lookup has just fetched: the stored answer is published with
     /// the time the lookup fetched it, and no request is made.
     @Test func theDaemonUsesWhatALookupJustFetched() async throws {
-        let running = await start()
-        await send(10, 10, request: 1)
+        let running = try await start()
+        try await send(10, 10, request: 1)
         provider.answerNext(with: .success(makeWeather(1)))
         await running.daemon.state("fresh at the first place") { $0.weather?.temperature == 1 }
         async let lookup = running.lookups.weather(at(10.5, 10.5), user: 1000, reader: .precise)
-        await provider.waitForRequests(2)
+        try await provider.waitForRequests(2)
         provider.answerNext(with: .success(makeWeather(2)))
         _ = try object(await lookup)
         clock.advance(by: .seconds(200))
@@ -104,9 +104,9 @@ import WundercastTestSupport
         #expect(provider.requested.count == 2)
         #expect(lines.values.contains { $0.contains("1 served from the cache") })
         // Refreshed MaxAge after the lookup's request, not after the daemon's fetch: never older.
-        await clock.waitForSleeper(until: clock.at(.seconds(900)))
+        try await clock.waitForSleeper(until: clock.at(.seconds(900)))
         clock.advance(by: .seconds(700))
-        await provider.waitForRequests(3)
+        try await provider.waitForRequests(3)
         #expect(provider.requested.last == Coordinate(latitude: 10.5, longitude: 10.5))
         await running.stop()
     }
@@ -114,18 +114,18 @@ import WundercastTestSupport
     /// After a failed fetch the retry asks the provider, although the cache still holds the
     /// earlier answer for that cell: a stored answer would hide that the provider still fails.
     @Test func theRetryAfterAFailureAsksTheProvider() async throws {
-        let running = await start()
-        await send(10, 10, request: 1)
+        let running = try await start()
+        try await send(10, 10, request: 1)
         provider.answerNext(with: .success(makeWeather(1)))
         await running.daemon.state("fresh") { $0.status == .fresh }
         clock.advance(by: .seconds(130))
         running.daemon.service.refresh()
-        await provider.waitForRequests(2)
+        try await provider.waitForRequests(2)
         provider.answerNext(with: .failure(.http(status: 500, reason: nil, retryAfter: nil)))
         await running.daemon.state("stale after the failure") { $0.status == .stale }
-        await clock.waitForSleeper(until: clock.at(.seconds(135)))
+        try await clock.waitForSleeper(until: clock.at(.seconds(135)))
         clock.advance(by: .seconds(5))
-        await provider.waitForRequests(3)
+        try await provider.waitForRequests(3)
         provider.answerNext(with: .success(makeWeather(3)))
         await running.daemon.state("fresh again") { $0.status == .fresh && $0.weather?.temperature == 3 }
         await running.stop()
@@ -134,8 +134,8 @@ import WundercastTestSupport
     /// A move far enough for the throttle but inside the rounding cell: the fetch is served from
     /// the cache; a move into the next cell asks the provider.
     @Test func aMoveInsideTheRoundingCellMakesNoRequest() async throws {
-        let running = await start(minDistance: 100)
-        await send(48.1371, 11.5754, request: 1)
+        let running = try await start(minDistance: 100)
+        try await send(48.1371, 11.5754, request: 1)
         provider.answerNext(with: .success(makeWeather(9)))
         await running.daemon.state("fresh") { $0.status == .fresh }
         clock.advance(by: .seconds(130))
@@ -143,7 +143,7 @@ import WundercastTestSupport
         #expect(await lines.wait { $0.contains { $0.contains("1 served from the cache") } })
         #expect(provider.requested.count == 1)
         clock.advance(by: .seconds(130))
-        await send(48.1460, 11.5754, request: 2)  // 48.15: the next cell
+        try await send(48.1460, 11.5754, request: 2)  // 48.15: the next cell
         #expect(provider.requested.last == Coordinate(latitude: 48.15, longitude: 11.58))
         await running.stop()
     }
@@ -151,15 +151,15 @@ import WundercastTestSupport
     /// `around` the daemon's position while its fetch is in flight: the centre joins it, the
     /// other eight cells are asked (one request each: this provider cannot batch).
     @Test func aroundJoinsTheDaemonsFetchForItsCentre() async throws {
-        let running = await start()
-        await send(44.44, 26.13, request: 1)
+        let running = try await start()
+        try await send(44.44, 26.13, request: 1)
         let around = Task {
             await running.lookups.around(
                 nil, step: 0.1, current: Coordinate(latitude: 44.44, longitude: 26.13), user: 1, reader: .precise)
         }
         #expect(await lines.wait { $0.contains { $0.contains("1 joined a request in flight, 8 asked in 8 requests") } })
         for n in 1...9 {
-            await provider.waitForRequests(n)
+            try await provider.waitForRequests(n)
             provider.answerNext(with: .success(makeWeather(Double(n))))
         }
         let cells = try #require(try object(await around.value)["cells"] as? [[String: Any]])

@@ -143,27 +143,27 @@ import WundercastTestSupport
         #expect(d.tick(offset: .milliseconds(52_500)) == nil)
     }
 
-    @Test func aBurstBecomesOneAction() async {
+    @Test func aBurstBecomesOneAction() async throws {
         let debouncer = Debouncer(clock: clock, quiet: .seconds(1), maxDelay: .seconds(5))
         let actions = Observed(0)
         let running = Task { await debouncer.run { actions.update { $0 += 1 } } }
         debouncer.signal()
         debouncer.signal()
-        await clock.waitForSleeper(until: clock.at(.seconds(1)))
+        try await clock.waitForSleeper(until: clock.at(.seconds(1)))
         debouncer.signal()  // during the quiet time: wait another second
         clock.advance(by: .seconds(1))
-        await clock.waitForSleeper(until: clock.at(.seconds(2)))
+        try await clock.waitForSleeper(until: clock.at(.seconds(2)))
         #expect(actions.value == 0)
         clock.advance(by: .seconds(1))
         _ = try? await actions.wait(timeout: .seconds(10), "one action") { $0 == 1 }
         // A burst that never goes quiet acts after maxDelay.
         debouncer.signal()
         for second in 3..<7 {
-            await clock.waitForSleeper(until: clock.at(.seconds(second)))
+            try await clock.waitForSleeper(until: clock.at(.seconds(second)))
             debouncer.signal()
             clock.advance(by: .seconds(1))
         }
-        await clock.waitForSleeper(until: clock.at(.seconds(7)))
+        try await clock.waitForSleeper(until: clock.at(.seconds(7)))
         debouncer.signal()  // still no quiet second: maxDelay (5 s after t+2) ends the wait
         clock.advance(by: .seconds(1))
         _ = try? await actions.wait(timeout: .seconds(10), "the second action") { $0 == 2 }

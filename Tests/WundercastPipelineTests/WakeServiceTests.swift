@@ -10,21 +10,21 @@ import WundercastTestSupport
 /// once — without the timer that slept through the suspend. One log line per wake.
 extension WeatherServiceTests {
     @Test(arguments: [WakeReason.networkReturned, .resumed, .clockJump])
-    func aWakeEndsANetworkBackoffAtOnce(_ reason: WakeReason) async {
+    func aWakeEndsANetworkBackoffAtOnce(_ reason: WakeReason) async throws {
         let log = CapturedLog()
         let running = start(.denied, minInterval: .seconds(10), fallback: Self.place, logger: log.logger)
         let down = WeatherError.transport(code: 7, message: "Couldn't connect to server")
         // Failures at t+0, t+5, t+15: the third waits 20 s, until t+35.
         for (n, at, wait) in [(1, 0, 5), (2, 5, 10), (3, 15, 20)] {
             clock.advance(by: clock.now.duration(to: clock.at(.seconds(at))))
-            await provider.waitForRequests(n)
+            try await provider.waitForRequests(n)
             provider.answerNext(with: .failure(down))
-            await clock.waitForSleeper(until: clock.at(.seconds(at + wait)))
+            try await clock.waitForSleeper(until: clock.at(.seconds(at + wait)))
         }
         #expect(clock.deadlines == [clock.at(.seconds(35))])
         clock.advance(by: .seconds(6))  // t+21: no timer fires
         #expect(running.service.wake(reason, asleepFor: reason.isResume ? .seconds(6) : nil) == .backoffCutShort)
-        await provider.waitForRequests(4)
+        try await provider.waitForRequests(4)
         provider.answerNext(with: .success(makeWeather(4)))
         let fresh = await running.state("fresh after the wake") { $0.status == .fresh }
         #expect(fresh?.weather?.temperature == 4)
@@ -37,19 +37,19 @@ extension WeatherServiceTests {
 
     /// A 429 with `Retry-After`: the wake keeps the wait, says so once, and fetches nothing.
     @Test(arguments: [WakeReason.networkReturned, .resumed])
-    func aWakeKeepsTheProvidersRetryAfter(_ reason: WakeReason) async {
+    func aWakeKeepsTheProvidersRetryAfter(_ reason: WakeReason) async throws {
         let log = CapturedLog()
         let running = start(.denied, minInterval: .seconds(10), fallback: Self.place, logger: log.logger)
-        await provider.waitForRequests(1)
+        try await provider.waitForRequests(1)
         provider.answerNext(with: .failure(.http(status: 429, reason: nil, retryAfter: 600)))
-        await clock.waitForSleeper(until: clock.at(.seconds(600)))
+        try await clock.waitForSleeper(until: clock.at(.seconds(600)))
         clock.advance(by: .seconds(100))
         #expect(running.service.wake(reason) == .backoffKept(remaining: .seconds(500), code: "http"))
         let line = log.all.last { $0.message.contains("stands") }
         #expect(line?.message.contains("retry in 8min 20s") == true, "\(log.texts)")
         // The retry comes at the provider's time, as the first request after the failure.
         clock.advance(by: .seconds(500))
-        await provider.waitForRequests(2)
+        try await provider.waitForRequests(2)
         #expect(provider.requested.count == 2)
         await running.stop()
     }
@@ -57,19 +57,19 @@ extension WeatherServiceTests {
     /// After a resume the position's age is checked at once: a fix older than `MaxFixAge`
     /// is only the last known one (stale), though the `MaxFixAge` timer slept through the
     /// suspend and has not fired; the weather is fetched again.
-    @Test func afterAResumeAnOldFixIsNotCurrent() async {
+    @Test func afterAResumeAnOldFixIsNotCurrent() async throws {
         let log = CapturedLog()
         let running = start(.authorizedAlways, minInterval: .seconds(60), logger: log.logger)
-        await source.waitForOpen()
-        await fetched(makeFix(10, 10), 1, by: running, requests: 1)
-        await clock.waitForSleeper(until: clock.at(.seconds(120)))
+        try await source.waitForOpen()
+        try await fetched(makeFix(10, 10), 1, by: running, requests: 1)
+        try await clock.waitForSleeper(until: clock.at(.seconds(120)))
         clock.jump(by: .seconds(3600))  // suspended for an hour: no timer fired
         #expect(running.store.current.status == .fresh)
         #expect(running.service.wake(.resumed, asleepFor: .seconds(3600)) == .refresh)
         let stale = await running.state("last known at once") { $0.location?.status == .lastKnown }
         #expect(stale?.status == .stale)
         #expect(stale?.error?.code == "no-fix")
-        await provider.waitForRequests(2)
+        try await provider.waitForRequests(2)
         provider.answerNext(with: .success(makeWeather(2)))
         let refreshed = await running.state("refreshed") { $0.weather?.temperature == 2 }
         #expect(refreshed?.status == .stale, "new weather for an old position is not fresh")
@@ -80,15 +80,15 @@ extension WeatherServiceTests {
     }
 
     /// The liveness probe: answered by a running session, and not by a wedged one.
-    @Test func theProbeIsAnsweredUntilThePipelineIsWedged() async {
+    @Test func theProbeIsAnsweredUntilThePipelineIsWedged() async throws {
         let running = start(.denied, minInterval: .seconds(10), fallback: Self.place)
-        await provider.waitForRequests(1)
+        try await provider.waitForRequests(1)
         provider.answerNext(with: .success(makeWeather(1)))
         await running.state("fresh") { $0.status == .fresh }
         #expect(running.service.probeLiveness(), "nothing sent before")
         // Answered once the session handled it: wait for that through a state change it follows.
         running.service.refresh()
-        await clock.waitForSleeper(until: clock.at(.seconds(10)))
+        try await clock.waitForSleeper(until: clock.at(.seconds(10)))
         #expect(running.service.probeLiveness())
         running.service.wedgeOnRefreshForTesting()
         running.service.refresh()

@@ -50,7 +50,7 @@ import WundercastTestSupport
     {
         let before = provider.requested.count
         async let answer = cache.weather(at: Coordinate(latitude: latitude, longitude: longitude))
-        await provider.waitForRequests(before + 1)
+        try await provider.waitForRequests(before + 1)
         provider.answerNext(with: .success(makeWeather(temperature)))
         return try await answer
     }
@@ -58,7 +58,7 @@ import WundercastTestSupport
     @Test func concurrentRequestsForOneRoundedPositionMakeOneRequest() async throws {
         let cache = cache()
         async let first = cache.weather(at: Coordinate(latitude: 48.1371, longitude: 11.5754))
-        await provider.waitForRequests(1)
+        try await provider.waitForRequests(1)
         async let second = cache.weather(at: Coordinate(latitude: 48.1369, longitude: 11.5751))
         #expect(await lines.wait { $0.contains { $0.contains("1 joined a request in flight") } })
         provider.answerNext(with: .success(makeWeather(7)))
@@ -74,7 +74,7 @@ import WundercastTestSupport
         var observed = makeWeather(3)
         observed.time = Date(timeIntervalSince1970: 1_764_583_000)
         async let first = cache.weather(at: Coordinate(latitude: 10, longitude: 10))
-        await provider.waitForRequests(1)
+        try await provider.waitForRequests(1)
         provider.answerNext(with: .success(observed))
         let fetched = try await first
         #expect(fetched.fetchedAt == Date(timeIntervalSince1970: 1_764_583_200))
@@ -91,7 +91,7 @@ import WundercastTestSupport
     @Test func theAnswerExpiresTTLAfterItsRequestStarted() async throws {
         let cache = cache(ttl: .seconds(900))
         async let first = cache.weather(at: Coordinate(latitude: 1, longitude: 2))
-        await provider.waitForRequests(1)
+        try await provider.waitForRequests(1)
         advance(5)  // the request takes 5 s
         provider.answerNext(with: .success(makeWeather(1)))
         _ = try await first
@@ -99,7 +99,7 @@ import WundercastTestSupport
         #expect(try await cache.weather(at: Coordinate(latitude: 1, longitude: 2)).fromCache)
         advance(1)  // 900 s
         async let expired = cache.weather(at: Coordinate(latitude: 1, longitude: 2))
-        await provider.waitForRequests(2)
+        try await provider.waitForRequests(2)
         provider.answerNext(with: .success(makeWeather(2)))
         let renewed = try await expired
         #expect(!renewed.fromCache)
@@ -110,7 +110,7 @@ import WundercastTestSupport
         let cache = cache()
         try await fetch(cache, 5, 5, answer: 1)
         async let reloaded = cache.weather(at: Coordinate(latitude: 5, longitude: 5), freshness: .reload)
-        await provider.waitForRequests(2)
+        try await provider.waitForRequests(2)
         provider.answerNext(with: .success(makeWeather(2)))
         #expect(try await reloaded.weather.temperature == 2)
         #expect(try await cache.weather(at: Coordinate(latitude: 5, longitude: 5)).weather.temperature == 2)
@@ -119,7 +119,7 @@ import WundercastTestSupport
     @Test func failuresAreNotStored() async throws {
         let cache = cache()
         let failing = Task { try await cache.weather(at: Coordinate(latitude: 3, longitude: 3)) }
-        await provider.waitForRequests(1)
+        try await provider.waitForRequests(1)
         provider.answerNext(with: .failure(.http(status: 500, reason: nil, retryAfter: nil)))
         await #expect(throws: WeatherError.http(status: 500, reason: nil, retryAfter: nil)) { try await failing.value }
         try await fetch(cache, 3, 3, answer: 4)
@@ -150,7 +150,7 @@ import WundercastTestSupport
         let cache = cache()
         let position = Coordinate(latitude: 6, longitude: 6)
         let leaving = Task { try await cache.weather(at: position) }
-        await provider.waitForRequests(1)
+        try await provider.waitForRequests(1)
         async let staying = cache.weather(at: position)
         #expect(await lines.wait { $0.contains { $0.contains("joined") } })
         leaving.cancel()
@@ -160,7 +160,7 @@ import WundercastTestSupport
         #expect(try await staying.weather.temperature == 6)
 
         let alone = Task { try await cache.weather(at: Coordinate(latitude: 7, longitude: 7)) }
-        await provider.waitForRequests(2)
+        try await provider.waitForRequests(2)
         alone.cancel()
         await #expect(throws: WeatherError.cancelled) { try await alone.value }
         #expect(provider.cancelledCount == 1, "the request ended before its last waiter returned")
@@ -214,7 +214,7 @@ import WundercastTestSupport
                 return n == 1 ? nil : "no room"
             }
         }
-        await provider.waitForRequests(1)
+        try await provider.waitForRequests(1)
         provider.answerNext(with: .success(makeWeather(1)))
         let result = await outcomes
         guard case .weather = result[0], case .refused("no room") = result[1], case .refused("no room") = result[2]

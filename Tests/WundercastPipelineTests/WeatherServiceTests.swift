@@ -65,18 +65,18 @@ import WundercastTestSupport
     }
 
     /// Sends `fix`, waits for its request and answers it with `temperature`; returns when fresh.
-    func fetched(_ fix: Fix, _ temperature: Double, by running: Running, requests: Int) async {
+    func fetched(_ fix: Fix, _ temperature: Double, by running: Running, requests: Int) async throws {
         source.send(fix)
-        await provider.waitForRequests(requests)
+        try await provider.waitForRequests(requests)
         provider.answerNext(with: .success(makeWeather(temperature)))
         await running.state("fresh at \(temperature)") { $0.weather?.temperature == temperature && $0.status == .fresh }
     }
 
-    @Test func aFixBecomesFreshWeatherForTheRoundedPosition() async {
+    @Test func aFixBecomesFreshWeatherForTheRoundedPosition() async throws {
         let running = start(.authorizedAlways)
-        await source.waitForOpen()
+        try await source.waitForOpen()
         source.send(makeFix(44.437512, 26.125049))
-        await provider.waitForRequests(1)
+        try await provider.waitForRequests(1)
         #expect(provider.requested == [Coordinate(latitude: 44.44, longitude: 26.13)])
         await running.state("fetching") { $0.status == .fetching && $0.location?.latitude == 44.44 }
         provider.answerNext(with: .success(makeWeather(-5.3)))
@@ -88,9 +88,9 @@ import WundercastTestSupport
 
     /// On the way from no position to the first, no state shows the new place as "last
     /// known", nor "no location" without a reason.
-    @Test func theFirstFixGoesStraightToFetching() async {
+    @Test func theFirstFixGoesStraightToFetching() async throws {
         let running = start(.authorizedAlways)
-        await source.waitForOpen()
+        try await source.waitForOpen()
         await running.state("no fix yet") { $0.error?.code == "no-fix" }
         let states = running.store.states()
         let seen = Task {
@@ -110,20 +110,20 @@ import WundercastTestSupport
 
     /// Issue 5, point 2: after `MaxFixAge` without a fix the position is only the last known
     /// one: `stale` with `no-fix`, never `fresh` — also after a `MaxAge` refresh — until a fix comes.
-    @Test func aPositionAgesAndAMaxAgeRefreshDoesNotMakeItFresh() async {
+    @Test func aPositionAgesAndAMaxAgeRefreshDoesNotMakeItFresh() async throws {
         let running = start(.authorizedAlways, minInterval: .seconds(60), maxAge: .seconds(300))
-        await source.waitForOpen()
-        await fetched(makeFix(10, 10), 1, by: running, requests: 1)
-        await clock.waitForSleeper(until: clock.at(.seconds(120)))
+        try await source.waitForOpen()
+        try await fetched(makeFix(10, 10), 1, by: running, requests: 1)
+        try await clock.waitForSleeper(until: clock.at(.seconds(120)))
         clock.advance(by: .seconds(120))
         let aged = await running.state("aged") { $0.status == .stale }
         #expect(aged?.error?.code == "no-fix")
         #expect(aged?.location?.status == .lastKnown)
         #expect(aged?.weather?.temperature == 1)
         // MaxAge still refreshes the weather of the last known position, which stays stale.
-        await clock.waitForSleeper(until: clock.at(.seconds(300)))
+        try await clock.waitForSleeper(until: clock.at(.seconds(300)))
         clock.advance(by: .seconds(180))
-        await provider.waitForRequests(2)
+        try await provider.waitForRequests(2)
         provider.answerNext(with: .success(makeWeather(2)))
         let refreshed = await running.state("refreshed") { $0.weather?.temperature == 2 }
         #expect(refreshed?.status == .stale)
@@ -137,17 +137,17 @@ import WundercastTestSupport
 
     /// Issue 14, F1: a `MaxAge` refresh that shows the newest fix's cell (a fix within
     /// `MinDistance`, not fetched until then) publishes that fix's age, not 0: no fix came.
-    @Test func aRefreshShowsTheNewestFixAsOldAsItIs() async {
+    @Test func aRefreshShowsTheNewestFixAsOldAsItIs() async throws {
         let running = start(
             .authorizedAlways, minInterval: .seconds(60), maxAge: .seconds(300), wallClock: followingWallClock)
-        await source.waitForOpen()
-        await fetched(makeFix(10, 10), 1, by: running, requests: 1)
+        try await source.waitForOpen()
+        try await fetched(makeFix(10, 10), 1, by: running, requests: 1)
         clock.advance(by: .seconds(10))
         source.send(makeFix(10.006, 10))  // 670 m north, another cell at 2 decimals
-        await clock.waitForSleeper(until: clock.at(.seconds(130)))  // its MaxFixAge deadline
+        try await clock.waitForSleeper(until: clock.at(.seconds(130)))  // its MaxFixAge deadline
         clock.advance(by: .seconds(120))
         await running.state("no fix for MaxFixAge") { $0.error?.code == "no-fix" }
-        await clock.waitForSleeper(until: clock.at(.seconds(300)))
+        try await clock.waitForSleeper(until: clock.at(.seconds(300)))
         clock.advance(by: .seconds(170))
         let shown = await running.state("the newest fix's cell") { $0.location?.latitude == 10.01 }
         #expect(shown?.location?.receivedAt == Self.epoch + 10)
@@ -160,10 +160,10 @@ import WundercastTestSupport
         (SourceCondition.unreachable(reason: "lost gpsd at 127.0.0.1:2947: closed"), "gpsd-unreachable"),
         (.deviceGone(path: "/dev/ttyUSB0"), "device-gone"),
     ])
-    func gpsdProblemsMakeThePositionLastKnown(condition: SourceCondition, code: String) async {
+    func gpsdProblemsMakeThePositionLastKnown(condition: SourceCondition, code: String) async throws {
         let running = start(.authorizedAlways)
-        await source.waitForOpen()
-        await fetched(makeFix(10, 10), 1, by: running, requests: 1)
+        try await source.waitForOpen()
+        try await fetched(makeFix(10, 10), 1, by: running, requests: 1)
         source.send(condition)
         let stale = await running.state(code) { $0.error?.code == code }
         #expect(stale?.status == .stale)
@@ -172,15 +172,15 @@ import WundercastTestSupport
     }
 
     /// Issue 5, point 6: latest wins, but the cancelled request has ended before the next starts.
-    @Test func oneProviderRequestAtATime() async {
+    @Test func oneProviderRequestAtATime() async throws {
         let running = start(.authorizedAlways, minInterval: .seconds(1), maxAge: .seconds(900))
-        await source.waitForOpen()
+        try await source.waitForOpen()
         source.send(makeFix(10, 10))
-        await provider.waitForRequests(1)
-        await clock.waitForSleeper(until: clock.at(.seconds(120)))  // MaxFixAge armed: the fix is handled
+        try await provider.waitForRequests(1)
+        try await clock.waitForSleeper(until: clock.at(.seconds(120)))  // MaxFixAge armed: the fix is handled
         clock.advance(by: .seconds(2))
         source.send(makeFix(20, 20))
-        await provider.waitForRequests(2)
+        try await provider.waitForRequests(2)
         let a = Coordinate(latitude: 10, longitude: 10)
         let b = Coordinate(latitude: 20, longitude: 20)
         #expect(provider.log == [.started(a), .ended(a), .started(b)])
@@ -193,31 +193,31 @@ import WundercastTestSupport
 
     /// A place held back by `MinInterval` is shown as `fetching` there, not as `fresh` weather
     /// at the old place; its fetch starts when the interval ends (trailing edge).
-    @Test func aHeldBackPlaceIsShownAsFetching() async {
+    @Test func aHeldBackPlaceIsShownAsFetching() async throws {
         let running = start(.authorizedAlways, minInterval: .seconds(30))
-        await source.waitForOpen()
-        await fetched(makeFix(48, 11), 1, by: running, requests: 1)
+        try await source.waitForOpen()
+        try await fetched(makeFix(48, 11), 1, by: running, requests: 1)
         source.send(makeFix(48.5, 11))
         let held = await running.state("fetching for the new place") { $0.location?.latitude == 48.5 }
         #expect(held?.status == .fetching)
         #expect(provider.requested.count == 1)
-        await clock.waitForSleeper(until: clock.at(.seconds(30)))
+        try await clock.waitForSleeper(until: clock.at(.seconds(30)))
         clock.advance(by: .seconds(30))
-        await provider.waitForRequests(2)
+        try await provider.waitForRequests(2)
         #expect(provider.requested.last == Coordinate(latitude: 48.5, longitude: 11))
         await running.stop()
     }
 
     /// After `denied` → `always`, the first fix at the place already fetched shows it again
     /// with its weather, fresh, without waiting for a fetch (issue 5, point 5).
-    @Test func aReopenedGateShowsTheFixAtOnce() async {
+    @Test func aReopenedGateShowsTheFixAtOnce() async throws {
         let running = start(.authorizedAlways, minInterval: .seconds(10), maxAge: .seconds(600))
-        await source.waitForOpen()
-        await fetched(makeFix(48, 11), 1, by: running, requests: 1)
+        try await source.waitForOpen()
+        try await fetched(makeFix(48, 11), 1, by: running, requests: 1)
         running.status.send(.denied)
         await running.state("denied") { $0.error?.code == "denied" }
         running.status.send(.authorizedAlways)
-        await source.waitForOpen(count: 2)
+        try await source.waitForOpen(count: 2)
         source.send(makeFix(48, 11))
         let back = await running.state("the place again") { $0.location?.latitude == 48 && $0.status == .fresh }
         #expect(back?.error == nil)
@@ -227,21 +227,21 @@ import WundercastTestSupport
     }
 
     /// The retry policy's wait is what the session sleeps for: 5 s, then 10 s; `Retry-After` 60 s.
-    @Test func retriesWaitForTheRetryPolicy() async {
+    @Test func retriesWaitForTheRetryPolicy() async throws {
         let running = start(.authorizedAlways, minInterval: .seconds(60))
-        await source.waitForOpen()
+        try await source.waitForOpen()
         source.send(makeFix(1, 1))
-        await provider.waitForRequests(1)
+        try await provider.waitForRequests(1)
         provider.answerNext(with: .failure(.http(status: 500, reason: nil, retryAfter: nil)))
         await running.state("error") { $0.status == .error }
-        await clock.waitForSleeper(until: clock.at(.seconds(5)))
+        try await clock.waitForSleeper(until: clock.at(.seconds(5)))
         clock.advance(by: .seconds(5))
-        await provider.waitForRequests(2)
+        try await provider.waitForRequests(2)
         provider.answerNext(with: .failure(.http(status: 429, reason: nil, retryAfter: 60)))
-        await clock.waitForSleeper(until: clock.at(.seconds(65)))
+        try await clock.waitForSleeper(until: clock.at(.seconds(65)))
         #expect(clock.deadlines.first == clock.at(.seconds(65)))
         clock.advance(by: .seconds(60))
-        await provider.waitForRequests(3)
+        try await provider.waitForRequests(3)
         provider.answerNext(with: .success(makeWeather(3)))
         await running.state("fresh after retries") { $0.status == .fresh && $0.error == nil }
         await running.stop()
@@ -249,11 +249,11 @@ import WundercastTestSupport
 
     /// A status change cancels the fetch in flight and waits for it before the new status's
     /// state is published: nothing of the old status arrives after.
-    @Test func aStatusChangeEndsTheFetchInFlightFirst() async {
+    @Test func aStatusChangeEndsTheFetchInFlightFirst() async throws {
         let running = start(.authorizedAlways)
-        await source.waitForOpen()
+        try await source.waitForOpen()
         source.send(makeFix(10, 10))
-        await provider.waitForRequests(1)
+        try await provider.waitForRequests(1)
         running.status.send(.denied)
         let denied = await running.state("denied") { $0.authorization == .denied && $0.error?.code == "denied" }
         #expect(denied?.location == nil)
@@ -261,14 +261,14 @@ import WundercastTestSupport
             provider.log == [
                 .started(Coordinate(latitude: 10, longitude: 10)), .ended(Coordinate(latitude: 10, longitude: 10)),
             ])
-        await source.waitForRelease()
+        try await source.waitForRelease()
         await running.stop()
     }
 
-    @Test func deniedWithAFallbackFetchesTheFallbackPlace() async {
+    @Test func deniedWithAFallbackFetchesTheFallbackPlace() async throws {
         let place = Coordinate(latitude: 48.8566, longitude: 2.3522)
         let running = start(.denied, fallback: .coordinate(place))
-        await provider.waitForRequests(1)
+        try await provider.waitForRequests(1)
         #expect(provider.requested == [Coordinate(latitude: 48.86, longitude: 2.35)])
         provider.answerNext(with: .success(makeWeather(12)))
         let fresh = await running.state("fresh for the fallback") { $0.status == .fresh }
@@ -280,18 +280,18 @@ import WundercastTestSupport
 
     /// A resolved `Fallback=PLACE` is fetched at its coordinate and shown with its name; `refresh`
     /// fetches it again once MinInterval allows (and not before).
-    @Test func aNamedFallbackIsShownByNameAndRefreshFetchesAgainAfterMinInterval() async {
+    @Test func aNamedFallbackIsShownByNameAndRefreshFetchesAgainAfterMinInterval() async throws {
         let place = Coordinate(latitude: 69.6496, longitude: 18.9553)
         let running = start(.denied, fallback: .resolved(name: "Tromsø", place))
-        await provider.waitForRequests(1)
+        try await provider.waitForRequests(1)
         provider.answerNext(with: .success(makeWeather(-3)))
         let fresh = await running.state("fresh for the fallback") { $0.status == .fresh }
         #expect(fresh?.location?.name == "Tromsø")
         running.service.refresh()
-        await clock.waitForSleeper(until: clock.at(.seconds(120)))
+        try await clock.waitForSleeper(until: clock.at(.seconds(120)))
         #expect(provider.requested.count == 1, "refresh waits for MinInterval")
         clock.advance(by: .seconds(120))
-        await provider.waitForRequests(2)
+        try await provider.waitForRequests(2)
         #expect(provider.requested.count == 2)
         provider.answerNext(with: .success(makeWeather(-2)))
         await running.state("refreshed") { $0.weather?.temperature == -2 }
@@ -300,17 +300,17 @@ import WundercastTestSupport
 
     /// Under when-in-use with nobody watching, a `now` takes one current fix (take-first) and
     /// releases the GPS again.
-    @Test func whenInUseWithoutWatchersTakesOneFixPerRequest() async {
+    @Test func whenInUseWithoutWatchersTakesOneFixPerRequest() async throws {
         let running = start(.authorizedWhenInUse)
         await running.state("when-in-use") { $0.authorization == .authorizedWhenInUse }
         #expect(source.openCount == 0)
         running.service.requestRefresh(from: 0)
-        await source.waitForOpen()
+        try await source.waitForOpen()
         source.send(makeFix(5, 5, eph: 500))  // too coarse for take-first
         source.send(makeFix(6, 6, eph: 10))
-        await provider.waitForRequests(1)
+        try await provider.waitForRequests(1)
         #expect(provider.requested == [Coordinate(latitude: 6, longitude: 6)])
-        await source.waitForRelease()
+        try await source.waitForRelease()
         provider.answerNext(with: .success(makeWeather(6)))
         await running.state("fresh") { $0.status == .fresh }
         await running.stop()
@@ -319,13 +319,13 @@ import WundercastTestSupport
     /// Issue 5, point 5: every transition between the four statuses (when-in-use with and
     /// without a watcher) ends, within one fix, in a state that describes the new status only.
     @Test(arguments: Self.transitions)
-    func theGateReopens(_ transition: Transition) async {
+    func theGateReopens(_ transition: Transition) async throws {
         let running = start(transition.from.status)
         if transition.from.watching || transition.to.watching { running.service.setWatchers(1) }
         await running.state("the first status") { $0.authorization == transition.from.status }
         if transition.from.readsGPS {
-            await source.waitForOpen()
-            await fetched(makeFix(10, 10), 10, by: running, requests: 1)
+            try await source.waitForOpen()
+            try await fetched(makeFix(10, 10), 10, by: running, requests: 1)
         }
         let opened = source.openCount
         running.status.send(transition.to.status)
@@ -333,7 +333,7 @@ import WundercastTestSupport
         switch transition.to.status {
         case .authorizedAlways, .authorizedWhenInUse:
             if !transition.to.watching { running.service.requestRefresh(from: 0) }
-            await source.waitForOpen(count: opened + 1)
+            try await source.waitForOpen(count: opened + 1)
             source.send(makeFix(30, 30))
             // Unless MinInterval still holds a fetch back, the state shows the new fix.
             let newPosition = !transition.from.readsGPS

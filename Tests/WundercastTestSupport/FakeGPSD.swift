@@ -106,23 +106,9 @@ public final class FakeGPSD: @unchecked Sendable {
 
     private init(arguments: [String], scriptFile: URL?) throws {
         self.scriptFile = scriptFile
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw StartError(description: "socket: \(String(cString: strerror(errno)))") }
+        let (fd, port) = try LoopbackTCP.bind(listening: 16)
         defer { close(fd) }  // the script holds its own copy
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listening = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0 && listen(fd, 16) == 0
-            }
-        }
-        guard listening else {
-            throw StartError(description: "listen on 127.0.0.1:0: \(String(cString: strerror(errno)))")
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         // Children get only descriptors 0–2 (Spawn): the listening socket goes in as stdin.
         let pipe = try PipeDescriptors()
         do {

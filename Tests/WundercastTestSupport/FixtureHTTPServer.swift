@@ -1,26 +1,13 @@
 import Foundation
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// One request as the fixture HTTP server recorded it (a line of its `requests.jsonl`).
-public struct RecordedRequest: Sendable, Equatable, Decodable {
-    /// `"GET"`.
-    public var method: String
-    /// Path without the query, e.g. `"/v1/forecast"`.
-    public var path: String
-    /// The raw query string without `?` (still percent-encoded).
-    public var queryString: String
-    /// Decoded query parameters; the last value wins for a repeated name.
-    public var query: [String: String]
-    /// Request headers; names in lower case.
-    public var headers: [String: String]
-    /// Arrival time, seconds since 1970.
-    public var time: Double
-}
-
-/// A loopback HTTP/1.1 server (`Tests/Tools/fixture_http_server.py`, Python 3 stdlib) that
-/// serves the recorded weather-API responses under `Tests/Fixtures` on 127.0.0.1.
+/// A loopback HTTP/1.1 server in this process that serves the recorded weather-API responses
+/// under `Tests/Fixtures` on 127.0.0.1: the routes, failure shapes and request log of
+/// `Tests/Tools/fixture_http_server.py` (see ``FixtureResponder``), without a Python start-up.
 ///
 /// `GET /v1/forecast` answers with Open-Meteo's recorded Bucharest response (metric, or °F/mph
 /// when `temperature_unit=fahrenheit`; for N comma-separated coordinates, as Open-Meteo does, a
@@ -29,203 +16,312 @@ public struct RecordedRequest: Sendable, Equatable, Decodable {
 /// answer with its recorded `Date`, `Expires` and `Last-Modified` (a `*.wrapped.json` file is
 /// served as its `data` with those headers), `GET /data/2.5/weather` and `GET /data/2.5/forecast`
 /// OpenWeatherMap's recorded Zocca weather and Moravská Třebová forecast (from `root`: a test may
-/// serve its own variants); ``respond(status:body:retryAfter:delaySeconds:file:headers:)`` changes
-/// them all; `GET /redirect?to=/PATH` answers 302; other paths 404. Bodies are
+/// serve its own variants); ``FixtureServer/respond(status:body:retryAfter:delaySeconds:file:headers:bodyBytes:gzip:chunked:truncateAt:lastModified:)``
+/// changes them all; `GET /redirect?to=/PATH` answers 302; other paths 404. Bodies are
 /// gzip-compressed when the client accepts gzip. Every request is recorded (``requests()``).
 ///
-/// The server process ends with ``stop()`` or `deinit`, and by itself when this process dies
-/// (its stdin closes).
-public final class FixtureHTTPServer: @unchecked Sendable {
+/// One thread accepts, one thread serves each connection (keep-alive, as Python's
+/// `ThreadingHTTPServer`); each waits in `poll` on its socket and on a pipe that ``stop()``
+/// closes, so a stop (or `deinit`) ends them all, also in the middle of a delayed answer.
+/// A test that needs the server in another process (another network namespace) uses
+/// ``PythonFixtureHTTPServer``.
+public final class FixtureHTTPServer: FixtureServer {
     public struct StartError: Error, CustomStringConvertible {
         public var description: String
     }
 
-    /// The TCP port on 127.0.0.1.
     public let port: Int
-    /// `http://127.0.0.1:PORT`, without a trailing slash.
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
-    /// The server's private directory: `control.json`, `requests.jsonl`, `server.log` (its stderr).
-    public let stateDirectory: URL
 
-    private let child: ChildProcess
-    /// The process id of the server (or of its `launcher`, until that execs it).
-    public var pid: pid_t { child.pid }
-    private let watch: DirectoryWatch
-    /// Complete lines in `requests.jsonl`, updated on each inotify event of the directory.
-    private let requestCount = Observed(0)
-    private let lock = NSLock()
-    private var stopped = false
+    private let core: Core
 
-    /// How many servers of this process are between their start and their `PORT` line.
-    private static let starting = Observed(0)
-    /// At most this many start at once: a parallel test run starts some twenty at the same
-    /// moment, and on 2 busy cores twenty Python start-ups at once make each one very slow.
-    static let concurrentStarts = 4
-
-    /// Starts the server over the fixtures in `root` and waits for the line in which it reports
-    /// its port (queued behind other starts of this process, see ``concurrentStarts``). Throws
-    /// when python3 cannot be started or does not report its port within `startTimeout` (a
-    /// safety net: generous, for a loaded machine).
-    /// `launcher` is put before the server's command line: a program that execs it (e.g.
-    /// `unshare -rn …`, to serve in a network namespace of its own; ``pid`` is then that of the server).
-    public init(
-        root: URL = Fixtures.directory, startTimeout: Duration = .seconds(60), launcher: [String] = []
-    )
-        async throws
-    {
-        try await withDeadline(startTimeout, "a turn to start a fixture HTTP server") {
-            while true {
-                let limit = FixtureHTTPServer.concurrentStarts
-                _ = try await FixtureHTTPServer.starting.wait { $0 < limit }
-                let taken = FixtureHTTPServer.starting.update { (count: inout Int) -> Bool in
-                    guard count < limit else { return false }
-                    count += 1
-                    return true
-                }
-                if taken { break }
-            }
-        }
-        defer { FixtureHTTPServer.starting.update { $0 -= 1 } }
-
-        let fileManager = FileManager.default
-        let state = fileManager.temporaryDirectory.appendingPathComponent(
-            "wundercast-fixture-http-\(UUID().uuidString)")
-        try fileManager.createDirectory(at: state, withIntermediateDirectories: true)
-        stateDirectory = state
-        let requestsURL = state.appendingPathComponent("requests.jsonl")
-        let requestCount = self.requestCount
-        watch = try DirectoryWatch(directory: state.path) {
-            let data = (try? Data(contentsOf: requestsURL)) ?? Data()
-            let lines = data.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
-            requestCount.update { $0 = lines }
-        }
-
-        let logURL = state.appendingPathComponent("server.log")
-        do {
-            // Its stdout ("PORT <n>") and stderr (the request log) in one stream, copied to server.log.
-            child = try ChildProcess(
-                launcher + [
-                    "/usr/bin/env", "python3", "-u",
-                    Fixtures.tools.appendingPathComponent("fixture_http_server.py").path,
-                    "--root", root.path, "--port", "0", "--state", state.path,
-                ], stdinPipe: true, outputCopy: logURL.path)
-        } catch {
-            watch.close()
-            try? fileManager.removeItem(at: state)
-            throw StartError(description: "cannot start python3 for the fixture HTTP server: \(error)")
-        }
-
-        let line = try? await child.output.waitFor("PORT from the fixture HTTP server", timeout: startTimeout) {
-            $0.hasPrefix("PORT ")
-        }
-        guard let line, let port = Int(line.dropFirst(5)), port > 0 else {
-            self.port = 0
-            stop()
-            throw StartError(
-                description: "fixture HTTP server did not report its port within \(startTimeout); its output:\n"
-                    + child.output.rawText)
-        }
-        self.port = port
+    /// Starts serving the fixtures in `root` (asynchronous only to match ``PythonFixtureHTTPServer``'s
+    /// start: the socket listens when this returns).
+    public init(root: URL = Fixtures.directory) async throws {
+        core = try Core(root: root)
+        port = core.port
     }
 
     deinit { stop() }
 
-    /// Every request received so far, oldest first.
-    public func requests() throws -> [RecordedRequest] {
-        let url = stateDirectory.appendingPathComponent("requests.jsonl")
-        guard FileManager.default.fileExists(atPath: url.path) else { return [] }
-        let decoder = JSONDecoder()
-        return try Data(contentsOf: url)
-            .split(separator: UInt8(ascii: "\n"))
-            .map { try decoder.decode(RecordedRequest.self, from: Data($0)) }
-    }
+    /// Every request received so far, oldest first (throws nothing; `throws` as the Python server's).
+    public func requests() throws -> [RecordedRequest] { core.requests.value }
 
     /// Waits until at least `count` requests have arrived and returns them all; throws
-    /// ``WaitTimeout`` after `timeout` (a safety net). The wait is resumed by an inotify event
-    /// of the state directory as the server records a request. A request is recorded when it
-    /// arrives, before any `delaySeconds`, so this also tells that a delayed request is in flight.
+    /// ``FixtureRequestsTimeout`` after `timeout` (a safety net), `CancellationError` when the
+    /// task is cancelled. A request is recorded when it arrives, before any `delaySeconds`, so
+    /// this also tells that a delayed request is in flight.
     @discardableResult
     public func waitForRequests(count: Int = 1, timeout: Duration = .seconds(10)) async throws -> [RecordedRequest] {
         do {
-            try await requestCount.wait(timeout: timeout, "\(count) requests") { $0 >= count }
+            return try await core.requests.wait(timeout: timeout, "\(count) requests") { $0.count >= count }
         } catch is DeadlineExceeded {
-            throw WaitTimeout(expected: count, received: try requests().count)
+            throw FixtureRequestsTimeout(expected: count, received: core.requests.value.count)
         }
-        return try requests()
     }
 
-    public struct WaitTimeout: Error, CustomStringConvertible {
-        public var expected: Int
-        public var received: Int
-        public var description: String { "expected \(expected) requests at the fixture HTTP server, got \(received)" }
-    }
-
-    /// Sets how `GET /v1/forecast` and `GET /v1/search` answer from now on (each `nil` keeps the default): `status`
-    /// (default 200), `body` text (wins over `file`), `file` relative to the fixtures root,
-    /// a `Retry-After` header of `retryAfter` seconds, `delaySeconds` before the answer, and
-    /// extra response `headers` sent as given (e.g. `["Retry-After": "<an HTTP-date>"]`).
-    /// Failure shapes: `bodyBytes` makes the body exactly that long (the chosen body repeated),
-    /// `gzip: false` never compresses, `chunked` sends it chunked without `Content-Length`,
-    /// `truncateAt` sends only that many bytes of the announced body (on the wire) and closes.
-    /// `lastModified` sends that `Last-Modified` and answers 304 without a body to a request
-    /// whose `If-Modified-Since` is exactly it.
-    /// Written atomically (`control.json`), so a concurrent request sees the old or the new answer.
-    public func respond(
-        status: Int? = nil, body: String? = nil, retryAfter: Double? = nil, delaySeconds: Double? = nil,
-        file: String? = nil, headers: [String: String]? = nil, bodyBytes: Int? = nil, gzip: Bool? = nil,
-        chunked: Bool? = nil, truncateAt: Int? = nil, lastModified: String? = nil
-    ) throws {
-        struct Control: Encodable {
-            var status: Int?
-            var body: String?
-            var retryAfter: Double?
-            var delaySeconds: Double?
-            var file: String?
-            var headers: [String: String]?
-            var bodyBytes: Int?
-            var gzip: Bool?
-            var chunked: Bool?
-            var truncateAt: Int?
-            var lastModified: String?
-        }
-        let data = try JSONEncoder().encode(
-            Control(
-                status: status, body: body, retryAfter: retryAfter, delaySeconds: delaySeconds, file: file,
-                headers: headers, bodyBytes: bodyBytes, gzip: gzip, chunked: chunked, truncateAt: truncateAt,
-                lastModified: lastModified))
-        try data.write(to: stateDirectory.appendingPathComponent("control.json"), options: .atomic)
+    public func respond(_ control: FixtureControl) throws {
+        core.control.withLock { $0 = control }
     }
 
     /// Back to the default answers, and forgets the recorded requests.
     public func reset() throws {
-        let fileManager = FileManager.default
-        for name in ["control.json", "requests.jsonl"] {
-            let url = stateDirectory.appendingPathComponent(name)
-            if fileManager.fileExists(atPath: url.path) { try fileManager.removeItem(at: url) }
-        }
+        core.control.withLock { $0 = FixtureControl() }
+        core.requests.update { $0 = [] }
     }
 
-    /// ``stop()``, then waits for the server's exit (its port is closed then).
+    /// Stops the server at once: the port is closed when this returns, and every connection
+    /// is closed by its thread as it wakes. Idempotent.
+    public func stop() { core.stop() }
+
+    /// ``stop()``, then waits until every thread of the server has ended (bounded: 10 s).
     public func stopAndWait() async {
-        stop()
-        if (try? await child.exited(timeout: .seconds(5))) == nil {
-            child.signalGroup(SIGKILL)
-            _ = try? await child.exited(timeout: .seconds(5))
-        }
+        core.stop()
+        _ = try? await core.threads.wait(timeout: .seconds(10), "the fixture HTTP server's threads to end") { $0 == 0 }
     }
+}
 
-    /// Stops the server: closes its stdin (it exits), sends SIGTERM, and returns at once; the
-    /// state directory is removed once the server has exited (SIGKILL after 5 s; see
-    /// ``ChildProcess/terminateInBackground(grace:then:)``). Idempotent.
-    public func stop() {
-        let alreadyStopped = lock.withLock {
-            defer { stopped = true }
-            return stopped
+extension FixtureHTTPServer {
+    /// The sockets and threads; the public object is only its handle, so that `deinit` stops it.
+    final class Core: Sendable {
+        let port: Int
+        let responder: FixtureResponder
+        let control = Mutex(FixtureControl())
+        let requests = Observed<[RecordedRequest]>([])
+        /// Threads of this server still running (the acceptor and one per connection).
+        let threads = Observed(0)
+        private let listener: Int32
+        /// ``stop()`` closes the write end: every `poll` on the read end wakes (EOF).
+        private let wake: PipeDescriptors
+        private let stopped = Mutex(false)
+
+        init(root: URL) throws {
+            responder = FixtureResponder(root: root)
+            let (fd, port) = try LoopbackTCP.bind(listening: 128, reuseAddress: true)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            do {
+                wake = try PipeDescriptors()
+            } catch {
+                close(fd)
+                throw error
+            }
+            listener = fd
+            self.port = port
+            start("FixtureHTTPServer :\(port) accept") { core in core.acceptLoop() }
         }
-        if alreadyStopped { return }
-        watch.close()
-        child.closeStdin()
-        let state = stateDirectory
-        child.terminateInBackground(grace: .seconds(5)) { try? FileManager.default.removeItem(at: state) }
+
+        deinit {
+            // Every thread holds the core while it runs: none is left now.
+            close(wake.read)
+        }
+
+        func stop() {
+            let first = stopped.withLock { stopped -> Bool in
+                defer { stopped = true }
+                return !stopped
+            }
+            guard first else { return }
+            // The socket stops listening (connections are refused from now on), whoever holds
+            // a copy of its descriptor (a child being spawned); the acceptor closes it.
+            shutdown(listener, Int32(SHUT_RDWR))
+            close(wake.write)
+        }
+
+        private func start(_ name: String, _ body: @escaping @Sendable (Core) -> Void) {
+            threads.update { $0 += 1 }
+            let thread = Thread { [self] in
+                body(self)
+                threads.update { $0 -= 1 }
+            }
+            thread.name = name
+            thread.start()
+        }
+
+        /// Waits until `fd` is ready for `events` or the server stops; `timeout` in milliseconds
+        /// (-1: none). `false` once stopped.
+        private func ready(_ fd: Int32, _ events: Int32, timeout: Int32 = -1) -> Bool {
+            var descriptors = [
+                pollfd(fd: fd, events: Int16(events), revents: 0),
+                pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
+            ]
+            while poll(&descriptors, 2, timeout) < 0 && errno == EINTR {}
+            return descriptors[1].revents == 0
+        }
+
+        private func acceptLoop() {
+            defer { close(listener) }
+            while ready(listener, Int32(POLLIN)) {
+                let client = accept(listener, nil, nil)
+                guard client >= 0 else {
+                    if errno == EINTR || errno == ECONNABORTED || errno == EAGAIN { continue }
+                    return  // shut down (or out of descriptors: the test sees its requests fail)
+                }
+                _ = fcntl(client, F_SETFD, FD_CLOEXEC)  // Spawn closes it in children anyway
+                start("FixtureHTTPServer :\(port) connection") { core in core.serve(client) }
+            }
+        }
+
+        /// Serves requests on `fd` until the client closes, asks to close, or the server stops.
+        private func serve(_ fd: Int32) {
+            defer { close(fd) }
+            var buffer: [UInt8] = []
+            while true {
+                guard let (request, http10) = readRequest(fd, &buffer) else { return }
+                let record = FixtureResponder.record(request, at: Date())
+                guard ["GET", "HEAD"].contains(request.method) else {
+                    _ = send(
+                        fd,
+                        FixtureResponder.Reply(
+                            status: 501, headers: [("Content-Length", "0"), ("Connection", "close")], body: []
+                        ).wire(head: true))
+                    return
+                }
+                requests.update { $0.append(record) }
+                let reply = responder.reply(to: request, control: control.withLock { $0 }, now: Date())
+                if reply.delay > 0, !wait(seconds: reply.delay) { return }
+                var wire = reply.wire(head: request.method == "HEAD")
+                var closing = false
+                if let cut = reply.truncateAt, request.method != "HEAD", cut >= 0, cut < wire.count - headerLength(wire)
+                {
+                    wire = Array(wire.prefix(headerLength(wire) + cut))
+                    closing = true
+                }
+                guard send(fd, wire), !closing else { return }
+                let connection = request.header("Connection")?.lowercased()
+                if connection == "close" || (http10 && connection != "keep-alive") { return }
+            }
+        }
+
+        /// Length of the status line and headers of `wire` (up to and with the empty line).
+        private func headerLength(_ wire: [UInt8]) -> Int {
+            var index = 3
+            while index < wire.count {
+                if wire[index - 3] == 13 && wire[index - 2] == 10 && wire[index - 1] == 13 && wire[index] == 10 {
+                    return index + 1
+                }
+                index += 1
+            }
+            return wire.count
+        }
+
+        /// Waits `seconds` (the server's delayed answer), or less when the server stops: `false` then.
+        private func wait(seconds: Double) -> Bool {
+            let deadline = ContinuousClock.now + .seconds(seconds)
+            while true {
+                let left = ContinuousClock.now.duration(to: deadline)
+                guard left > .zero else { return true }
+                let milliseconds = Int32(
+                    clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+                var descriptor = pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)
+                let result = poll(&descriptor, 1, milliseconds)
+                if result > 0 { return false }
+            }
+        }
+
+        /// Reads one request (request line and headers; a body by `Content-Length` is skipped);
+        /// `nil` when the connection ends, is malformed (answered 400) or the server stops.
+        private func readRequest(_ fd: Int32, _ buffer: inout [UInt8]) -> (FixtureResponder.Request, Bool)? {
+            var end: Int? = nil
+            while true {
+                if let found = Self.endOfHead(buffer) {
+                    end = found
+                    break
+                }
+                // As Python's server, the request line is judged once it is there: a TLS
+                // handshake (it holds a 0x0A) is answered 400 at once, and the client sees no TLS.
+                if let newline = buffer.firstIndex(of: 10), Self.requestLine(buffer[..<newline]) == nil {
+                    _ = send(fd, badRequest)
+                    return nil
+                }
+                guard buffer.count < 65536, let bytes = receive(fd) else {
+                    if buffer.count >= 65536 { _ = send(fd, badRequest) }
+                    return nil
+                }
+                buffer += bytes
+            }
+            guard let end else { return nil }
+            let head = String(decoding: buffer[..<end], as: UTF8.self)
+            buffer.removeFirst(end)
+            // "\r\n" is one Character: split on either line end.
+            let lines = head.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+            guard let parts = lines.first.flatMap({ Self.requestLine(Array($0.utf8)[...]) }) else {
+                _ = send(fd, badRequest)
+                return nil
+            }
+            var headers: [(name: String, value: String)] = []
+            for line in lines.dropFirst() {
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                // As Python's `http.server`: blanks before the value go, those after it stay.
+                let value = line[line.index(after: colon)...].drop { $0 == " " || $0 == "\t" }
+                headers.append((String(line[..<colon]), String(value)))
+            }
+            let request = FixtureResponder.Request(method: parts.method, target: parts.target, headers: headers)
+            if let length = request.header("Content-Length").flatMap(Int.init), length > 0 {
+                while buffer.count < length {
+                    guard let bytes = receive(fd) else { return nil }
+                    buffer += bytes
+                }
+                buffer.removeFirst(length)
+            }
+            return (request, parts.version == "HTTP/1.0")
+        }
+
+        /// Method, target and version of a request line (a trailing `\r` allowed); `nil` when it is none.
+        private static func requestLine(
+            _ bytes: ArraySlice<UInt8>
+        ) -> (method: String, target: String, version: String)? {
+            let text = String(decoding: bytes.last == 13 ? bytes.dropLast() : bytes, as: UTF8.self)
+            let parts = text.split(separator: " ")
+            guard parts.count == 3, parts[2].hasPrefix("HTTP/1.") else { return nil }
+            return (String(parts[0]), String(parts[1]), String(parts[2]))
+        }
+
+        private var badRequest: [UInt8] {
+            FixtureResponder.Reply(status: 400, headers: [("Content-Length", "0"), ("Connection", "close")], body: [])
+                .wire(head: true)
+        }
+
+        /// Index just past the empty line that ends a request head (`\r\n\r\n` or `\n\n`).
+        private static func endOfHead(_ bytes: [UInt8]) -> Int? {
+            var index = 0
+            while index < bytes.count {
+                if bytes[index] == 10 {
+                    if index + 1 < bytes.count && bytes[index + 1] == 10 { return index + 2 }
+                    if index + 2 < bytes.count && bytes[index + 1] == 13 && bytes[index + 2] == 10 { return index + 3 }
+                }
+                index += 1
+            }
+            return nil
+        }
+
+        /// The next bytes from `fd`; `nil` at its end, on an error, or when the server stops.
+        private func receive(_ fd: Int32) -> [UInt8]? {
+            var chunk = [UInt8](repeating: 0, count: 16384)
+            while ready(fd, Int32(POLLIN)) {
+                let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                if n > 0 { return Array(chunk.prefix(n)) }
+                if n == 0 { return nil }
+                guard errno == EINTR || errno == EAGAIN else { return nil }
+            }
+            return nil
+        }
+
+        /// Sends all of `bytes`; `false` when the client went away (no SIGPIPE) or the server stops.
+        private func send(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+            var offset = 0
+            while offset < bytes.count {
+                guard ready(fd, Int32(POLLOUT)) else { return false }
+                let n = bytes[offset...].withUnsafeBytes {
+                    Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+                }
+                if n > 0 {
+                    offset += n
+                } else if n < 0 && (errno == EINTR || errno == EAGAIN) {
+                    continue
+                } else {
+                    return false
+                }
+            }
+            return true
+        }
     }
 }

@@ -82,6 +82,10 @@ public final class GPSFake: @unchecked Sendable {
         while !GPSFake.acceptsConnections(port: fake.port) {
             try fake.checkStarting(deadline: deadline, readyTimeout: readyTimeout)
             _ = try? await fake.child.exited(timeout: .milliseconds(20))  // ends early when gpsfake exits
+            if Task.isCancelled {
+                fake.stop()
+                throw CancellationError()
+            }
         }
         return fake
     }
@@ -222,21 +226,9 @@ public final class GPSFake: @unchecked Sendable {
 
     /// A TCP port that was free a moment ago: bind 127.0.0.1:0, read the port, close.
     public static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw StartError(description: "socket: \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw StartError(description: "bind 127.0.0.1:0: \(String(cString: strerror(errno)))") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        let (fd, port) = try LoopbackTCP.bind()
+        close(fd)
+        return port
     }
 
     /// Whether something accepts TCP connections on 127.0.0.1:`port` (connects and closes).

@@ -72,11 +72,15 @@ public final class JournalStandIn: @unchecked Sendable {
             if taken { break }
         }
         let seconds = Double(timeout.components.seconds)
-        do {
-            return try await onDedicatedThread("JournalStandIn.open") { try JournalStandIn(timeout: seconds) }
-        } catch {
-            claimed.update { $0 = false }
-            throw error
+        // The claim is released by the stand-in's `close()` (or `deinit`: the one a cancelled
+        // open drops), or here when none could be made.
+        return try await onDedicatedThread("JournalStandIn.open") {
+            do {
+                return try JournalStandIn(timeout: seconds)
+            } catch {
+                claimed.update { $0 = false }
+                throw error
+            }
         }
     }
 

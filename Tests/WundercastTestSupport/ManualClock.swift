@@ -3,6 +3,11 @@ import Synchronization
 /// A clock that moves only when a test calls ``advance(by:)``: time-based code is tested
 /// without sleeping. Sleepers resume, in deadline order, when time reaches their deadline;
 /// a cancelled sleeper throws `CancellationError`.
+///
+/// The test's own waits (``waitForSleeper(until:timeout:)``, ``waitForSleepers(_:timeout:)``)
+/// end when the condition holds, throw ``DeadlineExceeded`` after their timeout of real time
+/// (a safety net: the code under test never scheduled that wake-up), and throw
+/// `CancellationError` at once when the waiting task is cancelled (e.g. by `.timeLimit`).
 public final class ManualClock: Clock, Sendable {
     public struct Instant: InstantProtocol, CustomStringConvertible {
         /// Time since the clock's origin.
@@ -18,21 +23,37 @@ public final class ManualClock: Clock, Sendable {
         var deadline: Instant
         var continuation: CheckedContinuation<Void, any Error>
     }
+    /// A test waiting for sleepers: for `count` of them, or for one until exactly `deadline`.
+    private struct Waiter {
+        enum Condition {
+            case count(Int)
+            case deadline(Instant)
+        }
+        var condition: Condition
+        var continuation: CheckedContinuation<Void, any Error>
+    }
     private struct State {
         var now = Instant(offset: .zero)
         var sleepers: [Int: Sleeper] = [:]
         var nextID = 0
-        var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
-        var deadlineWaiters: [(deadline: Instant, continuation: CheckedContinuation<Void, Never>)] = []
+        var waiters: [Int: Waiter] = [:]
 
-        mutating func takeSatisfiedWaiters() -> [CheckedContinuation<Void, Never>] {
-            let n = sleepers.count
-            var ready = sleeperWaiters.filter { $0.count <= n }.map(\.continuation)
-            sleeperWaiters.removeAll { $0.count <= n }
-            let deadlines = Set(sleepers.values.map(\.deadline.offset))
-            ready += deadlineWaiters.filter { deadlines.contains($0.deadline.offset) }.map(\.continuation)
-            deadlineWaiters.removeAll { deadlines.contains($0.deadline.offset) }
-            return ready
+        func holds(_ condition: Waiter.Condition) -> Bool {
+            switch condition {
+            case .count(let count): sleepers.count >= count
+            case .deadline(let deadline): sleepers.values.contains { $0.deadline == deadline }
+            }
+        }
+
+        mutating func takeSatisfiedWaiters() -> [CheckedContinuation<Void, any Error>] {
+            let ready = waiters.filter { holds($0.value.condition) }
+            for id in ready.keys { waiters[id] = nil }
+            return ready.values.map(\.continuation)
+        }
+
+        mutating func takeID() -> Int {
+            defer { nextID += 1 }
+            return nextID
         }
     }
     private let state = Mutex(State())
@@ -50,14 +71,48 @@ public final class ManualClock: Clock, Sendable {
 
     /// Suspends until some task sleeps until exactly `deadline` (a condition, not a poll):
     /// proves that the code under test scheduled that wake-up, before time is advanced to it.
-    public func waitForSleeper(until deadline: Instant) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { s -> Bool in
-                if s.sleepers.values.contains(where: { $0.deadline == deadline }) { return true }
-                s.deadlineWaiters.append((deadline, continuation))
-                return false
+    /// Throws ``DeadlineExceeded`` when none does within `timeout` of real time, and
+    /// `CancellationError` when the waiting task is cancelled.
+    public func waitForSleeper(until deadline: Instant, timeout: Duration = .seconds(20)) async throws {
+        try await wait(for: .deadline(deadline), timeout: timeout) {
+            "a sleeper until \(deadline) on the manual clock (sleepers until: \(self.deadlines))"
+        }
+    }
+
+    /// Suspends until at least `count` tasks sleep on this clock (a condition, not a poll).
+    /// Throws ``DeadlineExceeded`` when fewer do within `timeout` of real time, and
+    /// `CancellationError` when the waiting task is cancelled.
+    public func waitForSleepers(_ count: Int = 1, timeout: Duration = .seconds(20)) async throws {
+        try await wait(for: .count(count), timeout: timeout) {
+            "\(count) sleepers on the manual clock (sleepers until: \(self.deadlines))"
+        }
+    }
+
+    private func wait(
+        for condition: Waiter.Condition, timeout: Duration, _ what: @escaping @Sendable () -> String
+    ) async throws {
+        do {
+            try await withDeadline(timeout, "") { try await self.wait(for: condition) }
+        } catch let error as DeadlineExceeded {
+            throw DeadlineExceeded(what: what(), timeout: error.timeout)
+        }
+    }
+
+    private func wait(for condition: Waiter.Condition) async throws {
+        let id = state.withLock { $0.takeID() }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let outcome = state.withLock { s -> Result<Void, any Error>? in
+                    if s.holds(condition) { return .success(()) }
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    s.waiters[id] = Waiter(condition: condition, continuation: continuation)
+                    return nil
+                }
+                if let outcome { continuation.resume(with: outcome) }
             }
-            if ready { continuation.resume() }
+        } onCancel: {
+            let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
+            waiter?.continuation.resume(throwing: CancellationError())
         }
     }
 
@@ -65,13 +120,10 @@ public final class ManualClock: Clock, Sendable {
     public func at(_ offset: Duration) -> Instant { Instant(offset: offset) }
 
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-        let id = state.withLock { s -> Int in
-            defer { s.nextID += 1 }
-            return s.nextID
-        }
+        let id = state.withLock { $0.takeID() }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let (resumeNow, waiters) = state.withLock { s -> (Bool, [CheckedContinuation<Void, Never>]) in
+                let (resumeNow, waiters) = state.withLock { s -> (Bool, [CheckedContinuation<Void, any Error>]) in
                     if deadline <= s.now { return (true, []) }
                     if Task.isCancelled { return (true, []) }
                     s.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
@@ -103,17 +155,5 @@ public final class ManualClock: Clock, Sendable {
     /// wakes those whose deadline has come.
     public func jump(by duration: Duration) {
         state.withLock { $0.now = $0.now.advanced(by: duration) }
-    }
-
-    /// Suspends until at least `count` tasks sleep on this clock (a condition, not a poll).
-    public func waitForSleepers(_ count: Int = 1) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { s -> Bool in
-                if s.sleepers.count >= count { return true }
-                s.sleeperWaiters.append((count, continuation))
-                return false
-            }
-            if ready { continuation.resume() }
-        }
     }
 }

@@ -37,12 +37,18 @@ public final class Observed<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Waits until `condition` holds (checked now, then at each change) and returns the value
-    /// it held for; throws ``DeadlineExceeded`` after `timeout` (a safety net).
+    /// it held for; throws ``DeadlineExceeded`` (naming `what` and the value then) after
+    /// `timeout` (a safety net), `CancellationError` when the task is cancelled.
     @discardableResult
     public func wait(
         timeout: Duration = .seconds(30), _ what: String, until condition: @escaping @Sendable (Value) -> Bool
     ) async throws -> Value {
-        try await withDeadline(timeout, what) { try await self.wait(until: condition) }
+        do {
+            return try await withDeadline(timeout, what) { try await self.wait(until: condition) }
+        } catch let error as DeadlineExceeded {
+            throw DeadlineExceeded(
+                what: "\(what) (the value then: \(String(describing: value).prefix(1000)))", timeout: error.timeout)
+        }
     }
 
     /// Waits, without a deadline, until `condition` holds; throws `CancellationError` when the

@@ -14,7 +14,8 @@ public struct ProcessResult: Sendable {
 
 /// Runs `executable` with `arguments` to completion and returns its exit code and output.
 /// Awaits the exit and the end of both pipes as events (see ``ChildProcess``); after `timeout`
-/// the process group is killed (a safety net) and what it wrote so far is returned.
+/// the process group is killed (a safety net) and what it wrote so far is returned. Cancelled,
+/// it kills the process group and throws `CancellationError`.
 public func runProcess(
     _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
     timeout: Duration = .seconds(60)
@@ -30,5 +31,6 @@ public func runProcess(
     // A grandchild may still hold the pipes: bounded.
     try? await child.output.waitForEnd("end of \(executable)'s stdout", timeout: .seconds(5))
     try? await child.errorOutput.waitForEnd("end of \(executable)'s stderr", timeout: .seconds(5))
+    try Task.checkCancellation()
     return ProcessResult(status: status, stdout: child.output.rawText, stderr: child.errorOutput.rawText)
 }

@@ -7,37 +7,28 @@ public final class ScriptedFixSource: FixSource {
     private struct State {
         var streams: [Int: AsyncStream<FixSourceEvent>.Continuation] = [:]
         var nextID = 0
-        var opened = 0
-        var released = 0
-        var openWaiters: [(Int, CheckedContinuation<Void, Never>)] = []
-        var releaseWaiters: [(Int, CheckedContinuation<Void, Never>)] = []
     }
     private let state = Mutex(State())
+    /// Times `events()` was called and times a stream was released, in all: what the waits
+    /// wait on. Counted after the stream is in (or out of) `streams`, and only ever up.
+    private let opened = Observed(0)
+    private let released = Observed(0)
 
     public init() {}
 
     public func events() -> AsyncStream<FixSourceEvent> {
         let (stream, continuation) = AsyncStream<FixSourceEvent>.makeStream()
-        let waiters = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+        state.withLock { s in
             let id = s.nextID
             s.nextID += 1
             s.streams[id] = continuation
-            s.opened += 1
             continuation.onTermination = { [weak self] _ in
-                let waiters = self?.state.withLock { s -> [CheckedContinuation<Void, Never>] in
-                    s.streams.removeValue(forKey: id)
-                    s.released += 1
-                    let ready = s.releaseWaiters.filter { $0.0 <= s.released }.map(\.1)
-                    s.releaseWaiters.removeAll { $0.0 <= s.released }
-                    return ready
-                }
-                for waiter in waiters ?? [] { waiter.resume() }
+                guard let self else { return }
+                self.state.withLock { _ = $0.streams.removeValue(forKey: id) }
+                self.released.update { $0 += 1 }
             }
-            let ready = s.openWaiters.filter { $0.0 <= s.opened }.map(\.1)
-            s.openWaiters.removeAll { $0.0 <= s.opened }
-            return ready
         }
-        for waiter in waiters { waiter.resume() }
+        opened.update { $0 += 1 }
         return stream
     }
 
@@ -53,33 +44,25 @@ public final class ScriptedFixSource: FixSource {
     }
 
     /// Times `events()` was called.
-    public var openCount: Int { state.withLock { $0.opened } }
+    public var openCount: Int { opened.value }
     /// Times a stream was released by its reader.
-    public var releaseCount: Int { state.withLock { $0.released } }
+    public var releaseCount: Int { released.value }
     /// Streams open now.
     public var openStreams: Int { state.withLock { $0.streams.count } }
 
-    /// Suspends until streams were released `count` times in all.
-    public func waitForRelease(count: Int = 1) async {
-        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { s -> Bool in
-                if s.released >= count { return true }
-                s.releaseWaiters.append((count, c))
-                return false
-            }
-            if ready { c.resume() }
+    /// Suspends until streams were released `count` times in all. Throws ``DeadlineExceeded``
+    /// after `timeout`, `CancellationError` when the waiting task is cancelled.
+    public func waitForRelease(count: Int = 1, timeout: Duration = .seconds(20)) async throws {
+        try await released.wait(timeout: timeout, "\(count) releases of a fix stream") {
+            $0 >= count
         }
     }
 
-    /// Suspends until `events()` has been called at least `count` times in all.
-    public func waitForOpen(count: Int = 1) async {
-        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { s -> Bool in
-                if s.opened >= count { return true }
-                s.openWaiters.append((count, c))
-                return false
-            }
-            if ready { c.resume() }
+    /// Suspends until `events()` has been called at least `count` times in all. Throws
+    /// ``DeadlineExceeded`` after `timeout`, `CancellationError` when the waiting task is cancelled.
+    public func waitForOpen(count: Int = 1, timeout: Duration = .seconds(20)) async throws {
+        try await opened.wait(timeout: timeout, "\(count) opens of a fix stream") {
+            $0 >= count
         }
     }
 }

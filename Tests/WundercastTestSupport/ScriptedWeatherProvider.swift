@@ -4,7 +4,8 @@ import WundercastModel
 import WundercastProviders
 
 /// A ``WeatherProvider`` whose answers the test decides: each call waits until the test
-/// answers it with ``answerNext(with:)``, so the test controls ordering exactly.
+/// answers it with ``answerNext(with:)``, so the test controls ordering exactly; a cancelled
+/// call ends at once with ``WeatherError/cancelled``.
 public final class ScriptedWeatherProvider: WeatherProvider {
     /// What happened to the requests, in order.
     public enum Event: Sendable, Equatable {
@@ -24,12 +25,14 @@ public final class ScriptedWeatherProvider: WeatherProvider {
         var nextID = 0
         var requested: [Coordinate] = []
         var cancelled = 0
-        var waiters: [(Int, CheckedContinuation<Void, Never>)] = []
         var log: [Event] = []
         var inFlight = 0
         var maxInFlight = 0
     }
     private let state = Mutex(State())
+    /// Requests made in all, counted once each waits for its answer: what
+    /// ``waitForRequests(_:timeout:)`` waits on.
+    private let requestCount = Observed(0)
 
     public init(secrets: Secrets = .none) {
         self.secrets = secrets
@@ -42,18 +45,22 @@ public final class ScriptedWeatherProvider: WeatherProvider {
         }
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (c: CheckedContinuation<Result<Weather, WeatherError>, Never>) in
-                let waiters = state.withLock { s -> [CheckedContinuation<Void, Never>] in
-                    s.pending[id] = Pending(coordinate: coordinate, continuation: c)
-                    s.order.append(id)
+                let cancelled = state.withLock { s -> Bool in
                     s.requested.append(coordinate)
                     s.log.append(.started(coordinate))
                     s.inFlight += 1
                     s.maxInFlight = max(s.maxInFlight, s.inFlight)
-                    let ready = s.waiters.filter { $0.0 <= s.requested.count }.map(\.1)
-                    s.waiters.removeAll { $0.0 <= s.requested.count }
-                    return ready
+                    // Cancelled before it waits: the handler below found nothing to end.
+                    if Task.isCancelled {
+                        s.cancelled += 1
+                        return true
+                    }
+                    s.pending[id] = Pending(coordinate: coordinate, continuation: c)
+                    s.order.append(id)
+                    return false
                 }
-                for w in waiters { w.resume() }
+                requestCount.update { $0 += 1 }
+                if cancelled { c.resume(returning: .failure(.cancelled)) }
             }
         } onCancel: {
             let pending = state.withLock { s -> Pending? in
@@ -83,16 +90,11 @@ public final class ScriptedWeatherProvider: WeatherProvider {
     /// Requests waiting for an answer.
     public var pendingCount: Int { state.withLock { $0.pending.count } }
 
-    /// Suspends until `count` requests have been made in all.
-    public func waitForRequests(_ count: Int) async {
-        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { s -> Bool in
-                if s.requested.count >= count { return true }
-                s.waiters.append((count, c))
-                return false
-            }
-            if ready { c.resume() }
-        }
+    /// Suspends until `count` requests have been made in all (each waiting for its answer, or
+    /// answered since). Throws ``DeadlineExceeded`` after `timeout` of real time,
+    /// `CancellationError` when the waiting task is cancelled.
+    public func waitForRequests(_ count: Int, timeout: Duration = .seconds(20)) async throws {
+        try await requestCount.wait(timeout: timeout, "\(count) requests at the scripted provider") { $0 >= count }
     }
 
     /// Answers the oldest waiting request. Returns its coordinate, or `nil` when none waits.

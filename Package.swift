@@ -34,7 +34,7 @@ let package = Package(
 
         // Adapters.
         .target(name: "WundercastGPSD", dependencies: ["WundercastCore", "WundercastPOSIX", "CGPS"]),
-        .target(name: "WundercastHTTP", dependencies: ["WundercastCore", "CCurl"]),
+        .target(name: "WundercastHTTP", dependencies: ["WundercastCore", "WundercastPOSIX", "CCurl"]),
         .target(name: "WundercastSystemd", dependencies: ["WundercastCore", "WundercastPOSIX", "CSystemd"]),
         .target(
             name: "WundercastServer",
@@ -68,7 +68,8 @@ let package = Package(
             name: "WundercastCtlTests",
             dependencies: ["WundercastCtl", "WundercastCore", "WundercastPOSIX", "WundercastTestSupport"]),
         .testTarget(name: "WundercastGPSDTests", dependencies: ["WundercastGPSD", "WundercastTestSupport"]),
-        .testTarget(name: "WundercastHTTPTests", dependencies: ["WundercastHTTP", "WundercastTestSupport"]),
+        .testTarget(
+            name: "WundercastHTTPTests", dependencies: ["WundercastHTTP", "WundercastPOSIX", "WundercastTestSupport"]),
         .testTarget(name: "WundercastSystemdTests", dependencies: ["WundercastSystemd", "WundercastTestSupport"]),
         .testTarget(
             name: "WundercastIntegrationTests",

@@ -101,6 +101,12 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         loop.post { multi.value.close() }
     }
 
+    /// Transfers running now, and sockets the loop watches for them (tests).
+    func census() async -> (transfers: Int, sockets: Int) {
+        let multi = self.multi
+        return await loop.perform { multi.value.census }
+    }
+
     public func get(_ url: String, headers: [String: String]) async throws(WeatherError) -> HTTPResponse {
         try await following(url, headers: headers)
     }

@@ -66,6 +66,9 @@ final class CurlMulti {
         curl_multi_cleanup(handle)
     }
 
+    /// Transfers in the multi handle, and sockets the loop watches for it.
+    var census: (transfers: Int, sockets: Int) { (transfers.count, sockets.count) }
+
     /// Adds the transfer of `request` (unless `completion` was answered already: a cancellation
     /// came first); its answer goes to `completion` when libcurl is done with it.
     func start(_ request: CurlTransfer.Request, _ completion: TransferCompletion) {

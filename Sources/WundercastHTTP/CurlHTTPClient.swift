@@ -11,8 +11,10 @@ import WundercastPOSIX
 /// in one multi handle driven by ``loop`` (the daemon's one reactor) through libcurl's
 /// multi-socket interface (``CurlMulti``): no thread of its own, none blocked while a transfer
 /// runs, not one of Swift's cooperative pool. A `get` adds its easy handle on the loop and
-/// awaits the answer (a continuation); libcurl's callbacks all run on the loop's thread.
-/// Connections are kept for the next request of the same client (libcurl's connection cache).
+/// awaits the answer (a continuation); libcurl's callbacks all run on the loop's thread. A host
+/// name is resolved by libcurl's threaded resolver (Debian's build has AsynchDNS) on a short-lived
+/// thread of its own, never on the loop; an address (`127.0.0.1`) needs none. Connections are
+/// kept for the next request of the same client (libcurl's connection cache).
 ///
 /// Each GET accepts gzip, sends ``userAgent`` (libcurl sends none by default; PITFALLS) and
 /// returns any HTTP status. Redirects (301, 302, 303, 307, 308) are followed only within the
@@ -94,8 +96,8 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         multi = LoopBound(CurlMulti(loop: loop, probe: probe), loop: loop)
     }
 
-    /// The multi handle is freed on the loop (its cached connections leave the loop's epoll);
-    /// once the loop has ended, wherever the last reference goes.
+    /// The multi handle is freed on the loop (the connections it keeps are closed, its sockets
+    /// and timer leave the loop); once the loop has ended, wherever the last reference goes.
     deinit {
         let multi = self.multi
         loop.post { multi.value.close() }

@@ -68,7 +68,7 @@ let package = Package(
             ]),
         .target(
             name: "WundercastHTTP",
-            dependencies: ["WundercastSupport", "WundercastModel", "WundercastProviders", "CCurl"]),
+            dependencies: ["WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastPOSIX", "CCurl"]),
         .target(name: "WundercastSystemd", dependencies: ["WundercastSupport", "WundercastPOSIX", "CSystemd"]),
         .target(
             name: "WundercastServer",
@@ -179,7 +179,7 @@ let package = Package(
             name: "WundercastHTTPTests",
             dependencies: [
                 "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastPlaces", "WundercastPipeline",
-                "WundercastHTTP", "WundercastTestSupport",
+                "WundercastHTTP", "WundercastPOSIX", "WundercastTestSupport",
             ]),
         .testTarget(
             name: "WundercastSystemdTests",

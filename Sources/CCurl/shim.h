@@ -35,5 +35,25 @@ static inline CURLcode ccurl_getinfo_long(CURL *handle, CURLINFO info, long *val
 static inline CURLcode ccurl_getinfo_string(CURL *handle, CURLINFO info, char **value) {
     return curl_easy_getinfo(handle, info, value);
 }
+static inline CURLcode ccurl_getinfo_pointer(CURL *handle, CURLINFO info, void **value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
+// Why: curl_multi_setopt is variadic too. The multi-socket interface (CURLMOPT_SOCKETFUNCTION,
+// CURLMOPT_TIMERFUNCTION and their data pointers) lets the daemon's event loop drive libcurl.
+typedef int (*ccurl_socket_callback)(CURL *easy, curl_socket_t socket, int what, void *userdata, void *socketdata);
+static inline CURLMcode ccurl_multi_setopt_socket_function(CURLM *multi, ccurl_socket_callback value) {
+    return curl_multi_setopt(multi, CURLMOPT_SOCKETFUNCTION, value);
+}
+typedef int (*ccurl_timer_callback)(CURLM *multi, long timeout_ms, void *userdata);
+static inline CURLMcode ccurl_multi_setopt_timer_function(CURLM *multi, ccurl_timer_callback value) {
+    return curl_multi_setopt(multi, CURLMOPT_TIMERFUNCTION, value);
+}
+static inline CURLMcode ccurl_multi_setopt_pointer(CURLM *multi, CURLMoption option, void *value) {
+    return curl_multi_setopt(multi, option, value);
+}
+// Why: CURL_SOCKET_TIMEOUT is a macro defined through another (CURL_SOCKET_BAD), which Swift
+// does not import.
+static const curl_socket_t ccurl_socket_timeout = CURL_SOCKET_TIMEOUT;
 
 #endif

@@ -4,14 +4,19 @@ import FoundationEssentials
 import Foundation
 #endif
 import CCurl
-import Dispatch
-import Synchronization
-import WundercastSupport
 import WundercastModel
+import WundercastPOSIX
 import WundercastProviders
+import WundercastSupport
 
-/// ``HTTPClient`` over libcurl (Debian's libcurl 7.88): one easy handle per request, driven on a
-/// dispatch thread, never on Swift's cooperative pool.
+/// ``HTTPClient`` over libcurl (Debian's libcurl 7.88): one easy handle per request, all of them
+/// in one multi handle driven by ``loop`` (the daemon's one reactor) through libcurl's
+/// multi-socket interface (``CurlMulti``): no thread of its own, none blocked while a transfer
+/// runs, not one of Swift's cooperative pool. A `get` adds its easy handle on the loop and
+/// awaits the answer (a continuation); libcurl's callbacks all run on the loop's thread. A host
+/// name is resolved by libcurl's threaded resolver (Debian's build has AsynchDNS) on a short-lived
+/// thread of its own, never on the loop; an address (`127.0.0.1`) needs none. Connections are
+/// kept for the next request of the same client (libcurl's connection cache).
 ///
 /// Each GET accepts gzip, sends ``userAgent`` (libcurl sends none by default; PITFALLS) and
 /// returns any HTTP status. Redirects (301, 302, 303, 307, 308) are followed only within the
@@ -21,7 +26,9 @@ import WundercastProviders
 /// with its status (`http-302`) and a message naming the origins (never a path or query).
 /// Response header names are lower-cased and belong to the final response.
 ///
-/// Cancelling the calling task aborts the transfer at once and throws ``WeatherError/cancelled``.
+/// Cancelling the calling task throws ``WeatherError/cancelled`` at once; the transfer is removed
+/// on the loop right after (its connection closed). A transfer still running when the loop has
+/// ended gets no answer until its task is cancelled.
 /// Error messages never contain a URL's query string (an `appid` must never reach a log):
 /// libcurl's texts (its error buffer can quote the URL) lose every query whole, also one that
 /// the 256-byte buffer already cut (``redactingQueries(_:)``). Secrets themselves are redacted
@@ -55,19 +62,53 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
     /// Largest total of response header lines accepted, in bytes (64 KiB); more fails with
     /// ``WeatherError/transport(code:message:)`` code 23 (`CURLE_WRITE_ERROR`).
     public static let maxHeaderBytes = 64 << 10
-    /// Transfers block their thread in `curl_multi_poll`; a concurrent queue lets dispatch give
-    /// each its own thread (custom queues target the overcommitting global queue).
-    private let queue = DispatchQueue(label: "wundercast.curl", attributes: .concurrent)
+    /// The event loop every transfer runs on.
+    public let loop: EventLoop
+    /// The client's one multi handle, the loop's to touch.
+    private let multi: LoopBound<CurlMulti>
 
-    public init(
-        userAgent: String, connectTimeout: Duration = .seconds(5), timeout: Duration = .seconds(10),
+    /// A client whose transfers run on `loop` (the daemon's reactor), from any thread.
+    public convenience init(
+        userAgent: String, loop: EventLoop, connectTimeout: Duration = .seconds(5), timeout: Duration = .seconds(10),
         maxBodySize: Int = 2 << 20
     ) {
+        self.init(
+            userAgent: userAgent, loop: loop, connectTimeout: connectTimeout, timeout: timeout,
+            maxBodySize: maxBodySize, probe: nil)
+    }
+
+    /// A libcurl callback, as ``Probe`` is told of it.
+    enum Callback: Sendable {
+        case socket, timer, header, body
+    }
+
+    /// Told of every libcurl callback, with whether it ran on the loop's thread (tests).
+    typealias Probe = @Sendable (Callback, _ onLoop: Bool) -> Void
+
+    init(
+        userAgent: String, loop: EventLoop, connectTimeout: Duration, timeout: Duration, maxBodySize: Int,
+        probe: Probe?
+    ) {
         self.userAgent = userAgent
+        self.loop = loop
         self.connectTimeout = connectTimeout
         self.timeout = timeout
         self.maxBodySize = maxBodySize
         _ = CurlGlobal.initialised
+        multi = LoopBound(CurlMulti(loop: loop, probe: probe), loop: loop)
+    }
+
+    /// The multi handle is freed on the loop (the connections it keeps are closed, its sockets
+    /// and timer leave the loop); once the loop has ended, wherever the last reference goes.
+    deinit {
+        let multi = self.multi
+        loop.post { multi.value.close() }
+    }
+
+    /// Transfers running now, and sockets the loop watches for them (tests).
+    func census() async -> (transfers: Int, sockets: Int) {
+        let multi = self.multi
+        return await loop.perform { multi.value.census }
     }
 
     public func get(_ url: String, headers: [String: String]) async throws(WeatherError) -> HTTPResponse {
@@ -112,26 +153,29 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         }
     }
 
-    /// One transfer of `url` without following redirects, on the client's queue; cancelling the
-    /// task aborts it.
+    /// One transfer of `url` without following redirects, on the loop; cancelling the task
+    /// answers ``WeatherError/cancelled`` at once and removes the transfer on the loop.
     private func transfer(
         _ url: String, headers: [String: String], timeout: Duration
     ) async throws(WeatherError) -> CurlTransfer.Outcome {
         if Task.isCancelled { throw .cancelled }
-        let transfer = CurlTransfer(
+        let request = CurlTransfer.Request(
             url: url, headers: headers, userAgent: userAgent,
             connectTimeoutMilliseconds: Self.milliseconds(connectTimeout),
             timeoutMilliseconds: Self.milliseconds(timeout), maxBodySize: maxBodySize)
-        let queue = self.queue
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation {
-                (continuation: CheckedContinuation<Result<CurlTransfer.Outcome, WeatherError>, Never>) in
-                queue.async { continuation.resume(returning: transfer.run()) }
-            }
-        } onCancel: {
-            transfer.cancel()
+        let completion = TransferCompletion()
+        let multi = self.multi
+        // Posted work runs in order: a cancellation's removal always comes after the start.
+        guard loop.post({ multi.value.start(request, completion) }) else {
+            throw .transport(code: Int(CURLE_FAILED_INIT.rawValue), message: "the event loop has ended")
         }
-        return try result.get()
+        let answer = await withTaskCancellationHandler {
+            await completion.wait()
+        } onCancel: {
+            completion.answer(.failure(.cancelled))
+            multi.loop.post { multi.value.cancel(completion) }
+        }
+        return try answer.get()
     }
 
     /// A URL's origin (RFC 6454): scheme, host and port (the scheme's default port when none is

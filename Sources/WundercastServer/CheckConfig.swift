@@ -34,8 +34,17 @@ extension Daemon {
             weather.provider == .openWeatherMap && weather.apiKeyFile == nil
             && (Environment.value("CREDENTIALS_DIRECTORY") ?? "").isEmpty
         if !keyFromUnit {
+            // The provider's HTTP client needs a loop to be made on; nothing is fetched.
+            let loop: EventLoop
             do {
-                _ = try makeProvider(configuration)
+                loop = try EventLoop(name: "wundercast-chk")
+            } catch {
+                writeError("wundercastd: cannot start the event loop: \(error)\n")
+                return 1
+            }
+            defer { loop.stop() }
+            do {
+                _ = try makeProvider(configuration, loop: loop)
             } catch {
                 let origin = parsed.origins["Weather.APIKeyFile"].map { "\($0): " } ?? "wundercastd: "
                 writeError("\(origin)\(error)\n")

@@ -20,7 +20,7 @@ extension Daemon {
         /// The daemon's logger, redacting this provider's secrets (an API key).
         let logger: Logger
 
-        /// - Parameter provider: from ``Daemon/makeProvider(_:places:logger:environment:read:)``
+        /// - Parameter provider: from ``Daemon/makeProvider(_:loop:places:logger:environment:read:)``
         ///   for the same configuration and `places`; `logger` already redacts its secrets.
         init(_ configuration: Configuration, provider: any WeatherProvider, places: PlaceFinder, logger: Logger) {
             self.places = places

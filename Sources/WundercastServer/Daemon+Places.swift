@@ -31,8 +31,9 @@ extension Daemon {
 
 extension Daemon {
     /// The places of `[Places]`: the city table (`Cities=`; unreadable or bad: logged, no place
-    /// names) and online geocoding for names it lacks (`OnlineGeocoding=`, `GeocodingURL=`).
-    static func placeFinder(_ configuration: Configuration, logger: Logger) -> PlaceFinder {
+    /// names) and online geocoding for names it lacks (`OnlineGeocoding=`, `GeocodingURL=`), whose
+    /// HTTP transfers run on `loop` (the reactor).
+    static func placeFinder(_ configuration: Configuration, loop: EventLoop, logger: Logger) -> PlaceFinder {
         let path = configuration.places.cities
         var file: CityTableFile?
         if !path.isEmpty {
@@ -51,7 +52,7 @@ extension Daemon {
             ? OpenMeteoGeocoder(
                 baseURL: configuration.places.geocodingURL,
                 http: CurlHTTPClient(
-                    userAgent: Wundercast.userAgent,
+                    userAgent: Wundercast.userAgent, loop: loop,
                     connectTimeout: min(Duration.seconds(5), configuration.weather.timeout),
                     timeout: configuration.weather.timeout))
             : nil

@@ -17,7 +17,8 @@ extension Daemon {
         var description: String
     }
 
-    /// The provider `[Weather] Provider=` names, with its HTTP client: the one place that
+    /// The provider `[Weather] Provider=` names, with its HTTP client on `loop` (the reactor; libcurl's
+    /// transfers run there): the one place that
     /// chooses among providers. A provider with a key gets it from ``apiKey(_:environment:read:)``,
     /// and redacts it from its answers itself (``Secrets``, ``RedactingHTTPClient``).
     ///
@@ -27,7 +28,7 @@ extension Daemon {
     ///   - logger: where MET Norway logs its once-only warnings (a 203 "deprecated" answer).
     /// - Throws: ``ProviderSetupError`` when a key is missing, unreadable or not a key.
     static func makeProvider(
-        _ configuration: Configuration, places: PlaceFinder = .none, logger: Logger = .discard,
+        _ configuration: Configuration, loop: EventLoop, places: PlaceFinder = .none, logger: Logger = .discard,
         environment: (String) -> String? = Environment.value,
         read: (String, Int) throws(WholeFile.ReadError) -> [UInt8] = { path, limit throws(WholeFile.ReadError) in
             try WholeFile.read(path: path, limit: limit)
@@ -36,7 +37,7 @@ extension Daemon {
         let weather = configuration.weather
         func http() -> CurlHTTPClient {
             CurlHTTPClient(
-                userAgent: Wundercast.userAgent, connectTimeout: min(Duration.seconds(5), weather.timeout),
+                userAgent: Wundercast.userAgent, loop: loop, connectTimeout: min(Duration.seconds(5), weather.timeout),
                 timeout: weather.timeout)
         }
         switch weather.provider {

@@ -53,9 +53,9 @@ extension Daemon.Instance {
         if newWeather {
             let places =
                 next.places == old.places && next.weather.timeout == old.weather.timeout
-                ? before.weather.places : Daemon.placeFinder(next, logger: unredacted)
+                ? before.weather.places : Daemon.placeFinder(next, loop: reactor, logger: unredacted)
             do {
-                let provider = try Daemon.makeProvider(next, places: places, logger: unredacted)
+                let provider = try Daemon.makeProvider(next, loop: reactor, places: places, logger: unredacted)
                 weather = Daemon.WeatherSide(
                     next, provider: provider, places: places, logger: unredacted.redacting(provider.secrets))
             } catch {

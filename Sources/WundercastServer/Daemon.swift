@@ -88,10 +88,21 @@ public enum Daemon {
         // Repeated events (a flapping device, cell churn) are logged once a minute, then summarised.
         let unredacted = LogDestination.automatic(identifier: "wundercastd", threshold: logThreshold())
             .limitingRepeats()
-        let places = placeFinder(configuration, logger: unredacted)
+        // The one reactor: the socket and its clients, signals, the wake-up monitors, the HTTP
+        // transfers (the providers' and the geocoder's clients are made on it).
+        let reactor: EventLoop
+        do {
+            reactor = try EventLoop(name: "wundercast-io")
+        } catch {
+            unredacted.error("cannot start the event loop: \(error)")
+            writeError("wundercastd: cannot start the event loop: \(error)\n")
+            return 1
+        }
+        defer { reactor.stop() }
+        let places = placeFinder(configuration, loop: reactor, logger: unredacted)
         let provider: any WeatherProvider
         do {
-            provider = try makeProvider(configuration, places: places, logger: unredacted)
+            provider = try makeProvider(configuration, loop: reactor, places: places, logger: unredacted)
         } catch {
             writeError("wundercastd: \(error)\n")
             return 1
@@ -101,7 +112,7 @@ public enum Daemon {
         let ready = await resolvingFallback(configuration, places: places, logger: logger)
         let daemon = Instance(
             configuration: ready, loaded: configuration, options: options, logger: logger, unredacted: unredacted,
-            weather: WeatherSide(ready, provider: provider, places: places, logger: logger))
+            reactor: reactor, weather: WeatherSide(ready, provider: provider, places: places, logger: logger))
         return await daemon.run()
     }
 
@@ -142,6 +153,9 @@ public enum Daemon {
         }
 
         let options: Options
+        /// The one event loop: socket, signals, monitors, HTTP transfers. Stopped by ``Daemon/main(_:)``
+        /// after ``run()``.
+        let reactor: EventLoop
         /// The daemon's logger, redacting the start-up provider's secrets; each
         /// ``WeatherSide`` logs through one that redacts its own.
         let logger: Logger
@@ -162,9 +176,10 @@ public enum Daemon {
         ///   - weather: made from `configuration`; its logger already redacts its secrets.
         init(
             configuration: Configuration, loaded: Configuration, options: Options, logger: Logger,
-            unredacted: Logger, weather: Daemon.WeatherSide
+            unredacted: Logger, reactor: EventLoop, weather: Daemon.WeatherSide
         ) {
             self.options = options
+            self.reactor = reactor
             self.logger = logger
             self.unredacted = unredacted
             let decisionFile = Environment.value("STATE_DIRECTORY")

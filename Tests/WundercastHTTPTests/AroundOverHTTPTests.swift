@@ -23,7 +23,8 @@ import WundercastTestSupport
 
     /// Lookups through the real client and Open-Meteo provider to `server`.
     static func lookups(_ server: FixtureHTTPServer) -> (LookupService, ProviderQueue) {
-        let http = CurlHTTPClient(userAgent: CurlHTTPClientTests.userAgent, timeout: .seconds(10))
+        let http = CurlHTTPClient(
+            userAgent: CurlHTTPClientTests.userAgent, loop: TestLoop.shared, timeout: .seconds(10))
         let queue = ProviderQueue(OpenMeteoProvider(baseURL: server.baseURL, units: .metric, http: http))
         let lookups = LookupService(
             queue: queue, places: .none, settings: .init(precision: 2, maxAge: .seconds(900), lookupsPerMinute: 60))

@@ -15,7 +15,7 @@ import WundercastTestSupport
         try server.respond(
             headers: ["Expires": "Fri, 16 Jan 2026 20:30:00 GMT", "Date": "Fri, 16 Jan 2026 20:00:00 GMT"],
             lastModified: Self.lastModified)
-        let response = try await CurlHTTPClient(userAgent: Self.userAgent).get(
+        let response = try await CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared).get(
             server.baseURL + "/v1/forecast", headers: [:])
         #expect(response.lastModified == Date(timeIntervalSince1970: 1_768_593_341))
         #expect(response.expires == Date(timeIntervalSince1970: 1_768_595_400))
@@ -28,7 +28,7 @@ import WundercastTestSupport
         let server = try await FixtureHTTPServer()
         defer { server.stop() }
         try server.respond(headers: ["Expires": "0", "Last-Modified": "yesterday-ish"])
-        let response = try await CurlHTTPClient(userAgent: Self.userAgent).get(
+        let response = try await CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared).get(
             server.baseURL + "/v1/forecast", headers: [:])
         #expect(response.expires == nil)
         #expect(response.lastModified == nil)
@@ -41,7 +41,8 @@ import WundercastTestSupport
         defer { server.stop() }
         try server.respond(lastModified: Self.lastModified)
         let clock = ManualClock()
-        let client = ConditionalHTTPClient(http: CurlHTTPClient(userAgent: Self.userAgent), clock: clock)
+        let client = ConditionalHTTPClient(
+            http: CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared), clock: clock)
         let url = server.baseURL + "/v1/forecast?lat=59.9139&lon=10.7522"
         let first = try await client.get(url, headers: ["Accept": "application/json"])
         #expect(first.status == 200)
@@ -56,7 +57,7 @@ import WundercastTestSupport
         #expect(requests.allSatisfy { $0.headers["accept"] == "application/json" })
         #expect(requests.allSatisfy { $0.query == ["lat": "59.9139", "lon": "10.7522"] })
         #expect(requests.map { $0.headers["if-modified-since"] } == [nil, Self.lastModified])
-        let plain = try await CurlHTTPClient(userAgent: Self.userAgent).get(
+        let plain = try await CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared).get(
             url, headers: ["If-Modified-Since": Self.lastModified])
         #expect(plain.status == 304 && plain.body.isEmpty, "a 304 is a normal response of the plain client")
     }

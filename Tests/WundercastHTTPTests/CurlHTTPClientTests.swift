@@ -16,7 +16,7 @@ import WundercastTestSupport
     @Test func bodyIsTheFixtureGzipDecoded() async throws {
         let server = try await FixtureHTTPServer()
         defer { server.stop() }
-        let client = CurlHTTPClient(userAgent: Self.userAgent)
+        let client = CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared)
         let response = try await client.get(server.baseURL + "/v1/forecast?latitude=44.44&longitude=26.1", headers: [:])
         #expect(response.status == 200)
         #expect(response.body == (try Fixtures.bytes(Self.metric)))
@@ -31,7 +31,7 @@ import WundercastTestSupport
     @Test func fahrenheitRecordingForFahrenheitQueries() async throws {
         let server = try await FixtureHTTPServer()
         defer { server.stop() }
-        let client = CurlHTTPClient(userAgent: Self.userAgent)
+        let client = CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared)
         let response = try await client.get(server.baseURL + "/v1/forecast?temperature_unit=fahrenheit", headers: [:])
         #expect(response.body == (try Fixtures.bytes("weather/open-meteo/current_bucharest_fahrenheit_mph.json")))
     }
@@ -39,7 +39,7 @@ import WundercastTestSupport
     @Test func userAgentAndExtraHeadersArrive() async throws {
         let server = try await FixtureHTTPServer()
         defer { server.stop() }
-        let client = CurlHTTPClient(userAgent: Self.userAgent)
+        let client = CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared)
         _ = try await client.get(
             server.baseURL + "/v1/forecast",
             headers: ["Accept": "application/json", "If-Modified-Since": "Tue, 16 Jun 2020 12:13:49 GMT"])
@@ -53,7 +53,7 @@ import WundercastTestSupport
     @Test func errorStatusesAreReturnedNotThrown() async throws {
         let server = try await FixtureHTTPServer()
         defer { server.stop() }
-        let client = CurlHTTPClient(userAgent: Self.userAgent)
+        let client = CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared)
 
         let missing = try await client.get(server.baseURL + "/no/such/path", headers: [:])
         #expect(missing.status == 404)
@@ -79,7 +79,7 @@ import WundercastTestSupport
     @Test func redirectsAreFollowedAndOnlyTheFinalHeadersKept() async throws {
         let server = try await FixtureHTTPServer()
         defer { server.stop() }
-        let client = CurlHTTPClient(userAgent: Self.userAgent)
+        let client = CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared)
         let response = try await client.get(server.baseURL + "/redirect?to=/v1/forecast%3Flatitude%3D1", headers: [:])
         #expect(response.status == 200)
         #expect(response.body == (try Fixtures.bytes(Self.metric)))
@@ -91,7 +91,7 @@ import WundercastTestSupport
     @Test func redirectToAnotherProtocolIsRefused() async throws {
         let server = try await FixtureHTTPServer()
         defer { server.stop() }
-        let client = CurlHTTPClient(userAgent: Self.userAgent)
+        let client = CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared)
         do {
             _ = try await client.get(server.baseURL + "/redirect?to=ftp://127.0.0.1/x%3Fappid%3DSECRET", headers: [:])
             Issue.record("the redirect to ftp was followed")
@@ -116,7 +116,7 @@ import WundercastTestSupport
         defer { server.stop() }
         let other = try await FixtureHTTPServer()
         defer { other.stop() }
-        let client = CurlHTTPClient(userAgent: Self.userAgent)
+        let client = CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared)
         let tally = RedirectTally()
         do {
             _ = try await RedirectTally.$current.withValue(tally) {
@@ -140,7 +140,7 @@ import WundercastTestSupport
     @Test func sameOriginRedirectsAreFollowedTwiceAndCounted() async throws {
         let server = try await FixtureHTTPServer()
         defer { server.stop() }
-        let client = CurlHTTPClient(userAgent: Self.userAgent)
+        let client = CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared)
         let twice = Self.redirect(to: Self.redirect(to: "/v1/forecast"))
         let tally = RedirectTally()
         let response = try await RedirectTally.$current.withValue(tally) {
@@ -172,7 +172,7 @@ import WundercastTestSupport
             let name = "redirected"
             let secrets = Secrets.none
             let url: String
-            let client = CurlHTTPClient(userAgent: CurlHTTPClientTests.userAgent)
+            let client = CurlHTTPClient(userAgent: CurlHTTPClientTests.userAgent, loop: TestLoop.shared)
             init(_ url: String) { self.url = url }
             func currentWeather(at coordinate: Coordinate) async throws(WeatherError) -> Weather {
                 _ = try await client.get(url, headers: [:])
@@ -189,7 +189,7 @@ import WundercastTestSupport
         let server = try await FixtureHTTPServer()
         defer { server.stop() }
         try server.respond(delaySeconds: 5)
-        let client = CurlHTTPClient(userAgent: Self.userAgent, timeout: .milliseconds(500))
+        let client = CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared, timeout: .milliseconds(500))
         do {
             // The server answers after 5 s: anything but a timeout error means the limit failed.
             _ = try await client.get(server.baseURL + "/v1/forecast", headers: [:])
@@ -206,7 +206,7 @@ import WundercastTestSupport
 
     @Test func connectionRefused() async throws {
         let port = try await Self.closedPort()
-        let client = CurlHTTPClient(userAgent: Self.userAgent)
+        let client = CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared)
         do {
             _ = try await client.get("http://127.0.0.1:\(port)/v1/forecast", headers: [:])
             Issue.record("expected a transport error")
@@ -224,7 +224,7 @@ import WundercastTestSupport
         defer { server.stop() }
         // Long enough that a loaded machine cannot let the answer arrive before the cancellation.
         try server.respond(delaySeconds: 30)
-        let client = CurlHTTPClient(userAgent: Self.userAgent, timeout: .seconds(60))
+        let client = CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared, timeout: .seconds(60))
         let url = server.baseURL + "/v1/forecast"
         let task = Task { () async throws(WeatherError) -> HTTPResponse in
             try await client.get(url, headers: [:])
@@ -240,7 +240,7 @@ import WundercastTestSupport
     @Test func alreadyCancelledTaskSendsNothing() async throws {
         let server = try await FixtureHTTPServer()
         defer { server.stop() }
-        let client = CurlHTTPClient(userAgent: Self.userAgent)
+        let client = CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared)
         let url = server.baseURL + "/v1/forecast"
         let task = Task { () async throws(WeatherError) -> HTTPResponse in
             withUnsafeCurrentTask { $0?.cancel() }
@@ -253,7 +253,7 @@ import WundercastTestSupport
     @Test func bodyLargerThanTheCapIsAnError() async throws {
         let server = try await FixtureHTTPServer()
         defer { server.stop() }
-        let client = CurlHTTPClient(userAgent: Self.userAgent, maxBodySize: 1000)
+        let client = CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared, maxBodySize: 1000)
         do {
             _ = try await client.get(server.baseURL + "/v1/forecast", headers: [:])
             Issue.record("expected a transport error")
@@ -265,7 +265,7 @@ import WundercastTestSupport
     @Test func headerWithALineBreakIsRefused() async throws {
         let server = try await FixtureHTTPServer()
         defer { server.stop() }
-        let client = CurlHTTPClient(userAgent: Self.userAgent)
+        let client = CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared)
         await #expect(throws: WeatherError.self) {
             _ = try await client.get(server.baseURL + "/v1/forecast", headers: ["X-Test": "a\r\nX-Injected: 1"])
         }
@@ -277,7 +277,7 @@ import WundercastTestSupport
         let port = try await Self.closedPort()
         let server = try await FixtureHTTPServer()
         defer { server.stop() }
-        let client = CurlHTTPClient(userAgent: Self.userAgent, timeout: .milliseconds(300))
+        let client = CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared, timeout: .milliseconds(300))
         try server.respond(delaySeconds: 3)
         let urls = [
             "http://127.0.0.1:\(port)/data/2.5/weather?lat=1&lon=2&appid=SECRET",
@@ -324,7 +324,7 @@ import WundercastTestSupport
     @Test func clientsOnManyTasks() async throws {
         let server = try await FixtureHTTPServer()
         defer { server.stop() }
-        let client = CurlHTTPClient(userAgent: Self.userAgent)
+        let client = CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared)
         let expected = try Fixtures.bytes(Self.metric)
         let url = server.baseURL + "/v1/forecast"
         try await withThrowingTaskGroup(of: [UInt8].self) { group in
@@ -370,7 +370,7 @@ import WundercastTestSupport
         let server = try await FixtureHTTPServer()
         defer { server.stop() }
         try server.respond(status: 503, body: "busy", retryAfter: 120)
-        let response = try await CurlHTTPClient(userAgent: Self.userAgent).get(
+        let response = try await CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared).get(
             server.baseURL + "/v1/forecast", headers: [:])
         #expect(response.headers["retry-after"] == "120")
         #expect(response.retryAfter == 120)
@@ -383,7 +383,7 @@ import WundercastTestSupport
         defer { server.stop() }
         let date = Self.httpDate(secondsFromNow: 3600)
         try server.respond(status: 429, body: "{}", headers: ["Retry-After": date])
-        let response = try await CurlHTTPClient(userAgent: Self.userAgent).get(
+        let response = try await CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared).get(
             server.baseURL + "/v1/forecast", headers: [:])
         #expect(response.headers["retry-after"] == date)
         let seconds = try #require(response.retryAfter)
@@ -394,7 +394,7 @@ import WundercastTestSupport
         let server = try await FixtureHTTPServer()
         defer { server.stop() }
         try server.respond(status: 503, body: "{}", headers: ["Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"])
-        let response = try await CurlHTTPClient(userAgent: Self.userAgent).get(
+        let response = try await CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared).get(
             server.baseURL + "/v1/forecast", headers: [:])
         #expect(response.retryAfter == 0)
     }
@@ -407,7 +407,8 @@ import WundercastTestSupport
             status: 429, body: #"{"error":true,"reason":"Too many concurrent requests"}"#,
             headers: ["Retry-After": date])
         let provider = OpenMeteoProvider(
-            baseURL: server.baseURL, units: .metric, http: CurlHTTPClient(userAgent: Self.userAgent))
+            baseURL: server.baseURL, units: .metric,
+            http: CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared))
         do {
             _ = try await provider.currentWeather(at: Coordinate(latitude: 44.44, longitude: 26.1))
             Issue.record("no error thrown")
@@ -426,7 +427,8 @@ import WundercastTestSupport
         let reason = "Daily API request limit exceeded. Please try again tomorrow."
         try server.respond(status: 429, body: #"{"error":true,"reason":"\#(reason)"}"#)
         let provider = OpenMeteoProvider(
-            baseURL: server.baseURL, units: .metric, http: CurlHTTPClient(userAgent: Self.userAgent))
+            baseURL: server.baseURL, units: .metric,
+            http: CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared))
         await #expect(throws: WeatherError.limited(status: 429, window: .day, reason: reason, retryAfter: nil)) {
             _ = try await provider.currentWeather(at: Coordinate(latitude: 44.44, longitude: 26.1))
         }

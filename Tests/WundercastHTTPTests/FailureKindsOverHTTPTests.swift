@@ -40,7 +40,7 @@ import WundercastTestSupport
     }
 
     @Test func unknownHostIsDNS() async throws {
-        let client = CurlHTTPClient(userAgent: Self.userAgent, timeout: .seconds(5))
+        let client = CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared, timeout: .seconds(5))
         let error = await Self.failure(client, "http://no-such-host.invalid/v1/forecast?appid=SECRET")
         #expect(error?.kind == .dns, "\(String(describing: error))")
         #expect(error?.code == "dns")
@@ -49,7 +49,8 @@ import WundercastTestSupport
 
     @Test func refusedConnectionIsConnect() async throws {
         let port = try await CurlHTTPClientTests.closedPort()
-        let error = await Self.failure(CurlHTTPClient(userAgent: Self.userAgent), "http://127.0.0.1:\(port)/")
+        let error = await Self.failure(
+            CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared), "http://127.0.0.1:\(port)/")
         #expect(error?.kind == .connect)
         #expect(error?.code == "connect")
     }
@@ -58,7 +59,7 @@ import WundercastTestSupport
         let server = try await FixtureHTTPServer()
         defer { server.stop() }
         try server.respond(delaySeconds: 5)
-        let client = CurlHTTPClient(userAgent: Self.userAgent, timeout: .milliseconds(400))
+        let client = CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared, timeout: .milliseconds(400))
         let error = await Self.failure(client, server.baseURL + "/v1/forecast")
         #expect(error?.kind == .timeout)
     }
@@ -68,7 +69,8 @@ import WundercastTestSupport
         let server = try await FixtureHTTPServer()
         defer { server.stop() }
         let error = await Self.failure(
-            CurlHTTPClient(userAgent: Self.userAgent), "https://127.0.0.1:\(server.port)/v1/forecast")
+            CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared),
+            "https://127.0.0.1:\(server.port)/v1/forecast")
         #expect(error?.kind == .tls, "\(String(describing: error))")
         #expect(error?.code == "tls")
     }
@@ -82,7 +84,8 @@ import WundercastTestSupport
         let server = try await FixtureHTTPServer()
         defer { server.stop() }
         try server.respond(gzip: gzip, chunked: chunked, truncateAt: truncateAt)
-        let error = await Self.failure(CurlHTTPClient(userAgent: Self.userAgent), server.baseURL + "/v1/forecast")
+        let error = await Self.failure(
+            CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared), server.baseURL + "/v1/forecast")
         #expect(error?.kind == .truncated, "\(String(describing: error))")
         #expect(error?.code == "truncated")
         #expect(error?.kind.isNetwork == true)
@@ -96,7 +99,8 @@ import WundercastTestSupport
         defer { server.stop() }
         let cap = 2 << 20
         try server.respond(bodyBytes: cap + 1, gzip: gzip, chunked: chunked)
-        let error = await Self.failure(CurlHTTPClient(userAgent: Self.userAgent), server.baseURL + "/v1/forecast")
+        let error = await Self.failure(
+            CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared), server.baseURL + "/v1/forecast")
         #expect(error == .tooLarge(limit: cap))
         #expect(error?.code == "too-large")
         #expect(error?.kind.isNetwork == false)
@@ -106,8 +110,9 @@ import WundercastTestSupport
         let server = try await FixtureHTTPServer()
         defer { server.stop() }
         try server.respond(bodyBytes: 4096, chunked: true)
-        let response = try await CurlHTTPClient(userAgent: Self.userAgent, maxBodySize: 4096).get(
-            server.baseURL + "/v1/forecast", headers: [:])
+        let response = try await CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared, maxBodySize: 4096)
+            .get(
+                server.baseURL + "/v1/forecast", headers: [:])
         #expect(response.body.count == 4096)
         let fixture = try Fixtures.bytes(Self.metric)
         #expect(fixture.count > 4096)
@@ -120,7 +125,8 @@ import WundercastTestSupport
         var headers: [String: String] = [:]
         for i in 0..<80 { headers["X-Filler-\(i)"] = String(repeating: "h", count: 1000) }
         try server.respond(headers: headers)
-        let error = await Self.failure(CurlHTTPClient(userAgent: Self.userAgent), server.baseURL + "/v1/forecast")
+        let error = await Self.failure(
+            CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared), server.baseURL + "/v1/forecast")
         #expect(error == .transport(code: 23, message: "response headers larger than 65536 bytes"))
     }
 }

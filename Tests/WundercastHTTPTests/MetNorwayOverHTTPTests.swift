@@ -22,7 +22,7 @@ import WundercastTestSupport
     ) -> MetNorwayProvider {
         MetNorwayProvider(
             baseURL: server.baseURL + "/", contact: contact, units: .metric,
-            http: CurlHTTPClient(userAgent: Wundercast.userAgent), clock: clock,
+            http: CurlHTTPClient(userAgent: Wundercast.userAgent, loop: TestLoop.shared), clock: clock,
             wallClock: { Date(timeIntervalSince1970: 1_595_245_471) }, logger: log.logger)
     }
 

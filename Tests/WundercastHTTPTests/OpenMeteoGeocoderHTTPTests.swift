@@ -8,7 +8,8 @@ import WundercastTestSupport
 @Suite struct OpenMeteoGeocoderHTTPTests {
     static func geocoder(_ server: FixtureHTTPServer) -> OpenMeteoGeocoder {
         OpenMeteoGeocoder(
-            baseURL: server.baseURL, http: CurlHTTPClient(userAgent: "wundercast-tests/1.0 (+https://example.invalid)"))
+            baseURL: server.baseURL,
+            http: CurlHTTPClient(userAgent: "wundercast-tests/1.0 (+https://example.invalid)", loop: TestLoop.shared))
     }
 
     @Test func aRecordedAnswerIsFound() async throws {

@@ -21,7 +21,7 @@ import WundercastTestSupport
     {
         OpenWeatherMapProvider(
             baseURL: base ?? server.baseURL, apiKey: key, units: units, language: "fr",
-            http: CurlHTTPClient(userAgent: Wundercast.userAgent, timeout: .milliseconds(800)))
+            http: CurlHTTPClient(userAgent: Wundercast.userAgent, loop: TestLoop.shared, timeout: .milliseconds(800)))
     }
 
     static func failure(_ provider: OpenWeatherMapProvider) async -> WeatherError? {

@@ -23,7 +23,7 @@ import WundercastTestSupport
         let name = "keyed-test"
         var secrets: Secrets { http.secrets }
         let http = RedactingHTTPClient(
-            CurlHTTPClient(userAgent: "wundercast-tests/1.0", timeout: .milliseconds(500)),
+            CurlHTTPClient(userAgent: "wundercast-tests/1.0", loop: TestLoop.shared, timeout: .milliseconds(500)),
             secrets: Secrets([RedactionOverHTTPTests.key]))
         /// Everything before `latitude=` in the URL.
         let prefix: Mutex<String>

@@ -26,6 +26,9 @@ import WundercastPOSIX
         return url
     }
 
+    /// The loop the providers' HTTP clients are made on (nothing is fetched).
+    static let loop = try! EventLoop(name: "provider-tests")
+
     static func configuration(_ text: String) throws -> Configuration {
         try Configuration.parse("[Weather]\nProvider=openweathermap\n" + text)
     }
@@ -36,7 +39,7 @@ import WundercastPOSIX
         do {
             return .success(
                 try Daemon.makeProvider(
-                    configuration, environment: { $0 == "CREDENTIALS_DIRECTORY" ? credentials : nil }))
+                    configuration, loop: loop, environment: { $0 == "CREDENTIALS_DIRECTORY" ? credentials : nil }))
         } catch {
             return .failure(error)
         }

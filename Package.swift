@@ -57,7 +57,9 @@ let package = Package(
             name: "wundercast-floor", dependencies: ["CGPS", "CCurl", "CSystemd"], path: "Tests/Tools/Floor"),
 
         // Tests.
-        .target(name: "WundercastTestSupport", dependencies: ["WundercastCore"], path: "Tests/WundercastTestSupport"),
+        .target(
+            name: "WundercastTestSupport", dependencies: ["WundercastCore", "WundercastPOSIX"],
+            path: "Tests/WundercastTestSupport"),
         .testTarget(
             name: "WundercastCoreTests",
             dependencies: ["WundercastCore", "WundercastTestSupport"]),
@@ -67,7 +69,8 @@ let package = Package(
         .testTarget(
             name: "WundercastCtlTests",
             dependencies: ["WundercastCtl", "WundercastCore", "WundercastPOSIX", "WundercastTestSupport"]),
-        .testTarget(name: "WundercastGPSDTests", dependencies: ["WundercastGPSD", "WundercastTestSupport"]),
+        .testTarget(
+            name: "WundercastGPSDTests", dependencies: ["WundercastGPSD", "WundercastPOSIX", "WundercastTestSupport"]),
         .testTarget(name: "WundercastHTTPTests", dependencies: ["WundercastHTTP", "WundercastTestSupport"]),
         .testTarget(name: "WundercastSystemdTests", dependencies: ["WundercastSystemd", "WundercastTestSupport"]),
         .testTarget(

@@ -27,7 +27,7 @@ import WundercastTestSupport
         let order = try await seen.wait(timeout: .seconds(10), "three timers") { $0.count == 3 }
         #expect(order == ["a", "b", "c"])
         // A timer set from a timer, with a deadline passed already, runs on the next turn.
-        await loop.perform {
+        _ = await loop.perform {
             loop.schedule(at: start) { loop.schedule(at: start) { seen.update { $0.append("again") } } }
         }
         _ = try await seen.wait(timeout: .seconds(10), "the timer set by a timer") { $0.last == "again" }

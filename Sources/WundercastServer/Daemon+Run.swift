@@ -16,15 +16,9 @@ extension Daemon.Instance {
     /// services in reverse order (socket closed, watchers told by the end of their stream,
     /// weather work cancelled and awaited, gpsd released). Returns the exit status.
     func run() async -> Int32 {
-        // The one reactor: the socket and its clients, signals, the wake-up monitors.
-        let reactor: EventLoop
-        do {
-            reactor = try EventLoop(name: "wundercast-io")
-        } catch {
-            logger.error("cannot start the event loop: \(error)")
-            Daemon.writeError("wundercastd: cannot start the event loop: \(error)\n")
-            return 1
-        }
+        // The one reactor (made with the instance): the socket and its clients, gpsd, signals,
+        // the wake-up monitors.
+        let reactor = self.reactor
         defer { reactor.stop() }
         let signals: AsyncStream<Int32>
         do {

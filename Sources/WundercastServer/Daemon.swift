@@ -95,9 +95,18 @@ public enum Daemon {
         // Every other log line of the daemon passes the provider's secrets (an API key) through redaction.
         let logger = unredacted.redacting(provider.secrets)
         let ready = await resolvingFallback(configuration, places: places, logger: logger)
+        // The one reactor: the socket and its clients, gpsd, signals, the wake-up monitors.
+        let reactor: EventLoop
+        do {
+            reactor = try EventLoop(name: "wundercast-io")
+        } catch {
+            logger.error("cannot start the event loop: \(error)")
+            writeError("wundercastd: cannot start the event loop: \(error)\n")
+            return 1
+        }
         let daemon = Instance(
             configuration: ready, loaded: configuration, options: options, logger: logger, unredacted: unredacted,
-            weather: WeatherSide(ready, provider: provider, places: places, logger: logger))
+            weather: WeatherSide(ready, provider: provider, places: places, logger: logger), reactor: reactor)
         return await daemon.run()
     }
 
@@ -151,16 +160,20 @@ public enum Daemon {
         let health: Health
         let running: Mutex<Running>
         let pipelines: PipelineRunner
+        /// The one event loop (``run()`` stops it at the end).
+        let reactor: EventLoop
 
         /// - Parameters:
         ///   - configuration: as loaded, `Fallback=` resolved.
         ///   - loaded: as read from the files (`Fallback=` as written).
         ///   - weather: made from `configuration`; its logger already redacts its secrets.
+        ///   - reactor: the daemon's one event loop (gpsd's readers run on it).
         init(
             configuration: Configuration, loaded: Configuration, options: Options, logger: Logger,
-            unredacted: Logger, weather: Daemon.WeatherSide
+            unredacted: Logger, weather: Daemon.WeatherSide, reactor: EventLoop
         ) {
             self.options = options
+            self.reactor = reactor
             self.logger = logger
             self.unredacted = unredacted
             let decisionFile = Environment.value("STATE_DIRECTORY")
@@ -196,7 +209,8 @@ public enum Daemon {
                 ))
             pipelines = PipelineRunner(
                 Daemon.Pipeline(
-                    configuration, weather: weather, authorization: decisions.status, store: store, health: health))
+                    configuration, weather: weather, authorization: decisions.status, store: store, health: health,
+                    loop: reactor))
         }
 
         /// The configuration in force.

@@ -195,9 +195,10 @@ final class GPSDConnection {
             guard received.count < Self.maxLine else {
                 return .failed(reason: "gpsd sent a line longer than \(Self.maxLine) bytes")
             }
-            switch Result(catching: { () throws(Errno) in try TCPSocket.receive(fd, into: chunk, subject: "gpsd socket")
-                })
-            {
+            let outcome = Result { () throws(Errno) in
+                try TCPSocket.receive(fd, into: chunk, subject: "gpsd socket")
+            }
+            switch outcome {
             case .failure(let error): return .failed(reason: error.description)
             case .success(.done(0)): return .failed(reason: "gpsd closed the connection")
             case .success(.done(let count)): received += UnsafeRawBufferPointer(rebasing: chunk.prefix(count))

@@ -19,28 +19,28 @@ public struct SocketAddress: Sendable, Equatable, CustomStringConvertible {
     /// Never asks a resolver: `inet_pton` only. A port outside 0...65535 is `nil` too.
     public init?(numericHost host: String, port: Int) {
         guard let port = UInt16(exactly: port) else { return nil }
-        var storage = sockaddr_storage()
         var v4 = sockaddr_in()
+        var v6 = sockaddr_in6()
         if inet_pton(AF_INET, host, &v4.sin_addr) == 1 {
             v4.sin_family = sa_family_t(AF_INET)
             v4.sin_port = port.bigEndian
-            withUnsafeMutableBytes(of: &storage) { raw in
-                withUnsafeBytes(of: v4) { raw.copyMemory(from: $0) }
-            }
-            self.init(storage: storage, length: socklen_t(MemoryLayout<sockaddr_in>.size))
-            return
-        }
-        var v6 = sockaddr_in6()
-        if inet_pton(AF_INET6, host, &v6.sin6_addr) == 1 {
+            self.init(v4)
+        } else if inet_pton(AF_INET6, host, &v6.sin6_addr) == 1 {
             v6.sin6_family = sa_family_t(AF_INET6)
             v6.sin6_port = port.bigEndian
-            withUnsafeMutableBytes(of: &storage) { raw in
-                withUnsafeBytes(of: v6) { raw.copyMemory(from: $0) }
-            }
-            self.init(storage: storage, length: socklen_t(MemoryLayout<sockaddr_in6>.size))
-            return
+            self.init(v6)
+        } else {
+            return nil
         }
-        return nil
+    }
+
+    /// `address`, a `sockaddr_in` or a `sockaddr_in6`.
+    private init<Address>(_ address: Address) {
+        var storage = sockaddr_storage()
+        withUnsafeMutableBytes(of: &storage) { raw in
+            withUnsafeBytes(of: address) { raw.copyMemory(from: $0) }
+        }
+        self.init(storage: storage, length: socklen_t(MemoryLayout<Address>.size))
     }
 
     init(storage: sockaddr_storage, length: socklen_t) {

@@ -10,7 +10,7 @@ import WundercastPOSIX
 ///
 ///     idle ──start──▶ (host a name: resolving ──addresses──▶) connecting ──connected, WATCH sent──▶ streaming
 ///     resolving ──no address / no answer in lookupLimit──▶ backingOff
-///     connecting ──every address refused──▶ backingOff
+///     connecting ──every address refused, or ?WATCH not taken──▶ backingOff
 ///     streaming ──EOF, error, overlong line──▶ (close) backingOff ──delay elapsed──▶ resolving or connecting
 ///     any state ──stop──▶ (WATCH disable when streaming, unregister, close) finished
 ///
@@ -23,8 +23,8 @@ import WundercastPOSIX
 /// Confinement: every member is touched only on ``Configuration/clock``'s loop, checked at each
 /// entry point (`preconditionOnLoop`), which is what makes the `@unchecked Sendable` true. The
 /// one piece of work off the loop is a host name's lookup (`getaddrinfo` blocks): a detached
-/// task of its own, at most one per reader at a time, waited for at most ``Configuration/lookupLimit``;
-/// its answer comes back through `EventLoop.post`.
+/// task of its own, at most one per reader at a time, waited for at most
+/// ``Configuration/lookupLimit``; its answer comes back through `EventLoop.post`.
 final class GPSDReader: @unchecked Sendable {
     struct Configuration: Sendable {
         var host: String

@@ -290,14 +290,19 @@ final class GPSDConnection {
         // Borrow the fix in place: `data.pointee` would copy 24 KB.
         guard let fix = data.pointer(to: \.fix) else { return nil }
         let time = fix.pointee.time
+        // A report without "time" leaves fix.time at {0,0} (PITFALLS, libgps).
+        let seconds = time.tv_sec == 0 && time.tv_nsec == 0 ? nil : Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        // Exactly 0,0 without a time is what a zeroed or defaulted record reads, not a receiver
+        // (PITFALLS: Null Island, never publish 0,0 no receiver reported): no position. The
+        // fault suite's "a TPV at Null Island without time" lie was published (issue 15).
+        if fix.pointee.latitude == 0, fix.pointee.longitude == 0, seconds == nil { return nil }
         return TPVReport(
             latLonSet: true,
             mode: Int(fix.pointee.mode),
             // LATLON_SET says libgps read both: their text must be there too.
             latitude: Self.numberText(of: "lat", in: text) == nil ? .nan : fix.pointee.latitude,
             longitude: Self.numberText(of: "lon", in: text) == nil ? .nan : fix.pointee.longitude,
-            // A report without "time" leaves fix.time at {0,0} (PITFALLS, libgps).
-            time: time.tv_sec == 0 && time.tv_nsec == 0 ? nil : Double(time.tv_sec) + Double(time.tv_nsec) / 1e9,
+            time: seconds,
             eph: Self.reported(fix.pointee.eph, "eph", in: text),
             epx: Self.reported(fix.pointee.epx, "epx", in: text),
             epy: Self.reported(fix.pointee.epy, "epy", in: text),

@@ -640,6 +640,31 @@ struct GPSDFixSourceTests {
     }
 }
 
+extension GPSDFixSourceUnitTests {
+    /// A TPV at exactly 0,0 without a time is no position (a defaulted record, not a receiver:
+    /// the fault suite's Null Island lie); with a time, or anywhere else, it is one.
+    @Test(arguments: [
+        (#"{"class":"TPV","mode":2,"lat":0,"lon":0}"#, false),
+        (#"{"class":"TPV","mode":2,"lat":0.0,"lon":-0.0}"#, false),
+        (#"{"class":"TPV","mode":2,"time":"2026-12-01T12:00:00.000Z","lat":0,"lon":0}"#, true),
+        (#"{"class":"TPV","mode":2,"lat":0,"lon":0.00001}"#, true),
+        (#"{"class":"TPV","mode":2,"lat":48.1,"lon":11.5}"#, true),
+    ])
+    func nullIslandWithoutATimeIsNoPosition(_ line: String, _ isPosition: Bool) {
+        let data = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
+        defer { data.deallocate() }
+        GPSDConnection.zero(data)
+        let text = UnsafeMutablePointer<CChar>.allocate(capacity: GPSDConnection.lineCapacity)
+        defer { text.deallocate() }
+        let message = GPSDConnection.unpack(Array(line.utf8) + [10], into: data, line: text)
+        switch message {
+        case .position: #expect(isPosition, "\(line)")
+        case .tpvWithoutPosition: #expect(!isPosition, "\(line)")
+        default: Issue.record("\(line): \(message)")
+        }
+    }
+}
+
 /// The back-off and health rule of the reconnect loop, without gpsd and without a clock.
 @Suite struct ReconnectScheduleTests {
     static func schedule(maximum: Duration = .milliseconds(800)) -> ReconnectSchedule {

@@ -105,7 +105,7 @@ let package = Package(
             name: "WundercastTestSupport",
             dependencies: [
                 "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastProtocol", "WundercastPlaces",
-                "WundercastPipeline", "CZlib",
+                "WundercastPipeline", "WundercastPOSIX", "CZlib",
             ],
             path: "Tests/WundercastTestSupport"),
         // The test support's own promises: every wait ends (deadline, cancellation), the
@@ -174,7 +174,9 @@ let package = Package(
             ]),
         .testTarget(
             name: "WundercastGPSDTests",
-            dependencies: ["WundercastSupport", "WundercastModel", "WundercastGPSD", "WundercastTestSupport"]),
+            dependencies: [
+                "WundercastSupport", "WundercastModel", "WundercastGPSD", "WundercastPOSIX", "WundercastTestSupport",
+            ]),
         .testTarget(
             name: "WundercastHTTPTests",
             dependencies: [

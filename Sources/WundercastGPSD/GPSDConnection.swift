@@ -7,30 +7,46 @@ import WundercastPOSIX
 import Glibc
 #endif
 
-/// One libgps client handle and the `gps_data_t` it fills, confined to the reader thread.
+/// One client connection to gpsd: a non-blocking TCP socket connected by us (not by `gps_open`,
+/// which blocks in DNS and `connect`: libgps 3.22 `netlib.c`), the lines gpsd sends, split here,
+/// and the `gps_data_t` libgps's `gps_unpack` fills from each flat TPV line. Confined to the
+/// reader's event loop (its owner, ``GPSDReader``, checks that); never blocks.
 ///
-/// libgps segfaults when `gps_waiting`/`gps_read` run after `gps_close`, or `gps_read` after a
-/// failed `gps_open` (PITFALLS, libgps). This type keeps the handle's phase
-/// (`closed → open → streaming → closed`) and refuses out-of-phase calls with a
-/// `preconditionFailure` naming the phase, so a mistake traps in Swift instead of in libgps.
+/// The phases (`closed → connecting → connected → streaming → closed`) are kept explicitly and
+/// an out-of-phase call is a `preconditionFailure` naming the phase, as when this held a libgps
+/// handle (PITFALLS, libgps: never touch a closed handle, never close twice).
 ///
 /// Not `Sendable`: it is created, used and destroyed on one thread.
 final class GPSDConnection {
     enum Phase: Equatable, CustomStringConvertible {
-        /// No libgps handle: only ``open(host:port:)`` is allowed.
+        /// No socket: only ``connect(to:)`` is allowed.
         case closed
-        /// `gps_open` succeeded; no `?WATCH` sent yet.
-        case open
-        /// `?WATCH={"enable":true,"json":true}` sent; reports arrive.
+        /// A non-blocking `connect` is under way: wait for the socket to be writable, then
+        /// ``finishConnecting()``.
+        case connecting
+        /// Connected; no `?WATCH` sent yet.
+        case connected
+        /// `?WATCH={"enable":true,"json":true};` sent; reports arrive.
         case streaming
 
         var description: String {
             switch self {
             case .closed: "closed"
-            case .open: "open"
+            case .connecting: "connecting"
+            case .connected: "connected"
             case .streaming: "streaming"
             }
         }
+    }
+
+    /// What ``connect(to:)`` started.
+    enum ConnectStep {
+        /// Connected at once: ``startStreaming()`` next.
+        case connected
+        /// Wait until ``fd`` is writable, then ``finishConnecting()``.
+        case inProgress
+        /// No connection to this address; the socket (if any) is closed again.
+        case failed(GPSDConnectionError)
     }
 
     /// What one ``read()`` produced.
@@ -60,7 +76,18 @@ final class GPSDConnection {
         case malformed
     }
 
+    /// What `gps_stream(WATCH_ENABLE | WATCH_JSON)` sends: libgps 3.22 `gps_sock_stream`
+    /// (`libgps_sock.c`) writes `?WATCH={"enable":true,"json":true};` and `gps_send` a newline
+    /// (seen on the wire here).
+    static let watchEnable = Array(#"?WATCH={"enable":true,"json":true};"#.utf8) + [UInt8(ascii: "\n")]
+    /// What `gps_stream(WATCH_DISABLE)` sends (JSON is implied when no format is given).
+    static let watchDisable = Array(#"?WATCH={"enable":false,"json":false};"#.utf8) + [UInt8(ascii: "\n")]
+
     private(set) var phase: Phase = .closed
+    /// The socket while not ``Phase/closed``.
+    private(set) var fd: Int32 = -1
+    /// The address of the socket while not ``Phase/closed`` (for errors).
+    private var address: SocketAddress?
 
     /// `gps_data_t` is 24,496 bytes and Swift copies imported C structs by value (PITFALLS,
     /// libgps): it lives on the heap for the connection's lifetime and is only ever accessed
@@ -75,6 +102,8 @@ final class GPSDConnection {
 
     /// Bytes received from gpsd and not yet read as a line.
     private var received: [UInt8] = []
+    /// One `recv` at a time lands here.
+    private let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
     /// The longest line kept, newline included: more than gpsd's largest report (9,216 bytes,
     /// PITFALLS); a longer line is not gpsd's.
     static let maxLine = 16 * 1024
@@ -91,68 +120,73 @@ final class GPSDConnection {
         data.deallocate()
         line.deinitialize(count: Self.lineCapacity)
         line.deallocate()
+        chunk.deallocate()
     }
 
-    /// Connects to gpsd. On failure the handle stays closed and the reason is libgps's text
-    /// for the negative `NL_*` code that `gps_open` leaves in `errno` (PITFALLS, libgps:
-    /// use `gps_errstr(errno)`, not `strerror`).
-    func open(host: String, port: Int) -> Result<Void, GPSDConnectionError> {
-        guard phase == .closed else { preconditionFailure("gps_open on a handle that is \(phase)") }
+    /// Starts connecting to `address` without blocking (``WundercastPOSIX/TCPSocket/connect(nonBlocking:)``).
+    /// On failure the connection stays closed, with libgps's reason for the same failure in
+    /// `gps_open` (``GPSDConnectionError``).
+    func connect(to address: SocketAddress) -> ConnectStep {
+        guard phase == .closed else { preconditionFailure("connect on a connection that is \(phase)") }
         // A zero-initialised gps_data_t reads 0,0 (PITFALLS): start every connection from zero
         // so nothing of the previous one survives; the fix rules never accept it anyway.
         Self.zero(data)
-        errno = 0
-        guard gps_open(host, String(port), data) == 0 else {
-            let code = errno
-            return .failure(GPSDConnectionError(code: code, reason: String(cString: gps_errstr(code))))
+        received.removeAll()
+        do throws(Errno) {
+            switch try TCPSocket.connect(nonBlocking: address) {
+            case .connected(let fd):
+                self.fd = fd
+                self.address = address
+                phase = .connected
+                return .connected
+            case .inProgress(let fd):
+                self.fd = fd
+                self.address = address
+                phase = .connecting
+                return .inProgress
+            }
+        } catch {
+            return .failed(GPSDConnectionError(error))
         }
-        // After a successful open errno is garbage (PITFALLS): do not look at it.
-        phase = .open
-        return .success(())
     }
 
-    /// Sends `?WATCH={"enable":true,"json":true}`. `false` when the write failed (gpsd gone);
-    /// SIGPIPE is ignored process-wide for exactly this write (see ``GPSDFixSource``).
+    /// After ``fd`` became writable (or hung up): whether the connect succeeded. On failure the
+    /// caller unregisters the socket, then ``close()``s it.
+    func finishConnecting() -> Result<Void, GPSDConnectionError> {
+        guard phase == .connecting, let address else {
+            preconditionFailure("finishing a connect on a connection that is \(phase)")
+        }
+        do throws(Errno) {
+            try TCPSocket.connectResult(fd, to: address)
+            phase = .connected
+            return .success(())
+        } catch {
+            return .failure(GPSDConnectionError(error))
+        }
+    }
+
+    /// Sends `?WATCH={"enable":true,"json":true};` (``watchEnable``, what `gps_stream` sent).
+    /// `false` when the write failed or did not take it whole (gpsd gone; a new socket's buffer
+    /// always has room for it). `MSG_NOSIGNAL`: no SIGPIPE when gpsd has gone (PITFALLS).
     func startStreaming() -> Bool {
-        guard phase == .open else { preconditionFailure("gps_stream(WATCH_ENABLE) on a handle that is \(phase)") }
-        guard gps_stream(data, cgps_watch_enable | cgps_watch_json, nil) == 0 else { return false }
+        guard phase == .connected else { preconditionFailure("?WATCH on a connection that is \(phase)") }
+        guard case .done(Self.watchEnable.count)? = try? TCPSocket.send(fd, Self.watchEnable, subject: "gpsd socket")
+        else { return false }
         phase = .streaming
         return true
-    }
-
-    enum WaitResult {
-        case readable
-        case timeout
-        case failed(reason: String)
-    }
-
-    /// Waits up to `milliseconds` for the socket to become readable (or hang up).
-    ///
-    /// `gps_waiting` is true while any byte is buffered, even half a line, and the documented
-    /// `while gps_waiting() { gps_read() }` loop then spins (PITFALLS, libgps); this polls
-    /// `gps_fd` instead, so a partial line costs nothing until more bytes arrive.
-    func waitReadable(milliseconds: Int32) -> WaitResult {
-        guard phase == .streaming else { preconditionFailure("poll(gps_fd) on a handle that is \(phase)") }
-        var descriptor = pollfd(fd: data.pointee.gps_fd, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&descriptor, 1, milliseconds)
-        if ready > 0 { return .readable }  // POLLIN, POLLHUP and POLLERR all end in read().
-        if ready == 0 { return .timeout }
-        let code = errno
-        if code == EINTR { return .timeout }
-        return .failed(reason: "poll: " + String(cString: strerror(code)))
     }
 
     /// Reads one report: the next complete line of what gpsd sent, receiving more bytes
     /// first (without blocking) when no complete line is buffered, and unpacks it
     /// (``unpack(_:into:line:)``).
     ///
-    /// The lines are read here from `gps_fd`, not by `gps_read`: libgps 3.22 unpacks each line
+    /// The lines are read here from the socket, not by `gps_read`: libgps 3.22 unpacks each line
     /// it reads, and its `gps_unpack` never returns on some lines (see ``unpack(_:into:line:)``).
     /// The buffer holds at most ``maxLine`` bytes: a longer line fails the connection, as
-    /// one over libgps's buffer did in `gps_read`. Call again until ``ReadResult/incomplete`` before waiting
-    /// on the descriptor.
+    /// one over libgps's buffer did in `gps_read`. Call again until ``ReadResult/incomplete``
+    /// before waiting on the descriptor: lines already received are not seen by epoll.
     func read() -> ReadResult {
-        guard phase == .streaming else { preconditionFailure("read on a handle that is \(phase)") }
+        guard phase == .streaming else { preconditionFailure("read on a connection that is \(phase)") }
         while true {
             if let end = received.firstIndex(of: UInt8(ascii: "\n")), end < Self.maxLine {
                 let report = received[...end]
@@ -162,36 +196,35 @@ final class GPSDConnection {
             guard received.count < Self.maxLine else {
                 return .failed(reason: "gpsd sent a line longer than \(Self.maxLine) bytes")
             }
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            let fd = data.pointee.gps_fd
-            let result = chunk.withUnsafeMutableBytes { chunk in
-                Result { () throws(Errno) in
-                    try syscall("recv", "gpsd socket") { recv(fd, chunk.baseAddress, chunk.count, Int32(MSG_DONTWAIT)) }
-                }
+            let outcome = Result { () throws(Errno) in
+                try TCPSocket.receive(fd, into: chunk, subject: "gpsd socket")
             }
-            switch result {
+            switch outcome {
             case .failure(let error): return .failed(reason: error.description)
             case .success(.done(0)): return .failed(reason: "gpsd closed the connection")
-            case .success(.done(let count)): received += chunk.prefix(count)
+            case .success(.done(let count)): received += UnsafeRawBufferPointer(rebasing: chunk.prefix(count))
             case .success(.wouldBlock): return .incomplete  // half a line buffered, or nothing
             }
         }
     }
 
-    /// Ends the session politely: `?WATCH={"enable":false}` (gpsd may power the receiver
-    /// down) when streaming, then `gps_close`. Does nothing when already closed.
+    /// Ends the session politely: `?WATCH={"enable":false,"json":false};` (``watchDisable``:
+    /// gpsd may power the receiver down) when streaming, without waiting, then closes. Does
+    /// nothing when already closed.
     func release() {
         if phase == .streaming {
             // The result does not matter: the connection is closed next either way.
-            _ = gps_stream(data, cgps_watch_disable, nil)
+            _ = try? TCPSocket.send(fd, Self.watchDisable, subject: "gpsd socket")
         }
         if phase != .closed { close() }
     }
 
-    /// `gps_close`, exactly once per successful `gps_open` (closing twice is undefined).
+    /// Closes the socket, exactly once per connection (the caller has unregistered it).
     func close() {
-        guard phase != .closed else { preconditionFailure("gps_close on a handle that is already closed") }
-        _ = gps_close(data)
+        guard phase != .closed else { preconditionFailure("closing a connection that is already closed") }
+        try? Descriptor.close(fd)
+        fd = -1
+        address = nil
         received.removeAll()
         phase = .closed
     }
@@ -258,14 +291,19 @@ final class GPSDConnection {
         // Borrow the fix in place: `data.pointee` would copy 24 KB.
         guard let fix = data.pointer(to: \.fix) else { return nil }
         let time = fix.pointee.time
+        // A report without "time" leaves fix.time at {0,0} (PITFALLS, libgps).
+        let seconds = time.tv_sec == 0 && time.tv_nsec == 0 ? nil : Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        // Exactly 0,0 without a time is what a zeroed or defaulted record reads, not a receiver
+        // (PITFALLS: Null Island, never publish 0,0 no receiver reported): no position. The
+        // fault suite's "a TPV at Null Island without time" lie was published (issue 15).
+        if fix.pointee.latitude == 0, fix.pointee.longitude == 0, seconds == nil { return nil }
         return TPVReport(
             latLonSet: true,
             mode: Int(fix.pointee.mode),
             // LATLON_SET says libgps read both: their text must be there too.
             latitude: Self.numberText(of: "lat", in: text) == nil ? .nan : fix.pointee.latitude,
             longitude: Self.numberText(of: "lon", in: text) == nil ? .nan : fix.pointee.longitude,
-            // A report without "time" leaves fix.time at {0,0} (PITFALLS, libgps).
-            time: time.tv_sec == 0 && time.tv_nsec == 0 ? nil : Double(time.tv_sec) + Double(time.tv_nsec) / 1e9,
+            time: seconds,
             eph: Self.reported(fix.pointee.eph, "eph", in: text),
             epx: Self.reported(fix.pointee.epx, "epx", in: text),
             epy: Self.reported(fix.pointee.epy, "epy", in: text),
@@ -345,10 +383,35 @@ final class GPSDConnection {
     }
 }
 
-/// Why `gps_open` failed: libgps's negative `NL_*` code and its text.
+/// Why a connection could not be made: libgps's negative `NL_*` code for the same failure in
+/// `gps_open` (`netlib_connectsock`, libgps 3.22) and its text, which the stream and the journal
+/// show as before; ``cause`` says what actually failed.
 struct GPSDConnectionError: Error, Equatable {
-    /// The negative `NL_*` code from `errno` (e.g. -6 `NL_NOCONNECT`).
+    /// The negative `NL_*` code (e.g. -6 `NL_NOCONNECT`).
     let code: Int32
     /// `gps_errstr(code)`, e.g. "can't connect to host/port pair".
     let reason: String
+    /// The system's word for it (`connect(127.0.0.1:2947): Connection refused`), for debug logs.
+    let cause: String
+
+    init(code: Int32, cause: String) {
+        self.code = code
+        reason = String(cString: gps_errstr(code))
+        self.cause = cause
+    }
+
+    /// A failed `socket` is `NL_NOSOCK`, any other failure to connect `NL_NOCONNECT`.
+    init(_ error: Errno) {
+        self.init(code: error.call == "socket" ? NL_NOSOCK : NL_NOCONNECT, cause: error.description)
+    }
+
+    /// No connection to any address: `NL_NOCONNECT` ("can't connect to host/port pair").
+    static func noConnect(_ cause: String) -> GPSDConnectionError {
+        GPSDConnectionError(code: NL_NOCONNECT, cause: cause)
+    }
+
+    /// No address for the host: `NL_NOHOST` ("can't get host entry").
+    static func noHost(_ cause: String) -> GPSDConnectionError {
+        GPSDConnectionError(code: NL_NOHOST, cause: cause)
+    }
 }

@@ -1,39 +1,32 @@
-import Synchronization
-import WundercastSupport
 import WundercastModel
+import WundercastPOSIX
+import WundercastSupport
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// Set by the stream's `onTermination` (any thread), read by the reader thread.
-final class StopFlag: Sendable {
-    private let requested = Atomic<Bool>(false)
-
-    var isRequested: Bool { requested.load(ordering: .acquiring) }
-
-    func request() { requested.store(true, ordering: .releasing) }
-}
-
-/// The body of one reader thread: one connection to gpsd for one `events()` call, reconnected
-/// with back-off until the consumer stops.
+/// One connection to gpsd for one `events()` call, reconnected with back-off until the consumer
+/// stops: a state machine on the daemon's event loop, driven by the loop's events (the socket
+/// became writable or readable, a timer fired, a name lookup answered, the consumer stopped).
+/// No thread of its own, no blocking call, no polling.
 ///
-/// The states, one `switch` per turn of the loop in ``run()``:
+/// The states (``State``), one handler per event:
 ///
-///     closed ──gps_open ok──▶ open ──WATCH ok──▶ streaming ──read -1──▶ (close) backingOff
-///       ▲  └──gps_open fails──────────────────────────────────────────────────▶ backingOff
-///       └────────────────────────────── delay elapsed ────────────────────────────┘
-///     any state ──stop requested──▶ (WATCH disable, close if open) finished
+///     idle ──start──▶ (host a name: resolving ──addresses──▶) connecting ──connected, WATCH sent──▶ streaming
+///     resolving ──no address / no answer in lookupLimit──▶ backingOff
+///     connecting ──every address refused, or ?WATCH not taken──▶ backingOff
+///     streaming ──EOF, error, overlong line──▶ (close) backingOff ──delay elapsed──▶ resolving or connecting
+///     any state ──stop──▶ (WATCH disable when streaming, unregister, close) finished
 ///
 /// A streaming connection is reported `.connected` (and ends an outage) once
 /// ``ReconnectSchedule`` judges it connected: a TPV arrived, or it stayed up without error for
-/// `connectedAfter`. Failures keep counting and the back-off keeps growing until a connection
-/// is stable: open for `stableAfter` (or the back-off before it, if longer) with an accepted fix.
+/// `connectedAfter` (a timer looks then). Failures keep counting and the back-off keeps growing
+/// until a connection is stable: open for `stableAfter` (or the back-off before it, if longer)
+/// with an accepted fix (a timer looks then, and every line after).
 ///
-/// libgps is blocking C, so this runs on a dedicated pthread, never on Swift's cooperative
-/// pool. It checks the stop flag at least every ``pollInterval`` (in `poll` and in back-off),
-/// so the thread ends within about that long after the consumer stops.
-final class GPSDReader {
+/// Confinement: every member is touched only on ``Configuration/clock``'s loop, checked at each
+/// entry point (`preconditionOnLoop`), which is what makes the `@unchecked Sendable` true. The
+/// one piece of work off the loop is a host name's lookup (`getaddrinfo` blocks): a detached
+/// task of its own, at most one per reader at a time, waited for at most
+/// ``Configuration/lookupLimit``; its answer comes back through `EventLoop.post`.
+final class GPSDReader: @unchecked Sendable {
     struct Configuration: Sendable {
         var host: String
         var port: Int
@@ -45,35 +38,62 @@ final class GPSDReader {
         /// A connection with an accepted fix that stays up this long (or the back-off before
         /// it, if longer) starts the back-off over.
         var stableAfter: Duration
-        /// Where the reader's time comes from (a manual clock in tests).
-        var clock: ReaderClock
+        /// The loop everything runs on, and its time (a manual clock in tests).
+        var clock: any LoopClock
+        /// The addresses of a host name (``WundercastPOSIX/SocketAddress/lookUp(host:port:)``;
+        /// tests wrap it). Blocks: run off the loop only.
+        var lookUp: @Sendable (String, Int) -> Result<[SocketAddress], SocketAddress.LookupError>
+        /// How long an attempt waits for a lookup before it fails as "can't get host entry".
+        var lookupLimit: Duration
     }
 
     private enum State {
-        case closed
-        case open
-        case streaming
-        case backingOff(Duration)
+        /// Made; ``start()`` not yet run.
+        case idle
+        /// Waiting for the lookup of a host name (a timer ends the wait after `lookupLimit`).
+        case resolving(limit: LoopTimer)
+        /// A non-blocking connect is under way; `remaining` are the addresses to try after it.
+        case connecting(EventLoop.Registration, remaining: ArraySlice<SocketAddress>)
+        /// `?WATCH` sent; reading lines on readability.
+        case streaming(EventLoop.Registration)
+        /// Waiting for the back-off timer before the next attempt.
+        case backingOff(LoopTimer)
+        /// Released; nothing happens any more.
         case finished
     }
 
-    /// Longest wait before the stop flag is looked at again, in `poll` and in back-off.
-    static let pollInterval: Int32 = 200  // milliseconds
+    /// Timer names (a test on a manual clock finds the back-off waits by theirs).
+    static let backoffTimer = "gpsd back-off"
+    static let connectedTimer = "gpsd connected after"
+    static let stableTimer = "gpsd stable after"
+    static let lookupTimer = "gpsd lookup limit"
+
+    /// Lines handled per readable event before other work on the loop gets a turn (the rest
+    /// follow in a posted turn: buffered lines are not seen by epoll).
+    static let linesPerTurn = 256
 
     /// Journal field carrying the back-off delay of a failed attempt, in milliseconds.
     static let retryDelayField = "WUNDERCAST_GPSD_RETRY_MS"
 
     private let configuration: Configuration
     private let continuation: AsyncStream<FixSourceEvent>.Continuation
-    private let stop: StopFlag
     private let notify: @Sendable (GPSDFixSource.ConnectionEvent) -> Void
+    /// Called once, on the loop, when the reader has finished (after `.stopped`).
+    private let ended: @Sendable () -> Void
 
     private let connection = GPSDConnection()
-    private var state = State.closed
+    private var state = State.idle
     private var schedule: ReconnectSchedule
-    private var clock: ReaderClock { configuration.clock }
+    /// `host` as an address when it is numeric: no lookup at all then.
+    private let numericAddress: SocketAddress?
     /// When the current connection was opened, on ``clock`` (for ``ReconnectSchedule``).
     private var openedAt: Duration?
+    /// The connected-after and stable-after timers of the current connection.
+    private var connectionTimers: [LoopTimer] = []
+    /// Counts connections, so a turn posted for one never reads another.
+    private var connectionNumber = 0
+    /// A lookup task is running (one at most: a later attempt waits for the same answer).
+    private var lookupInFlight = false
     private var deduplicator = EpochDeduplicator()
     /// True from the first failure until a connection is connected again: the outage is logged
     /// once with `MessageID.gpsdDisconnected`, its retries only at debug level.
@@ -84,101 +104,233 @@ final class GPSDReader {
     private var deviceGone = false
 
     init(
-        configuration: Configuration, continuation: AsyncStream<FixSourceEvent>.Continuation, stop: StopFlag,
-        notify: @escaping @Sendable (GPSDFixSource.ConnectionEvent) -> Void
+        configuration: Configuration, continuation: AsyncStream<FixSourceEvent>.Continuation,
+        notify: @escaping @Sendable (GPSDFixSource.ConnectionEvent) -> Void, ended: @escaping @Sendable () -> Void
     ) {
         self.configuration = configuration
         self.continuation = continuation
-        self.stop = stop
         self.notify = notify
-        self.schedule = ReconnectSchedule(
+        self.ended = ended
+        numericAddress = SocketAddress(numericHost: configuration.host, port: configuration.port)
+        schedule = ReconnectSchedule(
             backoff: Backoff(initial: configuration.initialBackoff, maximum: configuration.maxBackoff),
             connectedAfter: configuration.connectedAfter, stableAfter: configuration.stableAfter)
     }
 
+    private var clock: any LoopClock { configuration.clock }
+    private var loop: EventLoop { configuration.clock.loop }
     private var logger: Logger { configuration.logger }
     private var server: String { "\(configuration.host):\(configuration.port)" }
 
-    /// Runs the state machine until the consumer stops, then releases gpsd and finishes the stream.
-    func run() {
-        while true {
-            if stop.isRequested, !isFinished {
-                finish()
-            }
-            switch state {
-            case .closed: connect()
-            case .open: watch()
-            case .streaming: readOnce()
-            case .backingOff(let delay): wait(delay)
-            case .finished:
-                continuation.finish()
-                notify(.stopped)
-                return
-            }
+    // MARK: - Events
+
+    /// idle → the first attempt. Loop thread only.
+    func start() {
+        loop.preconditionOnLoop()
+        guard case .idle = state else { return }
+        attempt()
+    }
+
+    /// The consumer stopped (or the stream ended): any state → finished. Sends
+    /// `?WATCH={"enable":false,"json":false};` when streaming, unregisters and closes the
+    /// socket, cancels the timers, finishes the stream, reports `.stopped`. Idempotent. Loop
+    /// thread only.
+    func stop() {
+        loop.preconditionOnLoop()
+        switch state {
+        case .finished:
+            return
+        case .idle:
+            break
+        case .resolving(let limit):
+            // The lookup task may still run; its answer finds the reader finished.
+            clock.cancel(limit)
+        case .connecting(let registration, _), .streaming(let registration):
+            loop.unregister(registration)
+        case .backingOff(let timer):
+            clock.cancel(timer)
+        }
+        cancelConnectionTimers()
+        connection.release()
+        state = .finished
+        logger.debug("gpsd \(server): released")
+        continuation.finish()
+        notify(.stopped)
+        ended()
+    }
+
+    /// The socket of a connecting or streaming connection is ready.
+    private func socketReady(_ events: EventLoop.Events) {
+        switch state {
+        case .connecting(let registration, let remaining): connectFinished(registration, remaining: remaining)
+        case .streaming: readLines(hungUp: !events.isDisjoint(with: .hangUp))
+        default: break
         }
     }
 
-    private var isFinished: Bool {
-        if case .finished = state { return true }
-        return false
-    }
+    // MARK: - Connecting
 
-    // MARK: - Transitions
-
-    /// closed → open, or closed → backingOff.
-    private func connect() {
-        switch connection.open(host: configuration.host, port: configuration.port) {
-        case .success:
-            schedule.opened()
-            openedAt = clock.now()
-            deviceGone = false
-            state = .open
-        case .failure(let error):
-            // Never gps_read after a failed gps_open (PITFALLS): the handle stays closed.
-            notify(.connectFailed(reason: error.reason))
-            outage("cannot reach gpsd at \(server): \(error.reason)")
-        }
-    }
-
-    /// open → streaming, or open → backingOff.
-    private func watch() {
-        if connection.startStreaming() {
-            state = .streaming
-            logger.debug("gpsd \(server): watching")
+    /// closed → resolving (a host name) or connecting (a numeric address).
+    private func attempt() {
+        if let numericAddress {
+            connect(to: [numericAddress][...], failure: nil)
         } else {
+            resolve()
+        }
+    }
+
+    /// Waits for the addresses of the host name, looked up off the loop (`getaddrinfo` blocks
+    /// in DNS): by a task started now, or by the one still running for an earlier attempt that
+    /// gave up on it. A timer ends the wait after `lookupLimit`.
+    private func resolve() {
+        let limit = clock.schedule(at: clock.now + configuration.lookupLimit, name: Self.lookupTimer) { [self] in
+            lookupTimedOut()
+        }
+        state = .resolving(limit: limit)
+        guard !lookupInFlight else {
+            logger.debug("gpsd \(server): waiting for the lookup still under way")
+            return
+        }
+        lookupInFlight = true
+        let (host, port, lookUp, loop) = (configuration.host, configuration.port, configuration.lookUp, loop)
+        // Detached: no task owns the reader (the loop does), and the lookup must not inherit
+        // a caller's actor or priority. It cannot be cancelled (getaddrinfo); it ends on its own.
+        Task.detached(name: "gpsd address lookup") { [self] in
+            let result = lookUp(host, port)
+            loop.post { [self] in lookedUp(result) }
+        }
+    }
+
+    /// The lookup answered: resolving → connecting, or → backingOff. An answer that comes
+    /// after the attempt gave up, or after the stop, is dropped.
+    private func lookedUp(_ result: Result<[SocketAddress], SocketAddress.LookupError>) {
+        loop.preconditionOnLoop()
+        lookupInFlight = false
+        guard case .resolving(let limit) = state else { return }
+        clock.cancel(limit)
+        switch result {
+        case .success(let addresses):
+            logger.debug("gpsd \(server): \(configuration.host) is \(addresses.map(\.description))")
+            connect(to: addresses[...], failure: nil)
+        case .failure(let error):
+            connectFailed(.noHost("getaddrinfo(\(configuration.host)): \(error)"))
+        }
+    }
+
+    /// resolving → backingOff: no answer within `lookupLimit`.
+    private func lookupTimedOut() {
+        guard case .resolving = state else { return }
+        connectFailed(.noHost("getaddrinfo(\(configuration.host)): no answer within \(configuration.lookupLimit)"))
+    }
+
+    /// Tries `addresses` in order, as `gps_open` did (`netlib_connectsock`: the next address
+    /// when one fails): connected → streaming, in progress → connecting; when every address
+    /// failed → backingOff with the last failure (`failure`: of an earlier address).
+    private func connect(to addresses: ArraySlice<SocketAddress>, failure: GPSDConnectionError?) {
+        var remaining = addresses
+        var failure = failure
+        while let address = remaining.popFirst() {
+            switch connection.connect(to: address) {
+            case .connected:
+                guard let registration = register(for: .readable) else { return }
+                opened(registration)
+                return
+            case .inProgress:
+                guard let registration = register(for: .writable) else { return }
+                state = .connecting(registration, remaining: remaining)
+                return
+            case .failed(let error):
+                logger.debug("gpsd \(server): \(error.cause)")
+                failure = error
+            }
+        }
+        connectFailed(failure ?? .noConnect("no address"))
+    }
+
+    /// Registers the new socket on the loop; `nil` (and the attempt failed) when epoll refuses.
+    private func register(for events: EventLoop.Events) -> EventLoop.Registration? {
+        do throws(Errno) {
+            return try loop.register(connection.fd, for: events) { [self] ready in socketReady(ready) }
+        } catch {
+            connection.close()
+            connectFailed(.noConnect(error.description))
+            return nil
+        }
+    }
+
+    /// The connecting socket became writable: connected → streaming, or the next address.
+    private func connectFinished(_ registration: EventLoop.Registration, remaining: ArraySlice<SocketAddress>) {
+        switch connection.finishConnecting() {
+        case .success:
+            loop.modify(registration, for: .readable)
+            opened(registration)
+        case .failure(let error):
+            loop.unregister(registration)
+            connection.close()
+            logger.debug("gpsd \(server): \(error.cause)")
+            connect(to: remaining, failure: error)
+        }
+    }
+
+    /// No connection: → backingOff. Never a read after a failed connect (PITFALLS): the
+    /// connection stays closed.
+    private func connectFailed(_ error: GPSDConnectionError) {
+        notify(.connectFailed(reason: error.reason))
+        outage("cannot reach gpsd at \(server): \(error.reason)")
+    }
+
+    /// Connected (what a successful `gps_open` was): sends `?WATCH`, → streaming, or → backingOff.
+    private func opened(_ registration: EventLoop.Registration) {
+        schedule.opened()
+        let now = clock.now
+        openedAt = now
+        deviceGone = false
+        connectionNumber += 1
+        guard connection.startStreaming() else {
+            loop.unregister(registration)
             connection.close()
             notify(.disconnected(reason: "sending ?WATCH failed"))
             outage("gpsd at \(server) refused ?WATCH")
+            return
         }
+        state = .streaming(registration)
+        logger.debug("gpsd \(server): watching")
+        // Silence is not a disconnect (PITFALLS: gpsd keeps clients when a device goes): a
+        // connection quiet and error-free for `connectedAfter` is connected, and one with a fix
+        // stable after `stableFor`, even when no line comes then.
+        connectionTimers = [
+            clock.schedule(at: now + configuration.connectedAfter, name: Self.connectedTimer) { [self] in
+                quietFor()
+            },
+            clock.schedule(at: now + schedule.stableFor, name: Self.stableTimer) { [self] in quietFor() },
+        ]
     }
 
-    /// streaming → streaming (one poll and the reads it allows), or → backingOff.
-    private func readOnce() {
-        switch connection.waitReadable(milliseconds: Self.pollInterval) {
-        case .timeout:
-            // Silence is not a disconnect (PITFALLS: gpsd keeps clients when a device goes);
-            // a connection quiet and error-free for `connectedAfter` is connected.
-            observe(.other)
-        case .failed(let reason):
-            lose(reason)
-        case .readable:
-            drain()
-        }
-    }
+    // MARK: - Streaming
 
-    /// Reads every complete line buffered now: the connection buffers lines `poll` cannot see.
-    private func drain() {
-        while !stop.isRequested {
+    /// Reads every complete line there is now, at most ``linesPerTurn`` in one turn of the loop.
+    private func readLines(hungUp: Bool) {
+        guard case .streaming = state else { return }
+        for _ in 0..<Self.linesPerTurn {
             switch connection.read() {
             case .incomplete:
-                // Half a line (PITFALLS). Back to poll, no spinning.
+                // Half a line (PITFALLS) or nothing: back to epoll, no spinning. A hang-up that
+                // left nothing to read would be reported again at once: it ends the connection.
+                if hungUp { lose("the connection hung up") }
                 return
             case .failed(let reason):
                 lose(reason)
                 return
             case .message(let message):
                 handle(message)
+                guard case .streaming = state else { return }
             }
+        }
+        // More lines may be buffered, which epoll does not see: they come in a turn of their own.
+        let number = connectionNumber
+        loop.post { [self] in
+            guard case .streaming = state, connectionNumber == number else { return }
+            readLines(hungUp: false)
         }
     }
 
@@ -189,7 +341,7 @@ final class GPSDReader {
             observe(fix == nil ? .tpv : .fix)
             // The deduplicator's arrival times are on the monotonic clock (a time-less TPV's epoch).
             guard let fix, let published = deduplicator.admit(fix, at: ContinuousClock.now) else { return }
-            if case .terminated = continuation.yield(.fix(published)) { stop.request() }
+            if case .terminated = continuation.yield(.fix(published)) { stop() }
         case .tpvWithoutPosition:
             observe(.tpv)
         case .deviceDeactivated(let path):
@@ -223,10 +375,16 @@ final class GPSDReader {
         }
     }
 
+    /// A connection timer fired: the connection has been up that long without an error.
+    private func quietFor() {
+        guard case .streaming = state else { return }
+        observe(.other)
+    }
+
     /// Feeds the schedule; when the connection has just become connected, reports `.connected`
     /// and ends the outage (if any).
     private func observe(_ evidence: ReconnectSchedule.Evidence) {
-        let upFor = openedAt.map { clock.now() - $0 } ?? .zero
+        let upFor = openedAt.map { clock.now - $0 } ?? .zero
         guard schedule.observe(evidence, upFor: upFor) else { return }
         continuation.yield(.condition(.connected))
         notify(.connected)
@@ -240,11 +398,17 @@ final class GPSDReader {
         everConnected = true
     }
 
-    /// streaming → (close) → backingOff.
+    /// streaming → (unregister, close) → backingOff.
     private func lose(_ reason: String) {
+        if case .streaming(let registration) = state { loop.unregister(registration) }
         connection.close()
         notify(.disconnected(reason: reason))
         outage("lost gpsd at \(server): \(reason)")
+    }
+
+    private func cancelConnectionTimers() {
+        for timer in connectionTimers { clock.cancel(timer) }
+        connectionTimers = []
     }
 
     /// Enters back-off and reports `.unreachable(reason: message)`; logs the first failure of
@@ -252,6 +416,7 @@ final class GPSDReader {
     /// entry carries the delay in ``retryDelayField``; it is logged before the event is yielded,
     /// so a consumer that sees the event finds the entry.
     private func outage(_ message: String) {
+        cancelConnectionTimers()
         openedAt = nil
         let delay = schedule.failed()
         let fields = [
@@ -264,20 +429,12 @@ final class GPSDReader {
             inOutage = true
             logger.log(.warning, "\(message); reconnecting with back-off", fields: fields)
         }
+        // backingOff → the next attempt after `delay`.
+        state = .backingOff(
+            clock.schedule(at: clock.now + delay, name: Self.backoffTimer) { [self] in
+                guard case .backingOff = state else { return }
+                attempt()
+            })
         continuation.yield(.condition(.unreachable(reason: message)))
-        state = .backingOff(delay)
-    }
-
-    /// backingOff → closed after `delay`, looking at the stop flag every `pollInterval`.
-    private func wait(_ delay: Duration) {
-        clock.sleep(clock.now() + delay, stop, .milliseconds(Int(Self.pollInterval)))
-        state = .closed
-    }
-
-    /// any → finished: `?WATCH={"enable":false}` and `gps_close` when a handle is open, never
-    /// a second close.
-    private func finish() {
-        connection.release()
-        state = .finished
     }
 }

@@ -50,7 +50,8 @@ struct ReconnectSchedule: Sendable, Equatable {
         case fix
         /// A TPV report that is not a fix (no position yet, or one that fails the rules).
         case tpv
-        /// Any other line (VERSION, DEVICES, WATCH, SKY, DEVICE), or nothing (a quiet poll).
+        /// Any other line (VERSION, DEVICES, WATCH, SKY, DEVICE), or nothing (a connection
+        /// timer: the connection has been up that long).
         case other
     }
 
@@ -68,10 +69,10 @@ struct ReconnectSchedule: Sendable, Equatable {
         sawFix = false
     }
 
-    /// Something (or nothing: a quiet poll) happened on the open connection, which has been up
-    /// for `upFor`. Returns `true` exactly once per connection: when this made it connected;
-    /// the caller then reports `.connected`. Resets the failure count once the connection is
-    /// stable.
+    /// Something (or nothing: a connection timer) happened on the open connection, which has
+    /// been up for `upFor`. Returns `true` exactly once per connection: when this made it
+    /// connected; the caller then reports `.connected`. Resets the failure count once the
+    /// connection is stable.
     mutating func observe(_ evidence: Evidence, upFor: Duration) -> Bool {
         if evidence == .fix { sawFix = true }
         let stable = sawFix && upFor >= stableFor

@@ -35,7 +35,7 @@ public final class EventLoop: @unchecked Sendable {
 
     /// A timer (``schedule(at:_:)``), for ``cancel(_:)``.
     public struct TimerID: Sendable, Hashable {
-        fileprivate let number: UInt64
+        let number: UInt64
     }
 
     /// A registration; its number is the epoll token, so an event still queued for a

@@ -5,6 +5,7 @@ import WundercastConfiguration
 import WundercastPipeline
 
 import WundercastGPSD
+import WundercastPOSIX
 
 extension Daemon {
     /// What a configuration makes of `[Weather]`, `[Places]`, `MaxAge=` and `LookupsPerMinute=`:
@@ -54,14 +55,17 @@ extension Daemon {
         let locationManager: LocationManager
         let service: WeatherService<ContinuousClock>
 
-        /// - Parameter configuration: with `Fallback=` already resolved
-        ///   (``Daemon/resolvingFallback(_:places:logger:)``).
+        /// - Parameters:
+        ///   - configuration: with `Fallback=` already resolved
+        ///     (``Daemon/resolvingFallback(_:places:logger:)``).
+        ///   - loop: the daemon's reactor, which gpsd's reader runs on.
         init(
             _ configuration: Configuration, weather: WeatherSide, authorization: ObservableValue<AuthorizationStatus>,
-            store: StateStore, health: Health
+            store: StateStore, health: Health, loop: EventLoop
         ) {
             let location = configuration.location
-            gpsd = GPSDFixSource(host: location.gpsdHost, port: location.gpsdPort, logger: weather.logger)
+            gpsd = GPSDFixSource(
+                host: location.gpsdHost, port: location.gpsdPort, logger: weather.logger, loop: loop)
             gpsd.onConnectionChange = { event in
                 switch event {
                 case .connected: health.gpsd(connected: true)

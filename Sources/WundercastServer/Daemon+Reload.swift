@@ -80,7 +80,7 @@ extension Daemon.Instance {
                     ? "reconnecting to gpsd at \(next.location.gpsdHost):\(next.location.gpsdPort)"
                     : "the location pipeline restarted")
             let pipeline = Daemon.Pipeline(
-                next, weather: weather, authorization: authorization, store: store, health: health)
+                next, weather: weather, authorization: authorization, store: store, health: health, loop: reactor)
             pipeline.service.continuing(
                 pipelines.current.service,
                 sameSource: next.location.gpsdHost == old.location.gpsdHost

@@ -174,6 +174,7 @@ public enum Daemon {
         ///   - configuration: as loaded, `Fallback=` resolved.
         ///   - loaded: as read from the files (`Fallback=` as written).
         ///   - weather: made from `configuration`; its logger already redacts its secrets.
+        ///   - reactor: the daemon's one event loop (gpsd's readers run on it).
         init(
             configuration: Configuration, loaded: Configuration, options: Options, logger: Logger,
             unredacted: Logger, reactor: EventLoop, weather: Daemon.WeatherSide
@@ -215,7 +216,8 @@ public enum Daemon {
                 ))
             pipelines = PipelineRunner(
                 Daemon.Pipeline(
-                    configuration, weather: weather, authorization: decisions.status, store: store, health: health))
+                    configuration, weather: weather, authorization: decisions.status, store: store, health: health,
+                    loop: reactor))
         }
 
         /// The configuration in force.

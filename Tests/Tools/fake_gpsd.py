@@ -36,6 +36,8 @@ Other modes (one connection at a time, printing `connection N` each):
                             0.1 s until SIGUSR1 (at most 120 s), prints `held K`, then closes
   --reports FILE            FILE's bytes as they are; the connection stays open until the
                             client closes it
+In these two modes every line the client sends is printed as `received N LINE`, and `closed N`
+when connection N ends.
   --tpv JSON --interval S   the line JSON every S seconds until the client closes (a stationary
                             receiver); `tpv N` per line sent
 """
@@ -119,7 +121,7 @@ def serve(listener, arguments):
             client.sendall(VERSION)
             client.settimeout(2)
             try:
-                client.recv(4096)  # ?WATCH={...}
+                received(count, client.recv(4096))  # ?WATCH={...}
             except socket.timeout:
                 pass
             if arguments.reports is not None:
@@ -139,12 +141,20 @@ def serve(listener, arguments):
                 client.shutdown(socket.SHUT_WR)
             client.settimeout(None)
             # Read what the client still sends until it closes, so close() sends FIN, not RST.
-            while client.recv(4096):
+            while received(count, client.recv(4096)):
                 pass
         except OSError:
             pass
         finally:
             client.close()
+            print(f"closed {count}", flush=True)
+
+
+def received(count, data):
+    """Prints `received N LINE` for each line the client sent on connection N; returns data."""
+    for line in data.decode("utf-8", "replace").splitlines():
+        print(f"received {count} {line}", flush=True)
+    return data
 
 
 def now_text():

@@ -5,6 +5,7 @@ import Testing
 import WundercastSupport
 import WundercastModel
 @testable import WundercastGPSD
+import WundercastPOSIX
 import WundercastTestSupport
 
 /// `GPSDFixSource` against a real gpsd started by gpsfake on a private port.
@@ -13,6 +14,8 @@ import WundercastTestSupport
 /// Every wait is bounded; a broken source fails a test instead of hanging it.
 @Suite(.serialized, .timeLimit(.minutes(2)))
 struct GPSDFixSourceTests {
+    /// The loop every reader of these tests runs on (as the daemon's reactor).
+    static let loop = try! EventLoop(name: "test-gpsd")
     static let nl2008u = Fixtures.url("nmea/nl2008u.log")
     static let bt451 = Fixtures.url("nmea/bt451.log")
 
@@ -25,7 +28,8 @@ struct GPSDFixSourceTests {
         let gpsfake = try GPSFake(log: log, cycle: 0.02)
         defer { gpsfake.stop() }
         let session = Session(
-            GPSDFixSource(port: gpsfake.port, initialBackoff: .milliseconds(50), maxBackoff: .milliseconds(200)))
+            GPSDFixSource(
+                port: gpsfake.port, initialBackoff: .milliseconds(50), maxBackoff: .milliseconds(200), loop: Self.loop))
         defer { session.cancel() }
 
         let arrived = await session.events.wait { $0.fixes.count >= 25 }
@@ -54,7 +58,7 @@ struct GPSDFixSourceTests {
         let session = Session(
             GPSDFixSource(
                 port: port, logger: Logger(sink: log, threshold: .debug),
-                initialBackoff: .milliseconds(20), maxBackoff: .milliseconds(100)))
+                initialBackoff: .milliseconds(20), maxBackoff: .milliseconds(100), loop: Self.loop))
         defer { session.cancel() }
 
         #expect(await session.events.wait { $0.count(where: { $0.isUnreachable }) >= 3 })
@@ -88,7 +92,7 @@ struct GPSDFixSourceTests {
     @Test func stoppingIterationClosesTheConnection() async throws {
         let gpsfake = try GPSFake(log: Self.nl2008u, cycle: 0.02)
         defer { gpsfake.stop() }
-        let source = GPSDFixSource(port: gpsfake.port)
+        let source = GPSDFixSource(port: gpsfake.port, loop: Self.loop)
         let connection = EventRecorder<GPSDFixSource.ConnectionEvent>()
         let brokeOut = Atomic<Bool>(false)
         let stoppedAfterBreak = Mutex<Bool?>(nil)
@@ -133,7 +137,7 @@ struct GPSDFixSourceTests {
         let session = Session(
             GPSDFixSource(
                 port: first.port, logger: Logger(sink: log, threshold: .debug),
-                initialBackoff: .milliseconds(20), maxBackoff: .milliseconds(200)))
+                initialBackoff: .milliseconds(20), maxBackoff: .milliseconds(200), loop: Self.loop))
         defer { session.cancel() }
 
         #expect(
@@ -168,8 +172,9 @@ struct GPSDFixSourceTests {
         defer { gpsfake.stop() }
         let log = LogRecorder()
         let session = Session(
-            GPSDFixSource(port: gpsfake.port, logger: Logger(sink: log, threshold: .debug), initialBackoff: .seconds(5))
-        )
+            GPSDFixSource(
+                port: gpsfake.port, logger: Logger(sink: log, threshold: .debug), initialBackoff: .seconds(5),
+                loop: Self.loop))
         defer { session.cancel() }
 
         #expect(
@@ -216,7 +221,7 @@ struct GPSDFixSourceTests {
         defer { try? FileManager.default.removeItem(at: reports) }
         let gpsd = try FakeGPSD(reports: reports)
         defer { gpsd.stop() }
-        let session = Session(GPSDFixSource(port: gpsd.port))
+        let session = Session(GPSDFixSource(port: gpsd.port, loop: Self.loop))
         defer { session.cancel() }
 
         #expect(
@@ -237,7 +242,7 @@ struct GPSDFixSourceTests {
         let session = Session(
             GPSDFixSource(
                 port: gpsd.port, logger: Logger(sink: log, threshold: .debug),
-                initialBackoff: .milliseconds(10), maxBackoff: .milliseconds(160)))
+                initialBackoff: .milliseconds(10), maxBackoff: .milliseconds(160), loop: Self.loop))
         defer { session.cancel() }
 
         #expect(await session.events.wait { $0.count(where: { $0.isUnreachable }) >= 6 }, "fake gpsd: \(gpsd.output)")
@@ -290,14 +295,39 @@ struct GPSDFixSourceTests {
         #expect(delays == [.milliseconds(250), .milliseconds(500), .milliseconds(1000)])
         // Connection 4 is held open, sending a fix every 0.1 s.
         #expect(await session.events.wait { $0.fixes.count >= 4 }, "fake gpsd: \(gpsd.output)")
-        clock.advance(by: .seconds(30))
+        // The stable-after timer fires on the way: the connection is 30 s old with fixes.
+        await clock.advance(by: .seconds(30))
         let seen = session.fixes.count
-        // A fix after the advance: the reader has judged the connection 30 s old with fixes.
         #expect(await session.events.wait { $0.fixes.count > seen }, "fake gpsd: \(gpsd.output)")
         gpsd.releaseHeldConnection()
-        let after = try await Self.backoffDelays(on: clock, until: clock.now.offset + .seconds(1), atMost: 1)
+        let after = try await Self.backoffDelays(on: clock, until: clock.now + .seconds(1), atMost: 1)
         #expect(after == [.milliseconds(250)], "after a stable connection the back-off starts over")
         #expect(log.retryDelays == [250, 500, 1000, 250], "\(log.retryDelays)")
+        await session.stop()
+    }
+
+    /// A gpsd without a receiver greets and then says nothing: the connection is `.connected`
+    /// once it has been up `connectedAfter` (10 s on the manual clock; a loop timer looks then),
+    /// not before, and no line is needed for it.
+    @Test func aQuietConnectionIsConnectedAfterConnectedAfter() async throws {
+        let quiet = FileManager.default.temporaryDirectory.appendingPathComponent("gpsd-quiet-\(UUID().uuidString)")
+        try Data().write(to: quiet)
+        defer { try? FileManager.default.removeItem(at: quiet) }
+        let gpsd = try FakeGPSD(reports: quiet)
+        defer { gpsd.stop() }
+        let (clock, _, session) = Self.onManualClock(gpsd)
+        defer { session.cancel() }
+
+        let deadline = try await withDeadline(.seconds(30), "the connected-after timer") {
+            try await clock.waitForTimer(named: GPSDReader.connectedTimer)
+        }
+        #expect(deadline == .seconds(10))
+        try await gpsd.outputLog.waitFor(containing: #"received 1 ?WATCH={"enable":true,"json":true};"#)
+        await clock.advance(by: .seconds(9.999))
+        #expect(!session.events.values.contains(.condition(.connected)), "\(session.events.values)")
+        await clock.advance(by: .milliseconds(1))
+        #expect(session.events.values == [.condition(.connected)])
+        #expect(session.connection.values == [.connected])
         await session.stop()
     }
 
@@ -312,7 +342,7 @@ struct GPSDFixSourceTests {
         }
         let gpsd = try FakeGPSD(lines: bad + [Self.tpv])
         defer { gpsd.stop() }
-        let session = Session(GPSDFixSource(port: gpsd.port, initialBackoff: .seconds(5)))
+        let session = Session(GPSDFixSource(port: gpsd.port, initialBackoff: .seconds(5), loop: Self.loop))
         defer { session.cancel() }
 
         #expect(
@@ -326,8 +356,8 @@ struct GPSDFixSourceTests {
 
     /// A session with the daemon's back-off (250 ms … 30 s) against `gpsd`, on a manual clock,
     /// logging into a recorder.
-    static func onManualClock(_ gpsd: FakeGPSD) -> (ManualClock, LogRecorder, Session) {
-        let clock = ManualClock()
+    static func onManualClock(_ gpsd: FakeGPSD) -> (ManualLoopClock, LogRecorder, Session) {
+        let clock = ManualLoopClock(loop: Self.loop)
         let log = LogRecorder()
         let session = Session(
             GPSDFixSource(
@@ -337,67 +367,200 @@ struct GPSDFixSourceTests {
     }
 
     /// The back-off waits of the reader on `clock`, advancing past each, until the next wake-up
-    /// would be after `end` or `atMost` waits were seen. Each wait is a sleeper on the manual
-    /// clock (a condition, not a poll).
-    static func backoffDelays(on clock: ManualClock, until end: Duration, atMost: Int) async throws -> [Duration] {
+    /// would be after `end` or `atMost` waits were seen. Each wait is a timer named
+    /// ``GPSDReader/backoffTimer`` that the reader scheduled (a condition, not a poll); a wait for
+    /// one that never comes fails after 30 s.
+    static func backoffDelays(on clock: ManualLoopClock, until end: Duration, atMost: Int) async throws -> [Duration] {
         var delays: [Duration] = []
         while delays.count < atMost {
-            try await clock.waitForSleepers(1)
-            guard let deadline = clock.deadlines.first, deadline.offset <= end else { break }
-            delays.append(clock.now.duration(to: deadline))
-            clock.advance(by: clock.now.duration(to: deadline))
+            let deadline = try await withDeadline(.seconds(30), "back-off timer \(delays.count + 1)") {
+                try await clock.waitForTimer(named: GPSDReader.backoffTimer)
+            }
+            guard deadline <= end else { break }
+            delays.append(deadline - clock.now)
+            await clock.advance(to: deadline)
         }
         return delays
     }
 
-    /// `pthread_create` fails (EAGAIN, as under `TasksMax=` or `LimitAS=`) for the first two
-    /// reader threads: the stream says why, stays open and tries again with back-off; the third
-    /// thread starts and connects to gpsd. Before, the stream finished at the first failure and
-    /// the daemon stayed at `noLocation` for good.
-    @Test func aReaderThreadThatCannotStartIsRetriedWithBackoff() async throws {
-        let gpsd = try FakeGPSD()
+    // MARK: - On the loop, without a thread of its own
+
+    /// Issue 15: while fixes stream, no reader has a thread — the old reader was a pthread
+    /// named `wundercast-gpsd` per stream. With more streams than the machine has cores (the
+    /// cooperative pool grows up to that) plus Dispatch's workers, the process has no thread of
+    /// that name and fewer new threads than streams.
+    @Test func whileStreamingNoThreadOfTheReaderExists() async throws {
+        // A connection a thread at the fake gpsd: every stream gets fixes at once.
+        let gpsd = try FakeGPSD(script: GPSDStep.healthy(latitude: 48.1173, longitude: 11.5167, interval: 0.2))
         defer { gpsd.stop() }
-        let attempts = Mutex(0)
-        let source = GPSDFixSource(
-            host: "127.0.0.1", port: gpsd.port, logger: .discard, initialBackoff: .milliseconds(10),
-            maxBackoff: .milliseconds(40)
-        ) { name, body in
-            let attempt = attempts.withLock {
-                $0 += 1
-                return $0
-            }
-            guard attempt > 2 else { return .failure(ReaderThread.StartError(code: EAGAIN)) }
-            return ReaderThread.start(name: name, body)
+        await Self.loop.perform {}  // the loop's own thread exists before the count
+        let before = Threads.names()
+        let streams = ProcessInfo.processInfo.activeProcessorCount + 4
+        let sessions = (0..<streams).map { _ in Session(GPSDFixSource(port: gpsd.port, loop: Self.loop)) }
+        defer { for session in sessions { session.cancel() } }
+        for session in sessions {
+            #expect(await session.events.wait { $0.fixes.count >= 2 }, "fake gpsd: \(gpsd.output)")
         }
+        let streaming = Threads.names()
+        #expect(!streaming.contains("wundercast-gpsd"), "\(streaming)")
+        #expect(streaming.count - before.count < streams, "before: \(before); streaming: \(streaming)")
+        for session in sessions { await session.stop() }
+    }
+
+    /// Every line is handled on the loop's thread: each log entry of the reader (the lines it
+    /// skipped, the connection's news) and each connection event is made there.
+    @Test func theReaderHandlesLinesOnTheLoopThread() async throws {
+        let reports = FileManager.default.temporaryDirectory
+            .appendingPathComponent("gpsd-reports-\(UUID().uuidString)")
+        let tpv = #"{"class":"TPV","device":"/dev/pts/3","mode":2,"lat":12.5,"lon":34.5}"#
+        try Data("not json\n{\"class\":\"SKY\"}\n\(tpv)\n".utf8).write(to: reports)
+        defer { try? FileManager.default.removeItem(at: reports) }
+        let gpsd = try FakeGPSD(reports: reports)
+        defer { gpsd.stop() }
+        let loop = Self.loop
+        let log = LogRecorder(onLoop: loop)
+        let onLoop = EventRecorder<Bool>()
+        let source = GPSDFixSource(port: gpsd.port, logger: Logger(sink: log, threshold: .debug), loop: loop)
         let session = Session(source)
+        source.onConnectionChange = { event in
+            onLoop.append(loop.isCurrent)
+            session.connection.append(event)
+        }
         defer { session.cancel() }
 
-        let cannotStart = "cannot start the gpsd reader thread: \(String(cString: strerror(EAGAIN)))"
-        #expect(
-            await session.events.wait { $0.contains { $0.unreachableReason?.hasPrefix("lost gpsd") == true } },
-            "no reader thread reached gpsd: \(session.events.values)")
-        let events = session.events.values
-        #expect(Array(events.prefix(2)) == Array(repeating: .condition(.unreachable(reason: cannotStart)), count: 2))
-        #expect(attempts.withLock { $0 } == 3)
-        #expect(gpsd.connections >= 1)
+        #expect(await session.events.wait { !$0.fixes.isEmpty }, "fake gpsd: \(gpsd.output)")
+        await session.stop()
+        #expect(log.contains(.debug, "skipped a line"))
+        #expect(!log.madeOnLoop.isEmpty && log.madeOnLoop.allSatisfy { $0 }, "\(log.madeOnLoop)")
+        #expect(!onLoop.values.isEmpty && onLoop.values.allSatisfy { $0 }, "\(onLoop.values)")
+    }
+
+    /// A consumer that stops releases gpsd at once: the fake gpsd reads
+    /// `?WATCH={"enable":false,"json":false};` (what `gps_stream(WATCH_DISABLE)` sent) and then
+    /// the close, within a second, and `.stopped` comes after the close.
+    @Test func stoppingTheStreamReleasesGpsdPromptly() async throws {
+        let reports = FileManager.default.temporaryDirectory.appendingPathComponent("gpsd-held-\(UUID().uuidString)")
+        try Data("\(Self.tpv)\n".replacingOccurrences(of: "{time}", with: "2026-12-01T12:00:00.000Z").utf8)
+            .write(to: reports)
+        defer { try? FileManager.default.removeItem(at: reports) }
+        let held = try FakeGPSD(reports: reports)
+        defer { held.stop() }
+        let session = Session(GPSDFixSource(port: held.port, loop: Self.loop))
+        defer { session.cancel() }
+
+        #expect(await session.events.wait { !$0.fixes.isEmpty }, "fake gpsd: \(held.output)")
+        #expect(held.outputLog.lines.contains(#"received 1 ?WATCH={"enable":true,"json":true};"#), "\(held.output)")
+        let stopping = ContinuousClock.now
+        await session.stop()
+        try await held.outputLog.waitFor("the close of connection 1", timeout: .seconds(1)) { $0 == "closed 1" }
+        #expect(ContinuousClock.now - stopping < .seconds(1))
+        let lines = held.outputLog.lines
+        let disable = try #require(
+            lines.firstIndex(of: #"received 1 ?WATCH={"enable":false,"json":false};"#), "\(lines)")
+        #expect(disable < lines.firstIndex(of: "closed 1")!)
+        #expect(TCPTable.establishedConnections(toPort: held.port) == 0)
+    }
+
+    /// A host name still works: `localhost` is looked up (off the loop: the lookup never runs
+    /// on its thread) and connected to.
+    @Test func aHostNameIsLookedUpOffTheLoopAndConnected() async throws {
+        let gpsd = try FakeGPSD(
+            tpv: #"{"class":"TPV","device":"/dev/ttyUSB0","mode":2,"lat":48.1173,"lon":11.5167}"#, interval: 0.2)
+        defer { gpsd.stop() }
+        let loop = Self.loop
+        let lookups = EventRecorder<Bool>()
+        let session = Session(
+            GPSDFixSource(
+                host: "localhost", port: gpsd.port,
+                clock: ContinuousLoopClock(loop: loop),
+                lookUp: { host, port in
+                    lookups.append(loop.isCurrent)
+                    return SocketAddress.lookUp(host: host, port: port)
+                }))
+        defer { session.cancel() }
+
+        #expect(await session.events.wait { !$0.fixes.isEmpty }, "events: \(session.events.values)")
+        await session.stop()
+        #expect(lookups.values == [false], "one lookup, off the loop: \(lookups.values)")
+    }
+
+    /// The addresses of a name are tried in order, as `gps_open` did: one that refuses (`::1`
+    /// here, where nothing listens on the port) and then the one gpsd listens on.
+    @Test func theAddressesOfANameAreTriedInOrder() async throws {
+        let gpsd = try FakeGPSD(
+            tpv: #"{"class":"TPV","device":"/dev/ttyUSB0","mode":2,"lat":48.1173,"lon":11.5167}"#, interval: 0.2)
+        defer { gpsd.stop() }
+        let session = Session(
+            GPSDFixSource(
+                host: "gpsd.test", port: gpsd.port, clock: ContinuousLoopClock(loop: Self.loop),
+                lookUp: { _, port in
+                    .success([
+                        SocketAddress(numericHost: "::1", port: port)!,
+                        SocketAddress(numericHost: "127.0.0.1", port: port)!,
+                    ])
+                }))
+        defer { session.cancel() }
+
+        #expect(await session.events.wait { !$0.fixes.isEmpty }, "events: \(session.events.values)")
+        #expect(!session.events.values.contains { $0.isUnreachable }, "\(session.events.values)")
         await session.stop()
     }
 
-    /// A consumer that stops while the reader thread cannot start ends the stream at once
-    /// (the back-off wait is cancelled) and `.stopped` is reported; no thread ever starts.
-    @Test func aConsumerThatStopsEndsTheRetriesOfAThreadThatCannotStart() async throws {
-        let attempts = Mutex(0)
-        let source = GPSDFixSource(
-            host: "127.0.0.1", port: 9, logger: .discard, initialBackoff: .seconds(600), maxBackoff: .seconds(600)
-        ) { _, _ in
-            attempts.withLock { $0 += 1 }
-            return .failure(ReaderThread.StartError(code: EAGAIN))
-        }
-        let session = Session(source)
-        #expect(await session.events.wait { $0.count >= 1 })
+    /// A name without an address is libgps's "can't get host entry", retried with back-off.
+    @Test func aNameWithoutAnAddressIsCantGetHostEntry() async throws {
+        let session = Session(
+            GPSDFixSource(
+                host: "no-such-gpsd.invalid", port: 2947, initialBackoff: .milliseconds(10),
+                maxBackoff: .milliseconds(20), clock: ContinuousLoopClock(loop: Self.loop),
+                lookUp: { _, _ in .failure(SocketAddress.LookupError(code: EAI_NONAME)) }))
+        defer { session.cancel() }
+
+        #expect(await session.events.wait { $0.count >= 2 })
         await session.stop()
-        await source.readersEnded()
-        #expect(attempts.withLock { $0 } == 1)
+        #expect(
+            session.events.values.allSatisfy {
+                $0
+                    == .condition(
+                        .unreachable(reason: "cannot reach gpsd at no-such-gpsd.invalid:2947: can't get host entry"))
+            },
+            "\(session.events.values)")
+        #expect(session.connection.values.first == .connectFailed(reason: "can't get host entry"))
+    }
+
+    /// A lookup that does not answer blocks neither the loop nor the reader: the attempt fails
+    /// after `lookupLimit` (back-off follows), the attempts meanwhile wait for the same lookup
+    /// (one at a time, never a second blocked lookup), the loop serves other work, and once
+    /// the resolver answers again the stream connects.
+    @Test func aLookupThatDoesNotAnswerIsWaitedForAtMostTheLimit() async throws {
+        let gpsd = try FakeGPSD(
+            tpv: #"{"class":"TPV","device":"/dev/ttyUSB0","mode":2,"lat":48.1173,"lon":11.5167}"#, interval: 0.2)
+        defer { gpsd.stop() }
+        let answer = DispatchSemaphore(value: 0)
+        let lookups = Atomic<Int>(0)
+        let session = Session(
+            GPSDFixSource(
+                host: "slow.test", port: gpsd.port, initialBackoff: .milliseconds(10), maxBackoff: .milliseconds(20),
+                clock: ContinuousLoopClock(loop: Self.loop),
+                lookUp: { _, port in
+                    if lookups.wrappingAdd(1, ordering: .relaxed).oldValue == 0 { answer.wait() }
+                    return .success([SocketAddress(numericHost: "127.0.0.1", port: port)!])
+                }, lookupLimit: .milliseconds(100)))
+        defer { session.cancel() }
+
+        #expect(await session.events.wait { $0.count(where: { $0.isUnreachable }) >= 3 })
+        let started = ContinuousClock.now
+        await Self.loop.perform {}
+        #expect(ContinuousClock.now - started < .seconds(1), "the loop is not blocked by the lookup")
+        #expect(lookups.load(ordering: .relaxed) == 1, "one lookup at a time")
+        #expect(
+            session.events.values.allSatisfy {
+                $0
+                    == .condition(
+                        .unreachable(reason: "cannot reach gpsd at slow.test:\(gpsd.port): can't get host entry"))
+            })
+        answer.signal()
+        #expect(await session.events.wait { !$0.fixes.isEmpty }, "events: \(session.events.values)")
+        await session.stop()
     }
 
     /// Issue 14: a stationary receiver whose TPVs carry no `time` keeps delivering fixes — one
@@ -406,7 +569,7 @@ struct GPSDFixSourceTests {
         let gpsd = try FakeGPSD(
             tpv: #"{"class":"TPV","device":"/dev/ttyUSB0","mode":2,"lat":48.1173,"lon":11.5167}"#, interval: 0.6)
         defer { gpsd.stop() }
-        let session = Session(GPSDFixSource(port: gpsd.port, logger: .discard))
+        let session = Session(GPSDFixSource(port: gpsd.port, logger: .discard, loop: Self.loop))
         defer { session.cancel() }
         #expect(await session.events.wait { $0.fixes.count >= 3 }, "fake gpsd: \(gpsd.output)")
         await session.stop()
@@ -475,6 +638,31 @@ struct GPSDFixSourceTests {
         }
         #expect(path.unicodeScalars.count <= 100, "\(path.count) scalars")
         #expect(!path.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "\(path.debugDescription)")
+    }
+}
+
+extension GPSDFixSourceUnitTests {
+    /// A TPV at exactly 0,0 without a time is no position (a defaulted record, not a receiver:
+    /// the fault suite's Null Island lie); with a time, or anywhere else, it is one.
+    @Test(arguments: [
+        (#"{"class":"TPV","mode":2,"lat":0,"lon":0}"#, false),
+        (#"{"class":"TPV","mode":2,"lat":0.0,"lon":-0.0}"#, false),
+        (#"{"class":"TPV","mode":2,"time":"2026-12-01T12:00:00.000Z","lat":0,"lon":0}"#, true),
+        (#"{"class":"TPV","mode":2,"lat":0,"lon":0.00001}"#, true),
+        (#"{"class":"TPV","mode":2,"lat":48.1,"lon":11.5}"#, true),
+    ])
+    func nullIslandWithoutATimeIsNoPosition(_ line: String, _ isPosition: Bool) {
+        let data = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
+        defer { data.deallocate() }
+        GPSDConnection.zero(data)
+        let text = UnsafeMutablePointer<CChar>.allocate(capacity: GPSDConnection.lineCapacity)
+        defer { text.deallocate() }
+        let message = GPSDConnection.unpack(Array(line.utf8) + [10], into: data, line: text)
+        switch message {
+        case .position: #expect(isPosition, "\(line)")
+        case .tpvWithoutPosition: #expect(!isPosition, "\(line)")
+        default: Issue.record("\(line): \(message)")
+        }
     }
 }
 
@@ -674,7 +862,7 @@ final class Session: Sendable {
     func stop() async {
         consumer.cancel()
         await consumer.value
-        #expect(await connection.wait(.seconds(5)) { $0.last == .stopped }, "the reader thread did not stop")
+        #expect(await connection.wait(.seconds(5)) { $0.last == .stopped }, "the reader did not stop")
     }
 
     /// For `defer`: cancel without waiting.
@@ -684,13 +872,27 @@ final class Session: Sendable {
 /// Log entries, for checking what was logged and how often.
 final class LogRecorder: LogSink {
     private let entries = Mutex<[(priority: LogPriority, message: String, fields: [(String, String)])]>([])
+    /// With `onLoop`: for each entry, whether it was made on that loop's thread.
+    private let loop: EventLoop?
+    private let onLoop = Mutex<[Bool]>([])
+
+    init(onLoop loop: EventLoop? = nil) {
+        self.loop = loop
+    }
 
     func log(
         _ priority: LogPriority, _ message: String, fields: [(String, String)], file: String, line: Int,
         function: String
     ) {
+        if let loop {
+            let current = loop.isCurrent
+            onLoop.withLock { $0.append(current) }
+        }
         entries.withLock { $0.append((priority, message, fields)) }
     }
+
+    /// Whether each entry was made on the loop's thread (``init(onLoop:)``).
+    var madeOnLoop: [Bool] { onLoop.withLock { $0 } }
 
     /// Entries with `MESSAGE_ID` = ``MessageID/gpsdDisconnected``.
     var outageReports: Int {
@@ -732,6 +934,20 @@ enum TCPTable {
             let fields = line.split(separator: " ")
             // sl local_address rem_address st ...; state 01 is ESTABLISHED.
             return fields.count > 3 && fields[2].hasSuffix(remote) && fields[3] == "01"
+        }
+    }
+}
+
+/// The process's threads as the kernel names them (`/proc/self/task/*/comm`, what `top -H` shows).
+enum Threads {
+    static func names() -> [String] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.compactMap { task in
+            guard let handle = FileHandle(forReadingAtPath: "/proc/self/task/\(task)/comm"),
+                let data = try? handle.readToEnd()
+            else { return nil }
+            try? handle.close()
+            return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         }
     }
 }

@@ -116,7 +116,7 @@ final class GPSDConnection {
     }
 
     deinit {
-        if phase != .closed { close() }
+        if phase != .closed { self.close() }
         data.deallocate()
         line.deinitialize(count: Self.lineCapacity)
         line.deallocate()
@@ -216,7 +216,7 @@ final class GPSDConnection {
             // The result does not matter: the connection is closed next either way.
             _ = try? TCPSocket.send(fd, Self.watchDisable, subject: "gpsd socket")
         }
-        if phase != .closed { close() }
+        if phase != .closed { self.close() }
     }
 
     /// Closes the socket, exactly once per connection (the caller has unregistered it).

@@ -449,7 +449,10 @@ struct GPSDFixSourceTests {
         defer { session.cancel() }
 
         #expect(await session.events.wait { !$0.fixes.isEmpty }, "fake gpsd: \(held.output)")
-        #expect(held.outputLog.lines.contains(#"received 1 ?WATCH={"enable":true,"json":true};"#), "\(held.output)")
+        // The fake logs what it read on its own output, which may come after the fix it sent.
+        try await held.outputLog.waitFor("the WATCH of connection 1", timeout: .seconds(10)) {
+            $0 == #"received 1 ?WATCH={"enable":true,"json":true};"#
+        }
         let stopping = ContinuousClock.now
         await session.stop()
         try await held.outputLog.waitFor("the close of connection 1", timeout: .seconds(1)) { $0 == "closed 1" }

@@ -14,7 +14,7 @@ import WundercastTestSupport
     static let userAgent = "wundercast-tests/1.0 (+https://example.invalid/wundercast)"
 
     @Test func bodyIsTheFixtureGzipDecoded() async throws {
-        let server = try await FixtureHTTPServer()
+        let server = try await PythonFixtureHTTPServer()
         defer { server.stop() }
         let client = CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared)
         let response = try await client.get(server.baseURL + "/v1/forecast?latitude=44.44&longitude=26.1", headers: [:])
@@ -29,7 +29,7 @@ import WundercastTestSupport
     }
 
     @Test func fahrenheitRecordingForFahrenheitQueries() async throws {
-        let server = try await FixtureHTTPServer()
+        let server = try await PythonFixtureHTTPServer()
         defer { server.stop() }
         let client = CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared)
         let response = try await client.get(server.baseURL + "/v1/forecast?temperature_unit=fahrenheit", headers: [:])
@@ -37,7 +37,7 @@ import WundercastTestSupport
     }
 
     @Test func userAgentAndExtraHeadersArrive() async throws {
-        let server = try await FixtureHTTPServer()
+        let server = try await PythonFixtureHTTPServer()
         defer { server.stop() }
         let client = CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared)
         _ = try await client.get(
@@ -51,7 +51,7 @@ import WundercastTestSupport
     }
 
     @Test func errorStatusesAreReturnedNotThrown() async throws {
-        let server = try await FixtureHTTPServer()
+        let server = try await PythonFixtureHTTPServer()
         defer { server.stop() }
         let client = CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared)
 
@@ -77,7 +77,7 @@ import WundercastTestSupport
     }
 
     @Test func redirectsAreFollowedAndOnlyTheFinalHeadersKept() async throws {
-        let server = try await FixtureHTTPServer()
+        let server = try await PythonFixtureHTTPServer()
         defer { server.stop() }
         let client = CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared)
         let response = try await client.get(server.baseURL + "/redirect?to=/v1/forecast%3Flatitude%3D1", headers: [:])
@@ -89,7 +89,7 @@ import WundercastTestSupport
     }
 
     @Test func redirectToAnotherProtocolIsRefused() async throws {
-        let server = try await FixtureHTTPServer()
+        let server = try await PythonFixtureHTTPServer()
         defer { server.stop() }
         let client = CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared)
         do {
@@ -112,9 +112,9 @@ import WundercastTestSupport
     /// not followed (outside the request budget and to a host nobody configured): `http-302`
     /// naming both origins, and the other server sees nothing.
     @Test func aRedirectToAnotherOriginIsNotFollowed() async throws {
-        let server = try await FixtureHTTPServer()
+        let server = try await PythonFixtureHTTPServer()
         defer { server.stop() }
-        let other = try await FixtureHTTPServer()
+        let other = try await PythonFixtureHTTPServer()
         defer { other.stop() }
         let client = CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared)
         let tally = RedirectTally()
@@ -138,7 +138,7 @@ import WundercastTestSupport
     /// Redirects within the origin: at most two hops, each counted (``RedirectTally``); a third
     /// is not followed (`http-302`).
     @Test func sameOriginRedirectsAreFollowedTwiceAndCounted() async throws {
-        let server = try await FixtureHTTPServer()
+        let server = try await PythonFixtureHTTPServer()
         defer { server.stop() }
         let client = CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared)
         let twice = Self.redirect(to: Self.redirect(to: "/v1/forecast"))
@@ -166,7 +166,7 @@ import WundercastTestSupport
 
     /// The provider queue counts each hop as a request of its own (`status` `requests`).
     @Test func theProviderQueueCountsEveryRedirectHop() async throws {
-        let server = try await FixtureHTTPServer()
+        let server = try await PythonFixtureHTTPServer()
         defer { server.stop() }
         final class Redirected: WeatherProvider {
             let name = "redirected"
@@ -186,7 +186,7 @@ import WundercastTestSupport
     }
 
     @Test func totalTimeout() async throws {
-        let server = try await FixtureHTTPServer()
+        let server = try await PythonFixtureHTTPServer()
         defer { server.stop() }
         try server.respond(delaySeconds: 5)
         let client = CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared, timeout: .milliseconds(500))
@@ -220,7 +220,7 @@ import WundercastTestSupport
     }
 
     @Test func cancellationDuringADelayedResponseIsPrompt() async throws {
-        let server = try await FixtureHTTPServer()
+        let server = try await PythonFixtureHTTPServer()
         defer { server.stop() }
         // Long enough that a loaded machine cannot let the answer arrive before the cancellation.
         try server.respond(delaySeconds: 30)
@@ -238,7 +238,7 @@ import WundercastTestSupport
     }
 
     @Test func alreadyCancelledTaskSendsNothing() async throws {
-        let server = try await FixtureHTTPServer()
+        let server = try await PythonFixtureHTTPServer()
         defer { server.stop() }
         let client = CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared)
         let url = server.baseURL + "/v1/forecast"
@@ -251,7 +251,7 @@ import WundercastTestSupport
     }
 
     @Test func bodyLargerThanTheCapIsAnError() async throws {
-        let server = try await FixtureHTTPServer()
+        let server = try await PythonFixtureHTTPServer()
         defer { server.stop() }
         let client = CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared, maxBodySize: 1000)
         do {
@@ -263,7 +263,7 @@ import WundercastTestSupport
     }
 
     @Test func headerWithALineBreakIsRefused() async throws {
-        let server = try await FixtureHTTPServer()
+        let server = try await PythonFixtureHTTPServer()
         defer { server.stop() }
         let client = CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared)
         await #expect(throws: WeatherError.self) {
@@ -275,7 +275,7 @@ import WundercastTestSupport
     /// An `appid` in a URL must never reach an error message (and so a log line).
     @Test func errorMessagesNeverContainTheQuery() async throws {
         let port = try await Self.closedPort()
-        let server = try await FixtureHTTPServer()
+        let server = try await PythonFixtureHTTPServer()
         defer { server.stop() }
         let client = CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared, timeout: .milliseconds(300))
         try server.respond(delaySeconds: 3)
@@ -322,7 +322,7 @@ import WundercastTestSupport
     }
 
     @Test func clientsOnManyTasks() async throws {
-        let server = try await FixtureHTTPServer()
+        let server = try await PythonFixtureHTTPServer()
         defer { server.stop() }
         let client = CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared)
         let expected = try Fixtures.bytes(Self.metric)
@@ -337,7 +337,7 @@ import WundercastTestSupport
 
     /// A port on 127.0.0.1 that nobody listens on: the port of a fixture server that has stopped.
     static func closedPort() async throws -> Int {
-        let server = try await FixtureHTTPServer()
+        let server = try await PythonFixtureHTTPServer()
         let port = server.port
         await server.stopAndWait()
         return port
@@ -367,7 +367,7 @@ import WundercastTestSupport
     }
 
     @Test func deltaSeconds() async throws {
-        let server = try await FixtureHTTPServer()
+        let server = try await PythonFixtureHTTPServer()
         defer { server.stop() }
         try server.respond(status: 503, body: "busy", retryAfter: 120)
         let response = try await CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared).get(
@@ -379,7 +379,7 @@ import WundercastTestSupport
     /// An hour ahead: the seconds are counted from when the answer arrived, so a second may
     /// have passed between writing the date and reading it (and dates have whole seconds).
     @Test func httpDateInTheFuture() async throws {
-        let server = try await FixtureHTTPServer()
+        let server = try await PythonFixtureHTTPServer()
         defer { server.stop() }
         let date = Self.httpDate(secondsFromNow: 3600)
         try server.respond(status: 429, body: "{}", headers: ["Retry-After": date])
@@ -391,7 +391,7 @@ import WundercastTestSupport
     }
 
     @Test func httpDateInThePastIsZero() async throws {
-        let server = try await FixtureHTTPServer()
+        let server = try await PythonFixtureHTTPServer()
         defer { server.stop() }
         try server.respond(status: 503, body: "{}", headers: ["Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"])
         let response = try await CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared).get(
@@ -400,7 +400,7 @@ import WundercastTestSupport
     }
 
     @Test func providerCarriesTheDateFormIntoTheError() async throws {
-        let server = try await FixtureHTTPServer()
+        let server = try await PythonFixtureHTTPServer()
         defer { server.stop() }
         let date = Self.httpDate(secondsFromNow: 600)
         try server.respond(
@@ -422,7 +422,7 @@ import WundercastTestSupport
     }
 
     @Test func dailyLimitOverTheWire() async throws {
-        let server = try await FixtureHTTPServer()
+        let server = try await PythonFixtureHTTPServer()
         defer { server.stop() }
         let reason = "Daily API request limit exceeded. Please try again tomorrow."
         try server.respond(status: 429, body: #"{"error":true,"reason":"\#(reason)"}"#)

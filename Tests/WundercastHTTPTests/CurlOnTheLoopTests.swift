@@ -16,7 +16,7 @@ import WundercastTestSupport
     /// Every libcurl callback — socket, timer, header and body (the write callback, here with a
     /// gzip body and a redirect hop) — runs on the loop's thread.
     @Test func everyCallbackRunsOnTheLoopsThread() async throws {
-        let server = try await FixtureHTTPServer()
+        let server = try await PythonFixtureHTTPServer()
         defer { server.stop() }
         let loop = try EventLoop(name: "curl-probe")
         defer { loop.stop() }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The syscall rule (issue 15, STYLE.md): nothing outside Sources/WundercastPOSIX calls glibc's
+# The syscall rule (issue 15; docs/ARCHITECTURE.md, the WundercastPOSIX row): nothing outside Sources/WundercastPOSIX calls glibc's
 # I/O, process or thread functions. Only a file that imports Glibc can call them (the compiler
 # sees to that: no other module re-exports it), so only those files are read; in them a call is
 # the function's name followed by "(" that is not a member (".name("), a definition

@@ -91,8 +91,8 @@ import WundercastTestSupport
 
     /// While twenty transfers run, the process has no thread more for them: none made by the
     /// loop's thread (a thread inherits the name of the one that made it, so one libcurl made —
-    /// a resolver's — would carry the loop's name; 127.0.0.1 needs no resolving), and not one
-    /// thread per transfer (other tests of this process may start a few meanwhile).
+    /// a resolver's — would carry the loop's name; 127.0.0.1 needs no resolving). A count of all
+    /// new threads is no check: the tests that run beside it in this process start theirs.
     @Test func noThreadAppearsWhileTransfersRun() async throws {
         let server = try await HoldingHTTPServer()
         defer { server.stop() }
@@ -111,7 +111,6 @@ import WundercastTestSupport
             let new = during.filter { before[$0.key] == nil }
             #expect(during.values.filter { $0 == "curl-census" }.count == 1, "\(during)")
             #expect(!new.values.contains("curl-census"), "threads the loop's thread made: \(new)")
-            #expect(new.count < 20, "\(new.count) new threads while 20 transfers ran: \(new)")
             await server.release()
             try await group.waitForAll()
         }

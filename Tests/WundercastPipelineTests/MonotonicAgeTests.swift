@@ -66,4 +66,18 @@ import WundercastTestSupport
         #expect(current.location?.receivedUptime == .seconds(120))
         #expect(current.stamped(now: wall - 3600 + 25, uptime: .seconds(125)).location?.ageSeconds == 5)
     }
+
+    /// The same answer served again from the cache keeps its moment: no change of the state
+    /// (no journal entry, no watcher line) for a monotonic reading that moved by nanoseconds.
+    @Test func theSameAnswerAgainIsNoChange() {
+        let store = StateStore(provider: "open-meteo", authorization: .authorizedAlways)
+        let weather = makeWeather(2.6, code: 3)
+        store.publishWeather(weather, fetchedAt: wall, fetchedUptime: .seconds(100))
+        let first = store.current
+        store.publishWeather(weather, fetchedAt: wall, fetchedUptime: .seconds(100) + .nanoseconds(40))
+        #expect(store.current == first)
+        #expect(store.current.fetchedUptime == .seconds(100))
+        store.publishWeather(weather, fetchedAt: wall + 60, fetchedUptime: .seconds(160))
+        #expect(store.current.fetchedUptime == .seconds(160), "a new fetch has its own moment")
+    }
 }

@@ -196,8 +196,11 @@ public final class StateStore: Sendable {
         }
         change { f in
             f.weather = weather
+            // The same answer again (served from the cache) keeps its moment: its monotonic
+            // reading, made anew from the cache's `sinceArrival`, differs by nanoseconds, which
+            // must not make a change of the state.
+            if f.fetchedAt != fetchedAt || f.fetchedUptime == nil { f.fetchedUptime = fetchedUptime }
             f.fetchedAt = fetchedAt
-            f.fetchedUptime = fetchedUptime
             f.failure = nil
             f.fetching = false
             f.restored = nil

@@ -33,7 +33,9 @@ final class DaemonConnection {
                 throw Self.stuck(path, limitText, "connecting")
             case .system(let failure) where failure.call == "socket":
                 throw .unreachable("cannot make a socket: \(failure.reason)")
-            case .system(let failure) where failure.code == EAGAIN:
+            case .system(let failure) where failure.call == "poll":
+                throw .unreachable("lost wundercastd at \(path): \(failure.reason)")
+            case .system(let failure) where failure.call == "connect" && failure.code == EAGAIN:
                 // The daemon's accept queue stayed full until the deadline: stuck or overloaded.
                 throw .noAnswer(
                     "no answer from wundercastd at \(path) within \(limitText) (its connection queue is full)")

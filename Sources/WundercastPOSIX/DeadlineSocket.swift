@@ -42,7 +42,8 @@ public final class DeadlineSocket {
                 var length = socklen_t(MemoryLayout<Int32>.size)
                 getsockopt(fd, SOL_SOCKET, SO_ERROR, &failure, &length)
                 if failure == 0 { return }
-                throw .system(Errno(call: "connect", subject: path, code: failure))
+                // The connect's own result, read with SO_ERROR.
+                throw .system(Errno(call: "getsockopt", subject: path, code: failure))
             case EAGAIN:
                 guard ContinuousClock.now < deadline else {
                     throw .system(Errno(call: "connect", subject: path, code: EAGAIN))
@@ -99,7 +100,9 @@ public final class DeadlineSocket {
                 let left = deadline - ContinuousClock.now
                 guard left > .zero else { throw .deadline }
                 let (seconds, attoseconds) = left.components
-                timeout = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+                timeout =
+                    seconds >= Int64(Int32.max) / 1000
+                    ? Int32.max : Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
             }
             var descriptor = pollfd(fd: fd, events: events, revents: 0)
             let ready = poll(&descriptor, 1, timeout)

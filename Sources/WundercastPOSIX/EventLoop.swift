@@ -227,13 +227,17 @@ public final class EventLoop: @unchecked Sendable {
         let left = ContinuousClock.now.duration(to: deadline)
         guard left > .zero else { return 0 }
         let (seconds, attoseconds) = left.components
+        // A deadline weeks away waits its longest and is looked at again (no overflow).
+        guard seconds < Int64(Int32.max) / 1000 else { return Int32.max }
         let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
         return Int32(clamping: milliseconds)
     }
 
     private func runDueTimers() {
         guard timers.count > 0 else { return }
-        for work in timers.takeDue(at: .now) where running.load(ordering: .relaxed) { work() }
+        // One at a time: a timer that cancels another due in the same turn stops it.
+        let now = ContinuousClock.now
+        while running.load(ordering: .relaxed), let work = timers.popDue(at: now) { work() }
     }
 
     // The descriptors close only with the last reference: a late ``post(_:)`` must never write

@@ -29,15 +29,14 @@ struct TimerHeap {
         return heap.first?.deadline
     }
 
-    /// Takes the work of every live timer due at `now`, earliest first.
-    mutating func takeDue(at now: ContinuousClock.Instant) -> [() -> Void] {
-        var due: [() -> Void] = []
+    /// Takes the work of the earliest live timer due at `now`, if any (one at a time, so that
+    /// a timer cancelled by the one before it in the same turn does not run).
+    mutating func popDue(at now: ContinuousClock.Instant) -> (() -> Void)? {
         while let first = heap.first, first.deadline <= now {
             popFirst()
-            if let body = work.removeValue(forKey: first.id) { due.append(body) }
+            if let body = work.removeValue(forKey: first.id) { return body }
         }
-        dropCancelled()
-        return due
+        return nil
     }
 
     private mutating func dropCancelled() {

@@ -33,6 +33,25 @@ import WundercastTestSupport
         _ = try await seen.wait(timeout: .seconds(10), "the timer set by a timer") { $0.last == "again" }
     }
 
+    /// A timer cancelled by another that comes due in the same turn does not run.
+    @Test func aTimerCancelledInTheSameTurnDoesNotRun() async throws {
+        let loop = try EventLoop(name: "test-cancel")
+        defer { loop.stop() }
+        let seen = Observed<[String]>([])
+        let past = ContinuousClock.now - .seconds(1)
+        await loop.perform {
+            var victim: EventLoop.TimerID?
+            loop.schedule(at: past) {
+                if let victim { loop.cancel(victim) }
+                seen.update { $0.append("first") }
+            }
+            victim = loop.schedule(at: past + .milliseconds(1)) { seen.update { $0.append("cancelled one") } }
+            loop.schedule(at: past + .milliseconds(2)) { seen.update { $0.append("last") } }
+        }
+        let order = try await seen.wait(timeout: .seconds(10), "two timers") { $0.count >= 2 }
+        #expect(order == ["first", "last"])
+    }
+
     /// `perform` suspends the caller without blocking a thread and returns what the loop computed.
     @Test func performReturnsTheLoopsResult() async throws {
         let loop = try EventLoop(name: "test-perform")

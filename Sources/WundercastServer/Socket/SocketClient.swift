@@ -63,7 +63,7 @@ final class SocketClient: @unchecked Sendable {
     private func ready(_ events: EventLoop.Events) {
         // Gone both ways while a held request is under way: nobody is left to answer (and a
         // hang-up is reported on every turn while input is not read).
-        if holding && events.contains(.hangUp) {
+        if holding && !events.isDisjoint(with: .hangUp) {
             self.close()
             return
         }

@@ -18,7 +18,9 @@ extension SocketServer {
     /// stops); then cancels those under way and waits for them. ``SocketService`` runs it for
     /// the daemon: lookups and decisions are structured tasks of the socket service.
     public func runJobs() async {
-        await withTaskGroup(of: Void.self) { group in
+        // Discarding: a finished job is freed at once (a plain group keeps every child until
+        // it is collected, which a server running for months never does).
+        await withDiscardingTaskGroup { group in
             for await job in jobs {
                 group.addTask { [self] in
                     var line = await job.answer()

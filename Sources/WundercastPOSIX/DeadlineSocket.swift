@@ -97,12 +97,8 @@ public final class DeadlineSocket {
         while true {
             var timeout: Int32 = -1
             if let deadline {
-                let left = deadline - ContinuousClock.now
-                guard left > .zero else { throw .deadline }
-                let (seconds, attoseconds) = left.components
-                timeout =
-                    seconds >= Int64(Int32.max) / 1000
-                    ? Int32.max : Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+                guard ContinuousClock.now < deadline else { throw .deadline }
+                timeout = PollTimeout.milliseconds(until: deadline)
             }
             var descriptor = pollfd(fd: fd, events: events, revents: 0)
             let ready = poll(&descriptor, 1, timeout)

@@ -224,13 +224,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Until the earliest timer, whole milliseconds rounded up (never early); -1 without one.
     private func waitMilliseconds() -> Int32 {
         guard let deadline = timers.nextDeadline() else { return -1 }
-        let left = ContinuousClock.now.duration(to: deadline)
-        guard left > .zero else { return 0 }
-        let (seconds, attoseconds) = left.components
-        // A deadline weeks away waits its longest and is looked at again (no overflow).
-        guard seconds < Int64(Int32.max) / 1000 else { return Int32.max }
-        let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-        return Int32(clamping: milliseconds)
+        return PollTimeout.milliseconds(until: deadline)
     }
 
     private func runDueTimers() {

@@ -11,7 +11,8 @@ import WundercastTestSupport
 /// `GPSDFixSource` against a real gpsd started by gpsfake on a private port.
 ///
 /// Serialized: each test runs its own gpsfake + gpsd, and the machine has two shared cores.
-/// Every wait is bounded; a broken source fails a test instead of hanging it.
+/// Every wait is bounded; a broken source fails a test instead of hanging it. gpsfake starts
+/// and ends without holding a thread of the cooperative pool (`GPSFake.start`, its `deinit`).
 @Suite(.serialized, .timeLimit(.minutes(2)))
 struct GPSDFixSourceTests {
     /// The loop every reader of these tests runs on (as the daemon's reactor).
@@ -25,8 +26,8 @@ struct GPSDFixSourceTests {
     func fixesLieOnTheTrackAndAreNotRepeated(_ log: URL) async throws {
         let track = try NMEATrack.load(log)
         let box = try #require(track.boundingBox)
-        let gpsfake = try GPSFake(log: log, cycle: 0.02)
-        defer { gpsfake.stop() }
+        let gpsfake = try await GPSFake.start(log: log, cycle: 0.02)
+        defer { gpsfake.stopInBackground() }
         let session = Session(
             GPSDFixSource(
                 port: gpsfake.port, initialBackoff: .milliseconds(50), maxBackoff: .milliseconds(200), loop: Self.loop))
@@ -71,8 +72,8 @@ struct GPSDFixSourceTests {
             "\(early)")
         #expect(log.outageReports == 1, "an outage is logged once, its retries at debug level")
 
-        let gpsfake = try GPSFake(log: Self.nl2008u, cycle: 0.1, port: port)
-        defer { gpsfake.stop() }
+        let gpsfake = try await GPSFake.start(log: Self.nl2008u, cycle: 0.1, port: port)
+        defer { gpsfake.stopInBackground() }
         #expect(await session.events.wait { !$0.fixes.isEmpty }, "gpsfake said: \(gpsfake.output)")
         let events = session.events.values
         let firstFix = try #require(events.firstIndex(where: { $0.isFix }))
@@ -90,8 +91,8 @@ struct GPSDFixSourceTests {
 
     /// Ending the iteration sends WATCH disable, closes the socket and ends the thread.
     @Test func stoppingIterationClosesTheConnection() async throws {
-        let gpsfake = try GPSFake(log: Self.nl2008u, cycle: 0.02)
-        defer { gpsfake.stop() }
+        let gpsfake = try await GPSFake.start(log: Self.nl2008u, cycle: 0.02)
+        defer { gpsfake.stopInBackground() }
         let source = GPSDFixSource(port: gpsfake.port, loop: Self.loop)
         let connection = EventRecorder<GPSDFixSource.ConnectionEvent>()
         let brokeOut = Atomic<Bool>(false)
@@ -131,8 +132,8 @@ struct GPSDFixSourceTests {
     @Test func reconnectsWhenGpsdRestartsOnTheSamePort() async throws {
         let nl2008u = try #require(NMEATrack.load(Self.nl2008u).boundingBox)
         let bt451 = try #require(NMEATrack.load(Self.bt451).boundingBox)
-        let first = try GPSFake(log: Self.nl2008u, cycle: 0.02)
-        defer { first.stop() }
+        let first = try await GPSFake.start(log: Self.nl2008u, cycle: 0.02)
+        defer { first.stopInBackground() }
         let log = LogRecorder()
         let session = Session(
             GPSDFixSource(
@@ -143,15 +144,15 @@ struct GPSDFixSourceTests {
         #expect(
             await session.events.wait { $0.fixes.contains { Self.contains(nl2008u, $0) } },
             "gpsfake said: \(first.output)")
-        first.stop()
+        await first.stopAndWait()
         #expect(await session.events.wait { $0.contains(where: { $0.isUnreachable }) })
         let lost = try #require(session.events.values.first(where: { $0.isUnreachable }))
         #expect(lost.unreachableReason?.hasPrefix("lost gpsd at 127.0.0.1:\(first.port): ") == true, "\(lost)")
         #expect(await session.events.wait { $0.count(where: { $0.isUnreachable }) >= 3 })
         #expect(log.outageReports == 1)
 
-        let second = try GPSFake(log: Self.bt451, cycle: 0.02, port: first.port)
-        defer { second.stop() }
+        let second = try await GPSFake.start(log: Self.bt451, cycle: 0.02, port: first.port)
+        defer { second.stopInBackground() }
         #expect(
             await session.events.wait { $0.fixes.contains { Self.contains(bt451, $0) } },
             "no fix from the second gpsd; events: \(session.events.values); gpsfake said: \(second.output)")
@@ -168,8 +169,8 @@ struct GPSDFixSourceTests {
     /// the stream says `.deviceGone`, and `.unreachable` only when gpsd itself goes (after
     /// `linger` seconds).
     @Test func deviceGoneAfterTheLogEndsThenUnreachableWhenGpsdGoes() async throws {
-        let gpsfake = try GPSFake(log: Self.bt451, cycle: 0.01, once: true, linger: 3)
-        defer { gpsfake.stop() }
+        let gpsfake = try await GPSFake.start(log: Self.bt451, cycle: 0.01, once: true, linger: 3)
+        defer { gpsfake.stopInBackground() }
         let log = LogRecorder()
         let session = Session(
             GPSDFixSource(

@@ -45,12 +45,14 @@ struct AccessControlTests {
 
     /// As ``ask(_:as:_:)``, on the socket at `socket`.
     private func ask(socket: String, as identity: [String], _ requests: String) async throws -> [String] {
+        // The server's close once every request is answered ends socat (-t only a safety net):
+        // lookups are tasks of this test process, which a loaded run keeps waiting for seconds.
         let socat = try ChildProcess(
-            ["/usr/bin/setpriv"] + identity + ["/usr/bin/socat", "-t", "30", "-", "UNIX-CONNECT:\(socket)"],
+            ["/usr/bin/setpriv"] + identity + ["/usr/bin/socat", "-t", "90", "-", "UNIX-CONNECT:\(socket)"],
             stdinPipe: true, separateStderr: true)
         socat.writeToStdin(Array(requests.utf8))
         socat.closeStdin()
-        let status = try await socat.exited(timeout: .seconds(20))
+        let status = try await socat.exited(timeout: .seconds(60))
         try await socat.output.waitForEnd("socat's output")
         #expect(status == 0, "socat: \(socat.errorOutput.rawText)")
         return socat.output.lines

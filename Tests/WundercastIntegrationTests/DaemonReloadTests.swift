@@ -73,7 +73,7 @@ import WundercastTestSupport
         let http = try await FixtureHTTPServer()
         let port = try GPSFake.freePort()
         let gpsfake = try await GPSFake.start(log: Self.boat, cycle: 0.01, port: port)
-        defer { gpsfake.stop() }
+        defer { gpsfake.stopInBackground() }
         let base = "[Weather]\nURL=\(http.baseURL)\n[Throttle]\nMinDistance=1km\n[Location]\nAuthorization=always\n"
         let daemon = try await DaemonProcess(configuration: base + "GPSD=127.0.0.1:1\n")
         let unreachable = try await daemon.waitForState(timeout: .seconds(30), "no gpsd") {

@@ -120,11 +120,13 @@ extension DaemonWakeTests {
         let asked = ContinuousClock.now
         let now = try await daemon.now()
         #expect(now["status"] != nil, "\(now)")
-        #expect(ContinuousClock.now - asked < .seconds(20), "answered long before sd-bus's 90 s")
+        // The regression this guards is a loop blocked for sd-bus's default 90 s: the bound
+        // stays far from it, and far above what a loaded machine takes to start a client.
+        #expect(ContinuousClock.now - asked < .seconds(60), "answered long before sd-bus's 90 s")
         try await daemon.output.waitFor(containing: "did not confirm the subscription")
         #expect(!daemon.output.lines.contains { $0.contains("watching logind's PrepareForSleep") })
         let stopping = ContinuousClock.now
         #expect(await daemon.stop() == 0)
-        #expect(ContinuousClock.now - stopping < .seconds(20), "\(daemon.log)")
+        #expect(ContinuousClock.now - stopping < .seconds(60), "long before sd-bus's 90 s: \(daemon.log)")
     }
 }

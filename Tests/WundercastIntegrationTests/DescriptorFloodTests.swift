@@ -7,9 +7,15 @@ import WundercastTestSupport
 /// fetches go on, and when descriptors do run out accepting pauses with one log line and
 /// resumes by itself.
 @Suite struct DescriptorFloodTests {
-    private func prlimit(_ pid: pid_t, _ limit: Int) async throws {
-        let result = try await runProcess("/usr/bin/prlimit", ["--pid", "\(pid)", "--nofile=\(limit):"])
-        #expect(result.status == 0, "prlimit: \(result.stderr)")
+    /// Sets the daemon's soft descriptor limit; a daemon that has ended is a failure that says
+    /// how it ended and what it logged (not prlimit's "No such process").
+    private func prlimit(_ daemon: DaemonProcess, _ limit: Int) async throws {
+        try #require(daemon.isRunning, "wundercastd ended (\(daemon.exitCode ?? -1)); log:\n\(daemon.log.suffix(3000))")
+        let result = try await runProcess("/usr/bin/prlimit", ["--pid", "\(daemon.pid)", "--nofile=\(limit):"])
+        #expect(
+            result.status == 0,
+            "prlimit: \(result.stderr); wundercastd \(daemon.exitCode.map { "ended (\($0))" } ?? "runs"); log:\n\(daemon.log.suffix(3000))"
+        )
     }
 
     /// The lowest descriptor number `pid` has free: with that as its limit, it can open none.
@@ -43,7 +49,7 @@ import WundercastTestSupport
         let http = try await FixtureHTTPServer()
         let daemon = try await daemon(http, maxAge: "4s")
         // 128 descriptors: at most 96 clients (a quarter kept for the daemon's own work).
-        try await prlimit(daemon.pid, 128)
+        try await prlimit(daemon, 128)
         let flood = try (0..<300).map { _ in try LineClient(path: daemon.socketPath) }
         defer { for client in flood { client.close() } }
         for client in flood { client.send("version\n") }
@@ -76,14 +82,14 @@ import WundercastTestSupport
         let daemon = try await daemon(http, maxAge: "1h")
         // The watcher that saw the fresh state has left: no descriptor closes after this.
         _ = try await daemon.output.waitFor(containing: "closed (0 connected)", timeout: .seconds(30))
-        try await prlimit(daemon.pid, try lowestFreeDescriptor(daemon.pid))
+        try await prlimit(daemon, try lowestFreeDescriptor(daemon.pid))
         let waiting = try (0..<3).map { _ in try LineClient(path: daemon.socketPath) }
         defer { for client in waiting { client.close() } }
         for client in waiting { client.send("now\n") }
         _ = try await daemon.output.waitFor(containing: "not accepting new clients", timeout: .seconds(30))
         _ = try await daemon.output.waitFor(containing: "(retry 2)", timeout: .seconds(30))
 
-        try await prlimit(daemon.pid, 1024)
+        try await prlimit(daemon, 1024)
         for client in waiting {
             #expect(try jsonObject(await client.readLine())["class"] as? String == "WEATHER")
         }

@@ -96,11 +96,15 @@ import WundercastTestSupport
                 """)
         _ = try await daemon.waitForState("fresh") { $0["status"] as? String == "fresh" }
         for example in examples {
-            let result = try await runProcess(
-                "/bin/sh", ["-c", #"printf '%s\n' "$REQUEST" | socat -t 1 - "UNIX-CONNECT:$SOCKET""#],
-                environment: ["REQUEST": example.request, "SOCKET": daemon.socketPath, "PATH": "/usr/bin:/bin"])
-            let answers = result.stdout.split(separator: "\n").map(String.init)
-            #expect(answers.count >= example.answers.count, "\(example): got \(result.stdout) \(result.stderr)")
+            // As a user would ask (`echo REQUEST | socat - UNIX-CONNECT:…`); the answers are
+            // awaited as they arrive, as many as documented (a watcher's go on), not for a time.
+            let socat = try ChildProcess(
+                ["/usr/bin/socat", "-t", "60", "-", "UNIX-CONNECT:\(daemon.socketPath)"], stdinPipe: true,
+                separateStderr: true)
+            defer { socat.signalGroup(SIGKILL) }
+            socat.writeToStdin(Array((example.request + "\n").utf8))
+            socat.closeStdin()
+            let answers = try await socat.output.waitFor(lines: example.answers.count, "the answers to \(example)")
             for (documented, real) in zip(example.answers, answers) {
                 let want = try JSONSerialization.jsonObject(with: Data(documented.utf8))
                 let got = try JSONSerialization.jsonObject(with: Data(real.utf8))

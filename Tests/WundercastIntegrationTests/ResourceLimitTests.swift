@@ -74,7 +74,7 @@ struct ResourceLimitTests {
         defer { limits.remove() }  // on a failure path; else release() below
         let http = try await FixtureHTTPServer()
         let gpsfake = try await GPSFake.start(log: Self.track, cycle: 0.05)
-        defer { gpsfake.stop() }
+        defer { gpsfake.stopInBackground() }
         let daemon = try await DaemonProcess(
             configuration: DaemonEndToEndTests().configuration(gpsdPort: gpsfake.port, http: http),
             launcher: limits.launcher)

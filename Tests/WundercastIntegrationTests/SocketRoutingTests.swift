@@ -112,13 +112,17 @@ import WundercastTestSupport
     @Test func aHalfClosedConnectionGetsItsLookupAnswer() async throws {
         let test = try TestServer()
         let socat = try ChildProcess(
-            // socat waits only 0.5 s for answers after its input ends unless told (-t).
-            ["/usr/bin/socat", "-t", "30", "-", "UNIX-CONNECT:\(test.path)"], stdinPipe: true, separateStderr: true)
+            // socat waits only 0.5 s for answers after its input ends unless told (-t): the
+            // server's close after the answer is what ends it here, -t only a safety net. The
+            // lookup is a task of this test process, which a loaded run keeps waiting for seconds.
+            ["/usr/bin/socat", "-t", "90", "-", "UNIX-CONNECT:\(test.path)"], stdinPipe: true, separateStderr: true)
         socat.writeToStdin(Array("weather Oslo\n".utf8))
         socat.closeStdin()
-        try await test.lookups.wait(timeout: .seconds(10), "the lookup") { $0.count == 1 }
+        try await test.lookups.wait(timeout: .seconds(30), "the lookup") { $0.count == 1 }
         test.openLookups()
-        try await socat.exited(timeout: .seconds(20))
+        try await socat.exited(timeout: .seconds(60))
+        // The exit and the end of its output are two events (another thread reads the output).
+        try await socat.output.waitForEnd("the end of socat's output")
         #expect(try jsonObject(socat.output.lines.first)["message"] as? String == "lookup Oslo")
     }
 

@@ -10,11 +10,16 @@ import WundercastTestSupport
 /// A test client for the daemon's socket. Its reads block (bounded by `SO_RCVTIMEO`), so
 /// ``readLine()`` does them on a dedicated thread, never on a Swift concurrency thread; a
 /// thread of the test's own may call ``readLineBlocking()``. One reader at a time.
+///
+/// ``close()`` during a read shuts the connection down (the read ends at once) and leaves the
+/// closing of the descriptor to the reader as it leaves: a reader that a cancelled wait left
+/// behind never reads a descriptor number that another test took meanwhile.
 final class LineClient: @unchecked Sendable {
     let fd: Int32
     private var buffer: [UInt8] = []
-    private let closeLock = NSLock()
+    private let lock = NSLock()
     private var closed = false
+    private var reading = false
 
     init(path: String) throws {
         fd = try UnixSocket.connect(path: path)
@@ -24,6 +29,7 @@ final class LineClient: @unchecked Sendable {
 
     func send(_ text: String) {
         let bytes = Array(text.utf8)
+        guard !lock.withLock({ closed }) else { return }
         _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
@@ -32,8 +38,21 @@ final class LineClient: @unchecked Sendable {
         (try? await onDedicatedThread("LineClient.readLine") { self.readLineBlocking() }) ?? nil
     }
 
-    /// The next line, or `nil` on EOF or timeout; blocks the calling thread.
+    /// The next line, or `nil` on EOF, timeout or ``close()``; blocks the calling thread.
     func readLineBlocking() -> String? {
+        guard
+            lock.withLock({ () -> Bool in
+                reading = !closed
+                return reading
+            })
+        else { return nil }
+        defer {
+            let closeNow = lock.withLock { () -> Bool in
+                reading = false
+                return closed
+            }
+            if closeNow { Glibc.close(fd) }
+        }
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             if let i = buffer.firstIndex(of: 10) {
@@ -48,13 +67,16 @@ final class LineClient: @unchecked Sendable {
     }
 
     /// Closes the connection once: tests run in parallel, and closing a descriptor number
-    /// twice may close another test's descriptor that took the number meanwhile.
+    /// twice may close another test's descriptor that took the number meanwhile. While a read
+    /// is under way the connection is shut down and the reader closes it.
     func close() {
-        let first = closeLock.withLock {
-            defer { closed = true }
-            return !closed
+        let closeNow = lock.withLock { () -> Bool? in
+            guard !closed else { return nil }
+            closed = true
+            if reading { shutdown(fd, Int32(SHUT_RDWR)) }
+            return !reading
         }
-        if first { Glibc.close(fd) }
+        if closeNow == true { Glibc.close(fd) }
     }
 }
 

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 import Testing
 import WundercastPipeline
@@ -17,13 +18,15 @@ import WundercastPipeline
         let value = ObservableValue(0)
         let stop = Stop()
         let updaterDone = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
+        // A thread of its own, not a worker of the global queue that the tests' tasks run on:
+        // it spins for the whole test, and would keep one of the pool's threads from them.
+        Thread {
             while !stop.requested.load(ordering: .relaxed) {
                 value.updateIfChanged { $0 += 1 }
                 value.update { $0 += 1 }
             }
             updaterDone.signal()
-        }
+        }.start()
         var delivered = 0
         for _ in 0..<2_000 {
             let (started, startedHere) = AsyncStream<Int>.makeStream()
@@ -39,10 +42,10 @@ import WundercastPipeline
         }
         stop.requested.store(true, ordering: .relaxed)
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
+            Thread {
                 updaterDone.wait()
                 done.resume()
-            }
+            }.start()
         }
         #expect(delivered > 0, "the readers saw the updates")
         #expect(value.readerCount == 0, "every cancelled reader is dropped")

@@ -146,6 +146,10 @@ public final class DaemonProcess: @unchecked Sendable {
 
     public var isRunning: Bool { child.isRunning }
 
+    /// The exit code once the daemon has ended (128 + the signal number when a signal ended
+    /// it); `nil` while it runs.
+    public var exitCode: Int32? { child.exitCode }
+
     /// What the daemon logged so far (stderr; debug entries included).
     public var log: String { child.output.rawText }
 

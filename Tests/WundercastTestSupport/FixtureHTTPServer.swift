@@ -136,14 +136,14 @@ extension FixtureHTTPServer {
             thread.start()
         }
 
-        /// Waits until `fd` is ready for `events` or the server stops; `timeout` in milliseconds
-        /// (-1: none). `false` once stopped.
-        private func ready(_ fd: Int32, _ events: Int32, timeout: Int32 = -1) -> Bool {
+        /// Waits until `fd` is ready for `events` (or has an error, or its peer closed) or the
+        /// server stops: `false` then.
+        private func ready(_ fd: Int32, _ events: Int32) -> Bool {
             var descriptors = [
                 pollfd(fd: fd, events: Int16(events), revents: 0),
                 pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
             ]
-            while poll(&descriptors, 2, timeout) < 0 && errno == EINTR {}
+            while poll(&descriptors, 2, -1) < 0 && errno == EINTR {}
             return descriptors[1].revents == 0
         }
 

@@ -21,14 +21,14 @@ import Glibc
 /// then ignores the SIGTERM that gpsfake sends it after `-W`, and gpsfake loops forever. Here
 /// the mask is emptied, dispositions reset, and gpsfake leads its own process group.
 ///
-/// ``stop()`` (and `deinit`) ends gpsfake *and* its gpsd: the group gets SIGTERM, then
+/// ``stopAndWait()``, ``stopInBackground()`` and `deinit` end gpsfake *and* its gpsd: the group gets SIGTERM, then
 /// SIGKILL if it lingers. gpsfake's output is a pipe that gpsd inherits, read into an
 /// ``OutputLog``: its end (EOF) is the event "gpsfake and gpsd are both gone".
 ///
 /// gpsd gives no event when it listens (with `-q` neither gpsd nor gpsfake prints one), so
 /// readiness is the one retried check here: a TCP connect, retried while waiting (20 ms at a
 /// time) for gpsfake's exit event. ``start(log:cycle:once:linger:port:readyTimeout:)`` does
-/// that without blocking a thread; the synchronous initialiser blocks its caller.
+/// that without blocking a thread, and ``stopAndWait()`` and `deinit` end it without one.
 public final class GPSFake: @unchecked Sendable {
     /// The TCP port gpsd listens on (127.0.0.1).
     public let port: Int
@@ -49,8 +49,9 @@ public final class GPSFake: @unchecked Sendable {
         public var description: String
     }
 
-    /// Starts gpsfake and returns once gpsd accepts connections; blocks the calling thread
-    /// meanwhile (prefer ``start(log:cycle:once:linger:port:readyTimeout:)`` in async code).
+    /// Starts gpsfake and returns once gpsd accepts connections, without blocking a thread.
+    /// Throws when it does not within `readyTimeout`, and `CancellationError` when the task is
+    /// cancelled; gpsfake is then ended in the background (`deinit`).
     /// - Parameters:
     ///   - log: the NMEA file to replay.
     ///   - cycle: seconds between sentences (`-c`); 0 floods.
@@ -59,20 +60,6 @@ public final class GPSFake: @unchecked Sendable {
     ///     default is 60).
     ///   - port: the port to use (e.g. the port of a stopped instance); a free one by default.
     ///   - readyTimeout: how long to wait for the port to accept connections.
-    public convenience init(
-        log: URL, cycle: Double = 0.1, once: Bool = false, linger: Int? = nil, port: Int? = nil,
-        readyTimeout: Duration = .seconds(30)
-    ) throws {
-        try self.init(spawning: log, cycle: cycle, once: once, linger: linger, port: port)
-        let clock = ContinuousClock()
-        let deadline = clock.now + readyTimeout
-        while !GPSFake.acceptsConnections(port: self.port) {
-            try checkStarting(deadline: deadline, readyTimeout: readyTimeout)
-            _ = child.exitedBlocking(timeout: .milliseconds(20))  // ends early when gpsfake exits
-        }
-    }
-
-    /// As the initialiser, but waits for gpsd without blocking a thread.
     public static func start(
         log: URL, cycle: Double = 0.1, once: Bool = false, linger: Int? = nil, port: Int? = nil,
         readyTimeout: Duration = .seconds(30)
@@ -82,10 +69,7 @@ public final class GPSFake: @unchecked Sendable {
         while !GPSFake.acceptsConnections(port: fake.port) {
             try fake.checkStarting(deadline: deadline, readyTimeout: readyTimeout)
             _ = try? await fake.child.exited(timeout: .milliseconds(20))  // ends early when gpsfake exits
-            if Task.isCancelled {
-                fake.stop()
-                throw CancellationError()
-            }
+            try Task.checkCancellation()
         }
         return fake
     }
@@ -112,14 +96,16 @@ public final class GPSFake: @unchecked Sendable {
             throw StartError(description: "gpsfake exited (\(code)) before port \(port) opened: \(output)")
         }
         guard ContinuousClock.now < deadline else {
-            stop()
             throw StartError(description: "gpsfake did not open port \(port) within \(readyTimeout)")
         }
     }
 
-    /// Without a ``stop()`` before: SIGTERM to the group now, SIGKILL 5 s later if needed, in
-    /// the background (no thread waits).
-    deinit {
+    deinit { stopInBackground() }
+
+    /// Ends gpsfake and its gpsd and returns at once: SIGTERM to the group now, SIGKILL 5 s
+    /// later if needed, in the background (no thread waits); then its output file goes. For a
+    /// test's `defer` (it also keeps the instance until then); `deinit` does it too.
+    public func stopInBackground() {
         let first = lock.withLock {
             defer { stopped = true }
             return !stopped
@@ -158,32 +144,9 @@ public final class GPSFake: @unchecked Sendable {
     }
 
     /// Stops gpsfake and its gpsd and waits (bounded, 10 s) until both are gone, so a new
-    /// instance can take the same port. Idempotent. Blocks the calling thread while gpsfake
-    /// shuts gpsd down (usually milliseconds): it waits on the events "gpsfake reaped"
-    /// (gpsfake itself reaps gpsd before it exits) and "output ended" (gpsd held it too).
-    public func stop() {
-        let first = lock.withLock {
-            defer { stopped = true }
-            return !stopped
-        }
-        guard first else { return }
-
-        // gpsd is gpsfake's child in gpsfake's process group.
-        let members = self.members
-        func signalAll(_ signal: Int32) { self.signalAll(signal, members: members) }
-        func gone(within timeout: Duration) -> Bool {
-            child.exitedBlocking(timeout: timeout) != nil && child.output.waitForEndBlocking(timeout: timeout)
-        }
-
-        signalAll(SIGTERM)  // gpsfake's handler terminates its gpsd too
-        if !gone(within: .seconds(5)) {
-            signalAll(SIGKILL)
-            _ = gone(within: .seconds(5))
-        }
-        try? FileManager.default.removeItem(atPath: "/tmp/gpsfake-\(pid).sock")  // if gpsd was killed
-    }
-
-    /// As ``stop()``, without blocking a thread: awaits the same events.
+    /// instance can take the same port. Idempotent. It waits, without blocking a thread, on the
+    /// events "gpsfake reaped" (gpsfake itself reaps gpsd before it exits) and "output ended"
+    /// (gpsd held it too).
     public func stopAndWait() async {
         let first = lock.withLock {
             defer { stopped = true }
@@ -205,9 +168,12 @@ public final class GPSFake: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: "/tmp/gpsfake-\(pid).sock")  // if gpsd was killed
     }
 
-    /// gpsfake's group (gpsfake and its gpsd), read while gpsfake is unreaped: its group id
-    /// is its own then. Empty once it has been reaped.
-    private var members: [pid_t] { child.whileUnreaped { GPSFake.processes(inGroup: pid) } ?? [] }
+    /// gpsfake's gpsd (the rest of its group), read while gpsfake is unreaped: its group id
+    /// is its own then. Empty once it has been reaped. gpsfake itself is not among them: it is
+    /// signalled through ``ChildProcess``, never by a pid that may have been reused.
+    private var members: [pid_t] {
+        child.whileUnreaped { GPSFake.processes(inGroup: pid).filter { $0 != pid } } ?? []
+    }
 
     /// Those of `members` alive and still in `group`.
     private static func stillIn(_ members: [pid_t], group: pid_t) -> [pid_t] {

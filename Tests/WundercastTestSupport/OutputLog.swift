@@ -13,7 +13,8 @@ public final class OutputLog: @unchecked Sendable {
     }
 
     private struct Waiter {
-        var predicate: (String) -> Bool
+        /// The line, and its number (0 for the first line).
+        var predicate: (String, Int) -> Bool
         var continuation: CheckedContinuation<String, any Error>
         var what: String
     }
@@ -76,8 +77,9 @@ public final class OutputLog: @unchecked Sendable {
     public func appendLine(_ line: String) {
         let ready: [(CheckedContinuation<String, any Error>, String)] = lock.withLock {
             complete.append(line)
+            let index = complete.count - 1
             var ready: [(CheckedContinuation<String, any Error>, String)] = []
-            for (id, waiter) in waiters where waiter.predicate(line) {
+            for (id, waiter) in waiters where waiter.predicate(line, index) {
                 ready.append((waiter.continuation, line))
                 waiters[id] = nil
             }
@@ -112,7 +114,7 @@ public final class OutputLog: @unchecked Sendable {
         _ what: String, timeout: Duration = .seconds(30), _ predicate: @escaping @Sendable (String) -> Bool
     ) async throws -> String {
         do {
-            return try await withDeadline(timeout, what) { try await self.waitFor(what, predicate) }
+            return try await withDeadline(timeout, what) { try await self.waitFor(what) { line, _ in predicate(line) } }
         } catch let error as DeadlineExceeded {
             throw DeadlineExceeded(what: "\(error.what); output so far:\n\(text.suffix(3000))", timeout: timeout)
         }
@@ -124,7 +126,28 @@ public final class OutputLog: @unchecked Sendable {
         try await waitFor("a line containing \"\(text)\"", timeout: timeout) { $0.contains(text) }
     }
 
-    private func waitFor(_ what: String, _ predicate: @escaping @Sendable (String) -> Bool) async throws -> String {
+    /// Waits until there are `count` complete lines (already, or as they come) and returns
+    /// them, the first `count`: the answers to requests on a connection that stays open (a
+    /// watcher). Throws ``Ended`` when the output ends before, ``DeadlineExceeded`` after
+    /// `timeout` (a safety net), `CancellationError` when the task is cancelled.
+    @discardableResult
+    public func waitFor(lines count: Int, _ what: String, timeout: Duration = .seconds(30)) async throws -> [String] {
+        guard count > 0 else { return [] }
+        do {
+            _ = try await withDeadline(timeout, what) {
+                try await self.waitFor(what) { _, index in index == count - 1 }
+            }
+        } catch let error as DeadlineExceeded {
+            throw DeadlineExceeded(what: "\(error.what); output so far:\n\(text.suffix(3000))", timeout: timeout)
+        }
+        return Array(lines.prefix(count))
+    }
+
+    private func waitFor(
+        _ what: String, _ predicate: @escaping @Sendable (String, Int) -> Bool
+    ) async throws
+        -> String
+    {
         let id = lock.withLock {
             nextID += 1
             return nextID
@@ -138,7 +161,9 @@ public final class OutputLog: @unchecked Sendable {
                     case registered
                 }
                 let outcome: Outcome = lock.withLock {
-                    if let line = complete.first(where: predicate) { return .found(line) }
+                    if let index = complete.indices.first(where: { predicate(complete[$0], $0) }) {
+                        return .found(complete[index])
+                    }
                     if ended { return .ended(complete.joined(separator: "\n")) }
                     if Task.isCancelled { return .cancelled }
                     waiters[id] = Waiter(predicate: predicate, continuation: continuation, what: what)

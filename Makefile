@@ -14,7 +14,7 @@ DEMO_SECONDS ?= 120
 # Release builds as installed: the Swift runtime linked in, optimised for size (fewer code pages
 # in memory: the RSS target of `make bench`; the daemon idles at a few % of a core).
 # `--icf=safe`: the linker folds identical functions whose address is never taken (generic
-# specialisations repeat a lot): about 150 kB less wundercastctl, whose cap is 16.5 MB (issue 8; 16 MB before issue 14).
+# specialisations repeat a lot): about 150 kB less wundercastctl, whose cap is 16 MB (issue 8; 16.5 MB from issue 14 to 15).
 RELEASE := -c release --static-swift-stdlib -Xswiftc -Osize -Xlinker --icf=safe
 
 PREFIX ?= /usr/local

@@ -1,6 +1,13 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+/// The daemon's logic: eight pure Swift libraries, lowest first (docs/ARCHITECTURE.md). The daemon
+/// and the tests that run it whole depend on all of them.
+let logic: [Target.Dependency] = [
+    "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastConfiguration", "WundercastProtocol",
+    "WundercastPlaces", "WundercastFormats", "WundercastPipeline",
+]
+
 /// Every Swift target is built in Swift 6 language mode (strict concurrency is part of it).
 /// CI adds `-Xswiftc -warnings-as-errors` (see Makefile).
 let package = Package(
@@ -72,11 +79,7 @@ let package = Package(
         .target(name: "WundercastSystemd", dependencies: ["WundercastSupport", "WundercastPOSIX", "CSystemd"]),
         .target(
             name: "WundercastServer",
-            dependencies: [
-                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastConfiguration",
-                "WundercastProtocol", "WundercastPlaces", "WundercastFormats", "WundercastPipeline", "WundercastPOSIX",
-                "WundercastGPSD", "WundercastHTTP", "WundercastSystemd",
-            ]),
+            dependencies: logic + ["WundercastPOSIX", "WundercastGPSD", "WundercastHTTP", "WundercastSystemd"]),
 
         // wundercastctl's argument parsing, connection and commands (tested without a process).
         .target(
@@ -153,12 +156,7 @@ let package = Package(
                 "WundercastFormats", "WundercastTestSupport",
             ]),
         .testTarget(
-            name: "WundercastPipelineTests",
-            dependencies: [
-                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastConfiguration",
-                "WundercastProtocol", "WundercastPlaces", "WundercastFormats", "WundercastPipeline",
-                "WundercastTestSupport",
-            ]),
+            name: "WundercastPipelineTests", dependencies: logic + ["WundercastTestSupport"]),
         .testTarget(
             name: "WundercastPOSIXTests",
             dependencies: [
@@ -188,10 +186,8 @@ let package = Package(
             dependencies: ["WundercastSupport", "WundercastSystemd", "WundercastTestSupport"]),
         .testTarget(
             name: "WundercastIntegrationTests",
-            dependencies: [
-                "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastConfiguration",
-                "WundercastProtocol", "WundercastPlaces", "WundercastPipeline", "WundercastPOSIX", "WundercastGPSD",
-                "WundercastHTTP", "WundercastServer", "WundercastTestSupport",
+            dependencies: logic + [
+                "WundercastPOSIX", "WundercastGPSD", "WundercastHTTP", "WundercastServer", "WundercastTestSupport",
             ]),
         // The fault suite (issue 14): real daemons under a faulty world (gpsd, providers, clients,
         // signals, broken files, clock steps, resource limits); run by `make faults`, skipped otherwise.

@@ -114,6 +114,12 @@ final class CurlTransfer {
             // No SIGALRM-based DNS timeouts: names are resolved by libcurl's threaded resolver
             // (Debian's libcurl 7.88 has AsynchDNS), the loop never waits for them.
             ccurl_setopt_long(easy, CURLOPT_NOSIGNAL, 1),
+            // libcurl 7.88 joins the resolver's thread when it gives up on a transfer whose name
+            // is still being resolved (a timeout, a removal on cancellation): the loop would wait
+            // as long as getaddrinfo does (seconds, with a name server that does not answer).
+            // QUICK_EXIT (since 7.87) lets that thread go on alone; it frees its own data when
+            // getaddrinfo returns (asyn-thread.c).
+            ccurl_setopt_long(easy, CURLOPT_QUICK_EXIT, 1),
             ccurl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, UnsafeMutableRawPointer(errorBuffer)),
             ccurl_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList),
             ccurl_setopt_write_function(easy, CURLOPT_WRITEFUNCTION) { data, size, count, userdata in

@@ -96,16 +96,9 @@ import WundercastTestSupport
     /// Counted in a child process that runs ``threadCensus()`` alone: other tests of this process
     /// start threads of their own meanwhile.
     @Test func noThreadAppearsWhileTransfersRun() async throws {
-        let result = try await runProcess(
-            "/bin/sh",
-            [
-                "-c",
-                "WUNDERCAST_THREAD_CENSUS=1 \"$0\" --testing-library swift-testing --filter threadCensus 2>&1;"
-                    + " echo status=$?",
-                CommandLine.arguments[0],
-            ], timeout: .seconds(120))
+        let result = try await runTestsAlone("threadCensus", environment: ["WUNDERCAST_THREAD_CENSUS": "1"])
         #expect(result.stdout.contains("threadCensus() passed"), "\(result.stdout.suffix(3000))")
-        #expect(result.stdout.contains("status=0"))
+        #expect(result.status == 0)
     }
 
     @Test(.enabled(if: ProcessInfo.processInfo.environment["WUNDERCAST_THREAD_CENSUS"] == "1"))

@@ -299,7 +299,7 @@ import WundercastTestSupport
         for url in urls {
             do {
                 let response = try await client.get(url, headers: [:])
-                #expect(response.status >= 400)
+                #expect(response.status >= 400, "\(url): \(response.status)")
             } catch {
                 #expect(!error.message.contains("SECRET"), "\(error.message)")
                 #expect(!"\(error)".contains("SECRET"))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import WundercastCore
+import WundercastModel
+import WundercastProviders
 import WundercastPOSIX
 import WundercastTestSupport
 

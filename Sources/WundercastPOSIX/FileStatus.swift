@@ -38,6 +38,46 @@ public enum FileStatus {
         }
     }
 
+    /// What identifies a file's contents: device, inode, size and modification time. A file
+    /// replaced (renamed over its path) has another inode; one rewritten in place (`cp` over
+    /// it) another size or modification time.
+    public struct Identity: Sendable, Equatable, CustomStringConvertible {
+        public var device: UInt64
+        public var inode: UInt64
+        /// Size in bytes.
+        public var size: Int
+        /// Modification time: seconds since the epoch, and nanoseconds within the second.
+        public var modified: Int
+        public var modifiedNanoseconds: Int
+
+        public init(device: UInt64, inode: UInt64, size: Int, modified: Int, modifiedNanoseconds: Int) {
+            self.device = device
+            self.inode = inode
+            self.size = size
+            self.modified = modified
+            self.modifiedNanoseconds = modifiedNanoseconds
+        }
+
+        init(_ status: stat) {
+            self.init(
+                device: UInt64(status.st_dev), inode: UInt64(status.st_ino), size: Int(status.st_size),
+                modified: status.st_mtim.tv_sec, modifiedNanoseconds: status.st_mtim.tv_nsec)
+        }
+
+        /// `device 2049, inode 1234, 912345 bytes, modified 1764650000.123456789`.
+        public var description: String {
+            "device \(device), inode \(inode), \(size) bytes, modified \(modified).\(modifiedNanoseconds)"
+        }
+    }
+
+    /// The identity of the file at `path`, following symbolic links (`stat`: no open, no read);
+    /// `nil` when nothing is there or it cannot be looked at.
+    public static func identity(at path: String) -> Identity? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return Identity(status)
+    }
+
     /// The device and inode of the open descriptor `fd` (`fstat`), `nil` when it is not open.
     public static func identity(of fd: Int32) -> (device: UInt64, inode: UInt64)? {
         var status = stat()

@@ -38,9 +38,11 @@ extension Daemon {
         var file: CityTableFile?
         if !path.isEmpty {
             do {
-                file = try CityTableFile(path: path) { valid, line in
-                    if valid { logger.notice(line) } else { logger.error(line) }
-                }
+                file = try CityTableFile(
+                    path: path,
+                    report: { valid, line in
+                        if valid { logger.notice(line) } else { logger.error(line) }
+                    })
             } catch {
                 logger.warning(
                     "no place names: the city table \(path) cannot be used: \(error) (make install installs it; [Places] Cities=)"
@@ -61,7 +63,9 @@ extension Daemon {
         let resolver = PlaceResolver(table: file, geocoder: geocoder)
         return PlaceFinder(
             nearest: { coordinate, whole in
-                loaded?.withTable { $0.place(near: coordinate, wholeKilometres: whole) } ?? nil
+                // On the reactor (a `now`) the copy serves as it is; a changed file is read off it.
+                loaded?.withTable(reloading: !loop.isCurrent) { $0.place(near: coordinate, wholeKilometres: whole) }
+                    ?? nil
             },
             resolve: { name in
                 do throws(PlaceError) {

@@ -52,7 +52,7 @@ func measure(_ path: String) throws -> String {
 
 /// The table at `path` as the daemon loads it (`CityTableFile` in WundercastServer).
 func loadTable(_ path: String) throws -> CityTable {
-    let file = try MappedFile(path: path, limit: 16 << 20)
+    let file = try FileCopy(path: path, limit: 16 << 20)
     guard CityTableImage.isImage(file.bytes) else { return try CityTable(parsing: file.bytes) }
     let table = try CityTable(image: file.bytes, owner: file)
     return table

@@ -61,8 +61,8 @@ final class HeapImage: @unchecked Sendable {
 }
 
 extension CityTable {
-    /// The table whose image (``CityTableImage``) is `image`, e.g. a `cities.bin` mapped
-    /// read-only; `owner` keeps the memory valid as long as the table (or a copy) lives.
+    /// The table whose image (``CityTableImage``) is `image`, e.g. a `cities.bin` read
+    /// into memory; `owner` keeps the memory valid as long as the table (or a copy) lives.
     ///
     /// Every section is checked before the table is used, so a damaged or hostile file gives
     /// an error, never a crash or a wrong read: counts agree, string offsets rise and stay in

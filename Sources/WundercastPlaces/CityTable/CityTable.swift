@@ -4,7 +4,7 @@ import WundercastModel
 /// 15,000 people) in compact arrays, with a nearest-city index and a name search. Immutable.
 ///
 /// The arrays are the sections of one binary image (``CityTableImage``): a file's bytes
-/// (``init(image:owner:trusted:)``; the daemon reads a copy per lookup, `CityTableFile`) or a
+/// (``init(image:owner:trusted:)``; the daemon holds one copy of its file, `CityTableFile`) or a
 /// text table parsed onto the heap (``init(parsing:)``). No `City` objects are
 /// kept: names are one byte list, regions, countries and time zones are interned,
 /// coordinates are `Int32` in 1e-5 degrees and populations `Int32`. ``city(at:)`` makes a
@@ -63,8 +63,8 @@ public struct CityTable: Sendable {
         Coordinate(latitude: Double(latitudes[index]) / 1e5, longitude: Double(longitudes[index]) / 1e5)
     }
 
-    /// Bytes of the table's image (``CityTableImage``): on the heap for a parsed text table;
-    /// for a mapped file only the pages lookups read are resident.
+    /// Bytes of the table's image (``CityTableImage``), all of them resident: on the heap for a
+    /// parsed text table, or the copy of the file it was read from.
     public var heldBytes: Int { image.count }
 
     /// The image as bytes, to write a `cities.bin` (`wundercast-cities --image`).

@@ -1,5 +1,5 @@
 /// A read-only array of little-endian integers inside a city table image
-/// (``CityTableImage``): no copy, whether the image is on the heap or a mapped file.
+/// (``CityTableImage``): no copy, wherever the image lies (parsed onto the heap, or a file read into memory).
 ///
 /// Safe only while the image's owner lives: ``CityTable`` keeps it. Reads never leave the
 /// section and never trap: an index outside it reads 0 (only a damaged image, changed after

@@ -1,9 +1,11 @@
 import Glibc
 import Synchronization
 import Testing
+import WundercastConfiguration
 import WundercastModel
 import WundercastPlaces
 import WundercastPOSIX
+import WundercastSupport
 import WundercastTestSupport
 
 @testable import WundercastServer
@@ -116,6 +118,28 @@ import WundercastTestSupport
             #expect(file.withTable(reloading: false) { $0.nearest(to: Self.north)?.name } == "Oslo")
             #expect(reads.reads == 2)
         }
+    }
+
+    /// The daemon's nearest city (`Daemon.placeFinder`): a `now` on the reactor serves the copy
+    /// it has; a lookup off it reads the changed file, and the reactor sees the new copy after.
+    @Test func theDaemonReadsAChangedFileOnlyOffTheReactor() async throws {
+        let directory = try DatagramSocket.temporaryDirectory()
+        defer { rmdir(directory) }
+        let path = directory + "/cities.bin"
+        defer { unlink(path) }
+        try WholeFile.writeAtomically(try Self.image(Self.tromso), to: path)
+        var configuration = Configuration()
+        configuration.places.cities = path
+        configuration.places.onlineGeocoding = false
+        let loop = try EventLoop(name: "test-cities")
+        defer { loop.stop() }
+        let places = Daemon.placeFinder(configuration, loop: loop, logger: .discard)
+        let north = Self.north
+        #expect(places.nearest(north, false)?.name == "Tromsø")
+        try WholeFile.writeAtomically(try Self.image(Self.oslo), to: path)
+        #expect(await loop.perform { places.nearest(north, false)?.name } == "Tromsø")
+        #expect(places.nearest(north, false)?.name == "Oslo")
+        #expect(await loop.perform { places.nearest(north, false)?.name } == "Oslo")
     }
 
     @Test(arguments: ["truncated", "damaged", "removed"])

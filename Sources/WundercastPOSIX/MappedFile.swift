@@ -5,6 +5,7 @@ import Glibc
 /// The bytes of a regular file, copied with `pread` into an anonymous mapping of their own that
 /// is unmapped when the last reference goes (nothing of it stays resident after). A copy, not a
 /// mapping of the file: a file rewritten in place while mapped would raise `SIGBUS` in a reader.
+// `@unchecked Sendable`: a raw pointer (C's `mmap`) to bytes never written after `init`.
 public final class MappedFile: @unchecked Sendable {
     /// The file's bytes, valid while this object lives.
     public let bytes: UnsafeRawBufferPointer

@@ -106,7 +106,9 @@ import WundercastTestSupport
             if now.count > most.count { most = now }
         }
         print("threads while fixes stream (most): \(most.values.sorted())")
-        #expect(most.count <= 6, "while fixes stream: \(most.values.sorted())")
+        // 6 on up to 3 cores; the pool may take a thread a core beyond (its width).
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        #expect(most.count <= max(6, 3 + cores), "while fixes stream: \(most.values.sorted())")
         #expect(Self.problems(most).isEmpty, "\(Self.problems(most))")
         await daemon.stop()
     }

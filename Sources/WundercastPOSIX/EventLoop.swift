@@ -57,6 +57,8 @@ public final class EventLoop: @unchecked Sendable {
     private let running = Atomic<Bool>(true)
     private let threadID = Atomic<UInt>(0)
     private let ended = DispatchSemaphore(value: 0)
+    /// Tasks awaiting the end in ``shutDown()``, and whether it has come.
+    private let endWaiters = Mutex<(ended: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
 
     /// Starts the loop's thread, named `name` (15 bytes at most show in `top -H`).
     ///
@@ -174,11 +176,24 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     /// Ends the loop's thread after the work posted so far and waits for it (not on the loop's
-    /// own thread). Idempotent.
+    /// own thread), blocking the calling thread: async code awaits ``shutDown()``. Idempotent.
     public func stop() {
         guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
         post {}
         if !isCurrent { ended.wait() }
+    }
+
+    /// Ends the loop's thread after the work posted so far and suspends the calling task until
+    /// it has ended (no thread blocks: what async code calls instead of ``stop()``). Idempotent.
+    public func shutDown() async {
+        if running.exchange(false, ordering: .acquiringAndReleasing) { post {} }
+        await withCheckedContinuation { continuation in
+            let over = endWaiters.withLock { box -> Bool in
+                if !box.ended { box.waiting.append(continuation) }
+                return box.ended
+            }
+            if over { continuation.resume() }
+        }
     }
 
     private func run() {
@@ -208,6 +223,12 @@ public final class EventLoop: @unchecked Sendable {
         timers = TimerHeap()
         // No thread is the loop's any more: loop-bound state is touched from nowhere.
         threadID.store(0, ordering: .releasing)
+        let waiting = endWaiters.withLock { box -> [CheckedContinuation<Void, Never>] in
+            box.ended = true
+            defer { box.waiting = [] }
+            return box.waiting
+        }
+        for waiter in waiting { waiter.resume() }
         ended.signal()
     }
 

@@ -76,6 +76,19 @@ import WundercastTestSupport
         loop.stop()
     }
 
+    /// `shutDown` runs what was posted before it, then resumes the task once the loop has
+    /// ended (no thread blocks); again, it returns at once.
+    @Test func shutDownAwaitsTheEndAfterThePostedWork() async throws {
+        let loop = try EventLoop(name: "test-shutdown")
+        let ran = Observed(false)
+        #expect(loop.post { ran.update { $0 = true } })
+        await loop.shutDown()
+        #expect(ran.value)
+        #expect(loop.post {} == false)
+        #expect(!loop.isCurrent)
+        await loop.shutDown()
+    }
+
     /// `perform` on an ended loop stops the process with the loop's name (it used to run the
     /// body inline, where a loop-bound body trapped with a misleading message).
     @Test func performAfterStopStopsTheProcess() async {

@@ -26,6 +26,7 @@ import WundercastSupport
 /// one piece of work off the loop is a host name's lookup (`getaddrinfo` blocks): a detached
 /// task of its own, at most one per reader at a time, waited for at most
 /// ``Configuration/lookupLimit``; its answer comes back through `EventLoop.post`.
+// `@unchecked Sendable`: its connection holds libgps's `gps_data_t` (C); all on the loop only.
 final class GPSDReader: @unchecked Sendable {
     struct Configuration: Sendable {
         var host: String

@@ -15,13 +15,15 @@ import Glibc
 /// Timers (``schedule(at:_:)``) are the loop's too: `epoll_wait` waits until the earliest one,
 /// on `ContinuousClock` (`CLOCK_BOOTTIME`), at millisecond resolution, never early.
 ///
-/// Everything but ``post(_:)``, ``perform(_:)``, ``sync(_:)``, ``stop()`` and ``isCurrent`` is
+/// Everything but ``post(_:)``, ``perform(_:)``, ``stop()`` and ``isCurrent`` is
 /// for the loop's own thread (inside a handler, a timer or a posted closure), and checked to be
 /// there (a precondition, as swift-nio's `EventLoop.preconditionInEventLoop`). ``stop()`` ends
-/// the thread; work posted after it never runs, and registered descriptors are not closed.
+/// the thread; work posted after it never runs (``post(_:)`` says so, ``perform(_:)`` stops
+/// the process), ``isCurrent`` is false everywhere, and registered descriptors are not closed.
 ///
-/// `@unchecked Sendable`: the handler table and the timers are confined to the loop's thread
-/// (checked); what other threads touch is behind the mailbox's `Mutex` or atomic.
+/// `@unchecked Sendable`: the handler table and the timers are confined to the pthread it
+/// starts, which the compiler cannot see (checked at run time, `preconditionOnLoop`); what
+/// other threads touch is behind the mailbox's `Mutex` or atomic.
 public final class EventLoop: @unchecked Sendable {
     /// What a descriptor waits for, or what happened to it.
     public struct Events: OptionSet, Sendable {
@@ -55,6 +57,8 @@ public final class EventLoop: @unchecked Sendable {
     private let running = Atomic<Bool>(true)
     private let threadID = Atomic<UInt>(0)
     private let ended = DispatchSemaphore(value: 0)
+    /// Tasks awaiting the end in ``shutDown()``, and whether it has come.
+    private let endWaiters = Mutex<(ended: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
 
     /// Starts the loop's thread, named `name` (15 bytes at most show in `top -H`).
     ///
@@ -98,11 +102,16 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     /// Runs `body` on the loop's thread and returns its result to the awaiting task, which is
-    /// suspended meanwhile (no thread blocks); inline once the loop has ended.
+    /// suspended meanwhile (no thread blocks). Once the loop has ended nothing runs on it any
+    /// more: calling this then stops the process with that message (the body would touch
+    /// state of a loop that no thread serves).
     public func perform<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         if isCurrent { return body() }
+        let name = self.name
         return await withCheckedContinuation { continuation in
-            if !post({ continuation.resume(returning: body()) }) { continuation.resume(returning: body()) }
+            if !post({ continuation.resume(returning: body()) }) {
+                preconditionFailure("perform on the \(name) event loop after it ended: no thread serves it")
+            }
         }
     }
 
@@ -137,25 +146,6 @@ public final class EventLoop: @unchecked Sendable {
         return accepted
     }
 
-    /// Runs `body` on the loop's thread and returns its result; inline when called there, or
-    /// once the loop has ended (nothing else runs then).
-    /// Blocks the calling thread meanwhile: not for a Swift concurrency thread that the loop
-    /// may wait on.
-    public func sync<T>(_ body: () -> T) -> T {
-        if isCurrent { return body() }
-        var result: T?
-        withoutActuallyEscaping(body) { body in
-            withUnsafeMutablePointer(to: &result) { slot in
-                // The posted closure may outlive this call (the loop drops its batch later):
-                // it holds only the box, which lets go of `body` before the caller goes on.
-                let box = SyncBox { slot.pointee = body() }
-                if !post({ box.run() }) { box.run() }
-                box.done.wait()
-            }
-        }
-        return result!
-    }
-
     /// Watches `fd` for `events`; `handler` runs on the loop's thread with what happened.
     ///
     /// - Throws: ``Errno`` from `epoll_ctl`.
@@ -186,11 +176,24 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     /// Ends the loop's thread after the work posted so far and waits for it (not on the loop's
-    /// own thread). Idempotent.
+    /// own thread), blocking the calling thread: async code awaits ``shutDown()``. Idempotent.
     public func stop() {
         guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
         post {}
         if !isCurrent { ended.wait() }
+    }
+
+    /// Ends the loop's thread after the work posted so far and suspends the calling task until
+    /// it has ended (no thread blocks: what async code calls instead of ``stop()``). Idempotent.
+    public func shutDown() async {
+        if running.exchange(false, ordering: .acquiringAndReleasing) { post {} }
+        await withCheckedContinuation { continuation in
+            let over = endWaiters.withLock { box -> Bool in
+                if !box.ended { box.waiting.append(continuation) }
+                return box.ended
+            }
+            if over { continuation.resume() }
+        }
     }
 
     private func run() {
@@ -214,10 +217,18 @@ public final class EventLoop: @unchecked Sendable {
                 }
             }
         }
-        // Work posted before the end still runs (a ``sync(_:)`` caller waits for it).
+        // Work posted before the end still runs (a ``perform(_:)`` caller waits for it).
         runMailbox(closing: true)
         handlers.removeAll()
         timers = TimerHeap()
+        // No thread is the loop's any more: loop-bound state is touched from nowhere.
+        threadID.store(0, ordering: .releasing)
+        let waiting = endWaiters.withLock { box -> [CheckedContinuation<Void, Never>] in
+            box.ended = true
+            defer { box.waiting = [] }
+            return box.waiting
+        }
+        for waiter in waiting { waiter.resume() }
         ended.signal()
     }
 
@@ -253,17 +264,5 @@ public final class EventLoop: @unchecked Sendable {
             return taken
         }
         for item in work { item() }
-    }
-}
-
-/// The work of one ``EventLoop/sync(_:)`` call while its caller waits.
-private final class SyncBox: @unchecked Sendable {
-    private var work: (() -> Void)?
-    let done = DispatchSemaphore(value: 0)
-    init(_ work: @escaping () -> Void) { self.work = work }
-    func run() {
-        work?()
-        work = nil
-        done.signal()
     }
 }

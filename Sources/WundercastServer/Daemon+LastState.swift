@@ -125,7 +125,8 @@ extension Daemon.Instance {
                 store: store, file: file,
                 recorder: LastStateRecorder(precision: configuration.cache.precision, restored: start.restored),
                 clock: start.clock, logger: logger),
-            ClockSyncWatch(store: store, clock: start.clock, restoredAgeTrusted: trusted, logger: logger),
+            ClockSyncWatch(
+                store: store, clock: start.clock, restoredAgeTrusted: trusted, loop: reactor, logger: logger),
         ]
     }
 }

@@ -98,7 +98,15 @@ public enum Daemon {
             writeError("wundercastd: cannot start the event loop: \(error)\n")
             return 1
         }
-        defer { reactor.stop() }
+        let status = await serve(configuration, options: options, reactor: reactor, unredacted: unredacted)
+        await reactor.shutDown()  // awaited: no thread of the pool waits for the loop's end
+        return status
+    }
+
+    /// The daemon on `reactor` once the configuration is loaded: its exit status.
+    private static func serve(
+        _ configuration: Configuration, options: Options, reactor: EventLoop, unredacted: Logger
+    ) async -> Int32 {
         let places = placeFinder(configuration, loop: reactor, logger: unredacted)
         let provider: any WeatherProvider
         do {

@@ -22,6 +22,7 @@ import Glibc
 /// (the socket server's). `onResume` runs on the loop; `onEnd` too, once, when the bus
 /// connection ends (the broker restarted) or the broker refuses the subscription.
 /// ``close()`` (not on the loop's thread) ends it.
+// `@unchecked Sendable`: sd-bus's C pointers (`sd_bus *`, `sd_bus_slot *`), touched on the loop only.
 public final class SleepMonitor: @unchecked Sendable {
     private let loop: EventLoop
     private let onResume: @Sendable () -> Void

@@ -12,6 +12,9 @@ import WundercastTestSupport
 /// appears or a GPS fix's time agrees with the clock — and only if that weather was fetched by
 /// a synchronised clock.
 @Suite(.timeLimit(.minutes(1))) struct ClockSyncTests {
+    /// Reads the clock-sync file's inotify descriptor (the daemon's reactor in production).
+    static let loop = try! EventLoop(name: "test-clocksync")
+
     static let fetchedAt = Date(timeIntervalSince1970: 1_800_000_000)
     /// The kernel's answer when the clock is not synchronised (`adjtimex`'s `TIME_ERROR`).
     static let unsynchronized: @Sendable () -> Int32? = { KernelClock.timeError }
@@ -78,7 +81,8 @@ import WundercastTestSupport
         let store = Self.restoredStore()
         let asked = AsyncStream<Void>.makeStream()
         let ticks = AsyncStream<Void>.makeStream()
-        var watch = ClockSyncWatch(store: store, clock: clock, restoredAgeTrusted: true, logger: .discard)
+        var watch = ClockSyncWatch(
+            store: store, clock: clock, restoredAgeTrusted: true, loop: Self.loop, logger: .discard)
         // Each pause between two questions ends when the test says so.
         watch.sleeper = { _ in
             asked.continuation.yield()
@@ -104,7 +108,8 @@ import WundercastTestSupport
         let flag = directory + "/timesync/synchronized"
         let clock = ClockSync(file: flag, kernelState: Self.unsynchronized)
         let store = Self.restoredStore()
-        let watch = ClockSyncWatch(store: store, clock: clock, restoredAgeTrusted: true, logger: .discard)
+        let watch = ClockSyncWatch(
+            store: store, clock: clock, restoredAgeTrusted: true, loop: Self.loop, logger: .discard)
         let task = Task { await watch.run() }
         #expect(store.current.ageUnknown == true)
         #expect(mkdir(directory + "/timesync", 0o755) == 0)
@@ -121,7 +126,9 @@ import WundercastTestSupport
         let clock = ClockSync(file: "/nonexistent/wundercast/synchronized", kernelState: Self.unsynchronized)
         let store = Self.restoredStore()
         let task = Task {
-            await ClockSyncWatch(store: store, clock: clock, restoredAgeTrusted: true, logger: .discard).run()
+            await ClockSyncWatch(
+                store: store, clock: clock, restoredAgeTrusted: true, loop: Self.loop, logger: .discard
+            ).run()
         }
         let now = Date()
         store.publishPosition(
@@ -141,7 +148,8 @@ import WundercastTestSupport
         let flag = directory + "/synchronized"
         let clock = ClockSync(file: flag, kernelState: Self.unsynchronized)
         let store = Self.restoredStore()
-        let watch = ClockSyncWatch(store: store, clock: clock, restoredAgeTrusted: false, logger: .discard)
+        let watch = ClockSyncWatch(
+            store: store, clock: clock, restoredAgeTrusted: false, loop: Self.loop, logger: .discard)
         let task = Task { await watch.run() }
         #expect(FileManager.default.createFile(atPath: flag, contents: nil))
         for await done in watch.done.values() where done { break }  // the clock is taken as synchronised

@@ -78,4 +78,48 @@ import WundercastTestSupport
         // b is named first (a stops when asked; on a loaded machine it might miss 2 s too).
         #expect(stuck.value.first == "b")
     }
+
+    /// A stuck service holds back the next by its deadline only: the one after it is stopped
+    /// before ``ServiceGroup/onStuck`` is called (which ends the daemon's process).
+    @Test func aStuckServiceDoesNotKeepTheNextFromStopping() async throws {
+        let events = Observed<[String]>([])
+        let release = Observed(false)
+        let seenWhenStuck = Observed<[String]?>(nil)
+        let group = ServiceGroup(
+            [Recorded(name: "a", events: events), Recorded(name: "b", events: events, stuckUntil: release)],
+            shutdownDeadline: .seconds(1),
+            onStuck: { name in
+                seenWhenStuck.update { $0 = events.value + ["stuck \(name)"] }
+                release.update { $0 = true }
+            })
+        let outcome = await group.run {
+            _ = try? await events.wait(timeout: .seconds(30), "all started") { $0.count == 2 }
+        }
+        #expect(outcome == .stopped)
+        let seen = try #require(seenWhenStuck.value)
+        #expect(seen.contains("stop a"), "\(seen)")
+        #expect(seen.last == "stuck b", "\(seen)")
+    }
+
+    /// A trigger that does not end when cancelled has the deadline too, and is named.
+    @Test func aTriggerThatIgnoresCancellationIsNamed() async throws {
+        let events = Observed<[String]>([])
+        let failing = Observed(false)
+        let release = Observed(false)
+        let stuck = Observed<[String]>([])
+        let group = ServiceGroup(
+            [Recorded(name: "a", events: events, endsWhen: failing)], shutdownDeadline: .seconds(1),
+            onStuck: { name in
+                stuck.update { $0.append(name) }
+                release.update { $0 = true }
+            })
+        async let outcome = group.run {
+            // Not a task of ours: cancellation does not end this wait.
+            await Task.detached { _ = try? await release.wait(timeout: .seconds(30), "release") { $0 } }.value
+        }
+        _ = try await events.wait(timeout: .seconds(30), "a started") { $0.count == 1 }
+        failing.update { $0 = true }
+        #expect(await outcome == .serviceEnded("a"))
+        #expect(stuck.value == [ServiceGroup.triggerName])
+    }
 }

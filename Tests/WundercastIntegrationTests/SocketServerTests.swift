@@ -182,7 +182,7 @@ func jsonObject(_ line: String?) throws -> [String: Any] {
         // client before the descriptor closes (the sources' cancel handlers close it), so at EOF
         // the count is already down.
         #expect(await client.readLine() == nil)
-        #expect(server.clientCount == 0)
+        #expect(await server.clientCount == 0)
     }
 
     @Test func watchSendsCurrentStateThenEachChange() async throws {
@@ -258,8 +258,9 @@ func jsonObject(_ line: String?) throws -> [String: Any] {
             _ = try? await lastChange.wait(timeout: .seconds(60), "change \(newest)") { $0 >= newest }
         }
         #expect(lastChange.value == 2999)
-        #expect(server.clientCount == 2, "the stuck watcher stays connected")
-        #expect(server.largestBacklog <= 2 * (longest + 64), "at most a partly sent line and the newest state wait")
+        #expect(await server.clientCount == 2, "the stuck watcher stays connected")
+        #expect(
+            await server.largestBacklog <= 2 * (longest + 64), "at most a partly sent line and the newest state wait")
         healthy.send("version\n")
         #expect((try? await gotVersion.wait(timeout: .seconds(20), "the healthy reader's VERSION") { $0 }) == true)
     }

@@ -122,3 +122,20 @@ extension StateViews {
         return copy
     }
 }
+
+extension SocketServer.Timer {
+    /// Time of `clock`, counted from its `now` at this call; a wake-up is a task sleeping on
+    /// the clock (a test's manual clock proves the wake-up was scheduled, then advances).
+    /// Tests only: the daemon's server uses its loop's timers (``loop(_:)``).
+    init<C: Clock>(_ clock: C) where C.Duration == Duration {
+        let origin = clock.now
+        self.init(
+            now: { origin.duration(to: clock.now) },
+            wake: { deadline, work in
+                Task {
+                    try? await clock.sleep(until: origin.advanced(by: deadline), tolerance: nil)
+                    work()
+                }
+            })
+    }
+}

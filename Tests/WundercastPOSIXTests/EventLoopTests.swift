@@ -17,10 +17,10 @@ import WundercastTestSupport
         }
         try Descriptor.setNonBlocking(fds[0])
         let reader = fds[0]
-        let onLoop = loop.sync { loop.isCurrent }
+        let onLoop = await loop.perform { loop.isCurrent }
         #expect(onLoop)
         #expect(loop.isCurrent == false)
-        _ = loop.sync {
+        _ = await loop.perform {
             try? loop.register(reader, for: .readable) { events in
                 var byte: UInt8 = 0
                 while read(reader, &byte, 1) == 1 {
@@ -51,7 +51,7 @@ import WundercastTestSupport
         let reader = fds[0]
         let count = Observed(0)
         let registration = try #require(
-            loop.sync {
+            await loop.perform {
                 try? loop.register(reader, for: []) { _ in
                     var byte: UInt8 = 0
                     _ = read(reader, &byte, 1)
@@ -60,18 +60,42 @@ import WundercastTestSupport
             })
         var byte = UInt8(ascii: "y")
         _ = write(fds[1], &byte, 1)
-        let quiet = loop.sync { count.value }  // a round trip through the loop after the write
+        let quiet = await loop.perform { count.value }  // a round trip through the loop after the write
         #expect(quiet == 0)
         loop.post { loop.modify(registration, for: .readable) }
         try await count.wait(timeout: .seconds(10), "the byte") { $0 == 1 }
     }
 
-    /// After ``EventLoop/stop()`` posted work is refused and `sync` runs inline (no hang).
-    @Test func afterStopPostIsRefusedAndSyncRunsInline() throws {
+    /// After ``EventLoop/stop()`` posted work is refused, and no thread is the loop's.
+    @Test func afterStopPostIsRefusedAndNoThreadIsTheLoops() async throws {
         let loop = try EventLoop(name: "test-loop")
+        #expect(await loop.perform { loop.isCurrent })
         loop.stop()
         #expect(loop.post {} == false)
-        #expect(loop.sync { 42 } == 42)
+        #expect(!loop.isCurrent)
         loop.stop()
+    }
+
+    /// `shutDown` runs what was posted before it, then resumes the task once the loop has
+    /// ended (no thread blocks); again, it returns at once.
+    @Test func shutDownAwaitsTheEndAfterThePostedWork() async throws {
+        let loop = try EventLoop(name: "test-shutdown")
+        let ran = Observed(false)
+        #expect(loop.post { ran.update { $0 = true } })
+        await loop.shutDown()
+        #expect(ran.value)
+        #expect(loop.post {} == false)
+        #expect(!loop.isCurrent)
+        await loop.shutDown()
+    }
+
+    /// `perform` on an ended loop stops the process with the loop's name (it used to run the
+    /// body inline, where a loop-bound body trapped with a misleading message).
+    @Test func performAfterStopStopsTheProcess() async {
+        await #expect(processExitsWith: .failure) {
+            let loop = try! EventLoop(name: "test-ended")
+            loop.stop()
+            _ = await loop.perform { 42 }
+        }
     }
 }

@@ -6,10 +6,12 @@ import WundercastTestSupport
 /// Waiting for systemd-timesyncd's flag file: woken by inotify, through directories that do
 /// not exist yet, and ended by cancellation.
 @Suite(.timeLimit(.minutes(1))) struct FileAppearanceTests {
+    static let loop = try! EventLoop(name: "test-inotify")
+
     @Test func aFileAlreadyThereEndsTheWaitAtOnce() async throws {
         let directory = try DatagramSocket.temporaryDirectory()
         defer { rmdir(directory) }
-        #expect(await FileAppearance.wait(for: directory))
+        #expect(await FileAppearance.wait(for: directory, on: Self.loop))
     }
 
     /// The file appears two directories below the nearest existing one, after the wait began.
@@ -23,7 +25,7 @@ import WundercastTestSupport
             rmdir(directory)
         }
         let began = Observed(0)
-        let waiter = Task { await FileAppearance.wait(for: flag) { began.update { $0 += 1 } } }
+        let waiter = Task { await FileAppearance.wait(for: flag, on: Self.loop) { began.update { $0 += 1 } } }
         _ = try await began.wait { $0 >= 1 }
         #expect(mkdir(directory + "/timesync", 0o755) == 0)
         _ = try await began.wait { $0 >= 2 }  // now watching timesync/
@@ -39,7 +41,9 @@ import WundercastTestSupport
         let directory = try DatagramSocket.temporaryDirectory()
         defer { rmdir(directory) }
         let began = Observed(0)
-        let waiter = Task { await FileAppearance.wait(for: directory + "/never") { began.update { $0 += 1 } } }
+        let waiter = Task {
+            await FileAppearance.wait(for: directory + "/never", on: Self.loop) { began.update { $0 += 1 } }
+        }
         _ = try await began.wait { $0 >= 1 }
         waiter.cancel()
         #expect(await waiter.value == false)

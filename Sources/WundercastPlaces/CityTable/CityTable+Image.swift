@@ -49,6 +49,7 @@ extension CityTable {
 }
 
 /// An image on the heap (a parsed text table), freed with the last table that uses it.
+// `@unchecked Sendable`: a raw buffer pointer to bytes never written after `init`.
 final class HeapImage: @unchecked Sendable {
     let bytes: UnsafeMutableRawBufferPointer
 

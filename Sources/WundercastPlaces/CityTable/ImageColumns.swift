@@ -4,6 +4,7 @@
 /// Safe only while the image's owner lives: ``CityTable`` keeps it. Reads never leave the
 /// section and never trap: an index outside it reads 0 (only a damaged image, changed after
 /// it was checked, gets there; lookups then find wrong or no cities, the daemon goes on).
+// `@unchecked Sendable`: a raw pointer into an image never written once checked.
 struct Column<Element: FixedWidthInteger>: @unchecked Sendable {
     let base: UnsafeRawPointer?
     let count: Int
@@ -22,6 +23,7 @@ struct Column<Element: FixedWidthInteger>: @unchecked Sendable {
 
 /// Short UTF-8 strings inside a city table image: their bytes, and one start offset per string
 /// plus the end of the last (the reading side of ``PackedStrings``).
+// `@unchecked Sendable`: a raw buffer pointer into an image never written once checked.
 struct PackedStringsView: @unchecked Sendable {
     let starts: Column<UInt32>
     let bytes: UnsafeRawBufferPointer

@@ -26,8 +26,10 @@ public actor PlaceResolver {
     public let onlinePerMinute: Int
     private let now: @Sendable () -> ContinuousClock.Instant
     private var onlineTimes: [ContinuousClock.Instant] = []
-    /// The online lookup under way; the next waits for it.
-    private var onlineTail: Task<Void, Never>?
+    /// An online lookup is under way (its caller holds the turn).
+    private var onlineBusy = false
+    /// Callers waiting for the turn, first come first served.
+    private var onlineWaiting: [CheckedContinuation<Void, Never>] = []
 
     /// - Parameters:
     ///   - table: the city table (or where to read it), or nil when there is none (`Cities=`
@@ -96,17 +98,29 @@ public actor PlaceResolver {
         }
         onlineTimes.append(now)
         onlineLookups += 1
-        let previous = onlineTail
-        let lookup = Task { () async -> Result<[City], PlaceError> in
-            _ = await previous?.value
-            do throws(PlaceError) {
-                return .success(try await geocoder.search(name))
-            } catch {
-                return .failure(error)
-            }
+        // In the caller's own task (a lookup job of the socket service): cancelling it
+        // cancels the request; nothing outlives it.
+        await takeOnlineTurn()
+        defer { passOnlineTurn() }
+        return try await geocoder.search(name)
+    }
+
+    /// Returns once no other online lookup is under way (the turn is the caller's then).
+    private func takeOnlineTurn() async {
+        guard onlineBusy else {
+            onlineBusy = true
+            return
         }
-        onlineTail = Task { _ = await lookup.value }
-        return try await lookup.value.get()
+        await withCheckedContinuation { onlineWaiting.append($0) }
+    }
+
+    /// Hands the turn to the first caller waiting (it stays taken), or frees it.
+    private func passOnlineTurn() {
+        if onlineWaiting.isEmpty {
+            onlineBusy = false
+        } else {
+            onlineWaiting.removeFirst().resume()
+        }
     }
 
     private func remember(_ key: String, _ result: Result<City, PlaceError>) {

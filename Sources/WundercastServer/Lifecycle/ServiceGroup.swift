@@ -14,7 +14,8 @@ public protocol DaemonService: Sendable {
 /// Runs services as swift-service-lifecycle does: each a child task of ``run(until:)``,
 /// started in the order given; on shutdown cancelled in **reverse** order, each awaited (up to
 /// the group's ``shutdownDeadline``) before the next is cancelled (the publisher stops before
-/// the socket server it writes to, the socket server before the weather it serves).
+/// the socket server it writes to, the socket server before the weather it serves). The
+/// trigger, cancelled first, has the same deadline.
 ///
 /// A service that returns before it was asked to stop has failed: that is logged as an error
 /// naming it, the others are stopped as on shutdown, and ``run(until:)`` says so, so that the
@@ -31,9 +32,12 @@ public struct ServiceGroup: Sendable {
     public let services: [any DaemonService]
     /// How long one service may take to stop once cancelled.
     public let shutdownDeadline: Duration
-    /// Called with the name of a service that did not stop within ``shutdownDeadline``, after
-    /// the error is logged. A task cannot be left behind by its group, so the daemon's ends the
-    /// process (exit status 1: systemd counts a failure); the group waits on otherwise.
+    /// Called once, with the name of the first service (in stopping order) that did not stop
+    /// within ``shutdownDeadline`` — or ``triggerName`` for a trigger that did not end when
+    /// cancelled —, after every service was asked to stop and given its deadline (a stuck one
+    /// does not keep the next from stopping), each error logged. A task cannot be left behind
+    /// by its group, so the daemon's ends the process (exit status 1: systemd counts a
+    /// failure); the group waits on otherwise.
     let onStuck: @Sendable (String) -> Void
     let logger: Logger
 
@@ -96,29 +100,45 @@ public struct ServiceGroup: Sendable {
                 break
             }
             control.stop.update { $0.insert(triggerIndex) }
+            // A stuck one holds back the next by its deadline only, and the process is ended
+            // (``onStuck``) only once every later one was asked to stop and given its time.
+            var stuck: [String] = []
             for index in services.indices.reversed() {
                 control.stop.update { $0.insert(index) }
-                let stopped = await withTaskGroup(of: Bool.self) { wait in
-                    wait.addTask {
-                        await control.waitUntil(control.ended, contains: index)
-                        return true
-                    }
-                    wait.addTask {
-                        try? await Task.sleep(for: shutdownDeadline)
-                        return false
-                    }
-                    let first = await wait.next() ?? false
-                    wait.cancelAll()
-                    return first
-                }
-                if stopped {
+                if await Self.ended(index, control, within: shutdownDeadline) {
                     logger.debug("stopped \(services[index].name)")
                 } else {
                     logger.error("the \(services[index].name) service did not stop within \(shutdownDeadline)")
-                    onStuck(services[index].name)
+                    stuck.append(services[index].name)
                 }
             }
+            // The trigger was cancelled first; it has the same deadline.
+            if !(await Self.ended(triggerIndex, control, within: shutdownDeadline)) {
+                logger.error("the stop trigger did not end within \(shutdownDeadline)")
+                stuck.append(Self.triggerName)
+            }
+            if let first = stuck.first { onStuck(first) }
             return outcome
+        }
+    }
+
+    /// The name ``onStuck`` is given for a trigger that does not end when cancelled.
+    public static let triggerName = "stop trigger"
+
+    /// Whether child `index` ends within `deadline` (`true` at once when it has).
+    private static func ended(_ index: Int, _ control: Control, within deadline: Duration) async -> Bool {
+        await withTaskGroup(of: Bool.self) { wait in
+            wait.addTask {
+                await control.waitUntil(control.ended, contains: index)
+                return true
+            }
+            wait.addTask {
+                try? await Task.sleep(for: deadline)
+                return false
+            }
+            let first = await wait.next() ?? false
+            wait.cancelAll()
+            return first
         }
     }
 }

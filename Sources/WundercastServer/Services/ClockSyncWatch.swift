@@ -18,6 +18,8 @@ struct ClockSyncWatch: DaemonService {
     /// Whether the restored weather's `fetchedAt` was taken by a synchronised clock (and is
     /// not in the future): only then does a synchronised clock tell its true age.
     let restoredAgeTrusted: Bool
+    /// The reactor, which reads the clock-sync file's inotify descriptor.
+    let loop: EventLoop
     let logger: Logger
     /// Waits between two questions to the kernel (tests pass one that returns at once).
     var sleeper: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
@@ -44,10 +46,10 @@ struct ClockSyncWatch: DaemonService {
 
     /// Waits for the first sign; `true` once the clock is taken as synchronised.
     private func waitForSynchronization() async -> Bool {
-        let (store, clock) = (self.store, self.clock)
+        let (store, clock, loop) = (self.store, self.clock, self.loop)
         let sign: Sign = await withTaskGroup(of: Sign.self) { group in
             if let file = clock.file {
-                group.addTask { await FileAppearance.wait(for: file) ? .file : .none }
+                group.addTask { await FileAppearance.wait(for: file, on: loop) ? .file : .none }
             }
             group.addTask {
                 for await state in store.states() where ClockSync.confirms(state) { return .gps }

@@ -1,4 +1,3 @@
-import Dispatch
 import WundercastSupport
 import WundercastModel
 import WundercastPipeline
@@ -6,10 +5,13 @@ import WundercastPOSIX
 
 /// Keeps the last weather on disk (``LastStateFile``): reads every published state and writes
 /// the file only when what it keeps changed (``WundercastPipeline/LastStateRecorder``): no timer,
-/// no write for a state that changes only in status, error or fix age. Writes happen on a
-/// queue of their own (an `fsync` on an SD card can take long; no Swift concurrency thread
-/// waits in it). A failed write is logged once as a warning (then at debug level), until a
-/// write succeeds again (logged too).
+/// no write for a state that changes only in status, error or fix age. The write (two
+/// `fsync`s, long on an SD card) runs in this service's own task, never on the reactor, one
+/// at a time: it holds at most one cooperative thread for the length of one write. States
+/// published meanwhile are not written one by one: each wake-up writes the store's current
+/// state, so the latest state wins (the changes buffered behind it find nothing new to
+/// keep). A failed write is logged once as a warning (then at debug level), until a write
+/// succeeds again (logged too).
 ///
 /// Cancelling ``run()`` stops it after a last look at the current state, written if it changed.
 struct LastStateWriter: DaemonService {
@@ -19,7 +21,6 @@ struct LastStateWriter: DaemonService {
     let recorder: LastStateRecorder
     let clock: ClockSync
     let logger: Logger
-    private let queue = DispatchQueue(label: "wundercast.last-state")
 
     init(store: StateStore, file: LastStateFile, recorder: LastStateRecorder, clock: ClockSync, logger: Logger) {
         self.store = store
@@ -32,12 +33,9 @@ struct LastStateWriter: DaemonService {
     func run() async {
         var recorder = self.recorder
         var failing = false
-        func keep(_ state: WeatherState) async {
+        func keep(_ state: WeatherState) {
             guard let record = recorder.record(for: state, clockSynchronized: { clock.isSynchronized }) else { return }
-            let file = self.file
-            let result: Result<Void, Errno> = await withCheckedContinuation { done in
-                queue.async { done.resume(returning: Result { () throws(Errno) in try file.write(record) }) }
-            }
+            let result = Result { () throws(Errno) in try file.write(record) }
             switch result {
             case .success:
                 recorder.wrote(record)
@@ -54,10 +52,10 @@ struct LastStateWriter: DaemonService {
                 failing = true
             }
         }
-        for await state in store.states() {
-            await keep(state)
+        for await _ in store.states() {
+            keep(store.current)
             if Task.isCancelled { break }
         }
-        await keep(store.current)
+        keep(store.current)
     }
 }

@@ -3,57 +3,76 @@ import Synchronization
 /// Runs the daemon's current ``Daemon/Pipeline`` (gpsd → location stream → weather) as a
 /// service, and swaps it for a new one on a reload (``replace(with:)``): the old pipeline's
 /// work is cancelled and awaited — its fetch ended, its gpsd connection closed — before the
-/// new one starts, so two never publish at once. Cancelling ``run()`` ends the pipeline running.
+/// new one starts, so two never publish at once. Each pipeline runs as a child task of
+/// ``run()`` (a task group), which a new pipeline or the end of ``run()`` stops. Cancelling
+/// ``run()`` ends the pipeline running.
 final class PipelineRunner: DaemonService {
     let name = "weather"
     private let pipelines: AsyncStream<Daemon.Pipeline>
     private let inbox: AsyncStream<Daemon.Pipeline>.Continuation
-    /// The pipeline serving now (the last one given).
-    private let latest: Mutex<Daemon.Pipeline>
-    /// `watch` readers connected: a new pipeline starts knowing them (when-in-use).
-    private let watchers = Mutex(0)
+    /// The one owner of which pipeline serves and how many `watch` readers it has: a new
+    /// pipeline is published and told the count in one critical section, and a new count is
+    /// kept and told to the pipeline serving then in another, so no pipeline misses a count.
+    private let serving: Mutex<(pipeline: Daemon.Pipeline, watchers: Int)>
 
     init(_ first: Daemon.Pipeline) {
         (pipelines, inbox) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
-        latest = Mutex(first)
+        serving = Mutex((first, 0))
         inbox.yield(first)
     }
 
     /// The pipeline serving requests now.
-    var current: Daemon.Pipeline { latest.withLock { $0 } }
+    var current: Daemon.Pipeline { serving.withLock { $0.pipeline } }
 
     /// Ends the running pipeline and starts `pipeline` in its place; returns at once.
     func replace(with pipeline: Daemon.Pipeline) {
-        pipeline.service.setWatchers(watchers.withLock { $0 })
-        latest.withLock { $0 = pipeline }
+        serving.withLock { serving in
+            pipeline.service.setWatchers(serving.watchers)
+            serving.pipeline = pipeline
+        }
         inbox.yield(pipeline)
     }
 
     /// The number of `watch` readers changed: told to the pipeline serving now.
     func setWatchers(_ count: Int) {
-        watchers.withLock { $0 = count }
-        current.service.setWatchers(count)
+        serving.withLock { serving in
+            serving.watchers = count
+            serving.pipeline.service.setWatchers(count)
+        }
     }
 
     func run() async {
         let inbox = self.inbox
         await withTaskCancellationHandler {
-            var running: Task<Void, Never>?
-            for await pipeline in pipelines {
-                if let running {
-                    running.cancel()
-                    await running.value
+            await withTaskGroup(of: Void.self) { group in
+                var stopRunning: AsyncStream<Void>.Continuation?
+                for await pipeline in pipelines {
+                    if let stopRunning {
+                        stopRunning.finish()
+                        await group.next()  // the old one ended: its fetch, its gpsd connection
+                    }
+                    let (stop, stopSink) = AsyncStream<Void>.makeStream()
+                    stopRunning = stopSink
+                    group.addTask { await Self.serve(pipeline, until: stop) }
                 }
-                running = Task {
-                    await pipeline.service.run()
-                    pipeline.locationManager.close()
-                    await pipeline.gpsd.readersEnded()
-                }
+                stopRunning?.finish()
+                await group.waitForAll()
             }
-            running?.cancel()
-            await running?.value
         } onCancel: {
             inbox.finish()
         }
+    }
+
+    /// Runs `pipeline` until `stop` ends (or the task is cancelled), then closes its location
+    /// stream and waits for its gpsd readers to end.
+    private static func serve(_ pipeline: Daemon.Pipeline, until stop: AsyncStream<Void>) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await pipeline.service.run() }
+            group.addTask { for await _ in stop {} }
+            await group.next()  // stopped, or the service ended by itself
+            group.cancelAll()
+        }
+        pipeline.locationManager.close()
+        await pipeline.gpsd.readersEnded()
     }
 }

@@ -2,9 +2,9 @@ import WundercastProtocol
 import WundercastPOSIX
 
 /// One connection of a ``SocketServer``: its descriptor, its registration with the server's
-/// ``EventLoop``, input and output. Lives on the server's thread and is touched only there
-/// (hence `@unchecked Sendable`: a lookup's task carries it back there).
-final class SocketClient: @unchecked Sendable {
+/// ``EventLoop``, input and output. Lives on the server's thread and is touched only there:
+/// not `Sendable`; a job's task or a timer carries it as a ``LoopBound`` (checked).
+final class SocketClient {
     let fd: Int32
     let peer: SocketServer.Peer
     unowned let server: SocketServer

@@ -5,7 +5,8 @@ extension SocketServer {
     /// decision (`authorize`: the decision file's `fsync`s) — run as a child task of
     /// ``runJobs()``; its line goes back to the client on the loop.
     struct Job: Sendable {
-        let client: SocketClient
+        /// Touched on the loop only (``submit(_:)``, ``finish(_:_:)``); the job's task carries it.
+        let client: LoopBound<SocketClient>
         /// The client's later requests wait until this one is answered (answers keep the
         /// order of requests, as for everything answered on the loop); lookups do not wait
         /// for each other (their answers come in the order they finish).
@@ -35,14 +36,15 @@ extension SocketServer {
 
     /// Hands `job` to ``runJobs()`` (on the loop).
     func submit(_ job: Job) {
-        job.client.jobsInFlight += 1
-        if job.holdsInput { job.client.holdInput() }
+        let client = job.client.value
+        client.jobsInFlight += 1
+        if job.holdsInput { client.holdInput() }
         jobSink.yield(job)
     }
 
     /// A job's answer, on the loop: sent if the client is still connected; a held input goes on.
     private func finish(_ job: Job, _ line: [UInt8]) {
-        let client = job.client
+        let client = job.client.value
         client.jobsInFlight -= 1
         client.send(line)
         if job.holdsInput { client.releaseInput() }

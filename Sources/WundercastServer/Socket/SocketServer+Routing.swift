@@ -1,3 +1,4 @@
+import WundercastPOSIX
 import WundercastProtocol
 
 extension SocketServer {
@@ -46,7 +47,7 @@ extension SocketServer {
             // Off the loop (a decision is saved with `fsync`s); later requests wait for it.
             let authorize = handlers.authorize
             submit(
-                Job(client: client, holdsInput: true) {
+                Job(client: LoopBound(client, loop: loop), holdsInput: true) {
                     SocketProtocol.line(SocketProtocol.AuthorizationResponse(await authorize(status)))
                 })
         case .status:
@@ -159,6 +160,6 @@ extension SocketServer {
         let lookup = handlers.lookup
         let peer = client.peer
         submit(
-            Job(client: client, holdsInput: false) { await lookup(request, peer) })
+            Job(client: LoopBound(client, loop: loop), holdsInput: false) { await lookup(request, peer) })
     }
 }

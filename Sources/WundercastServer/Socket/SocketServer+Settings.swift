@@ -62,7 +62,7 @@ extension SocketServer {
     }
 
     /// The server's monotonic time and its wake-ups: the event loop's timers in the daemon
-    /// (``loop(_:)``); tests drive time with a manual clock (``init(_:)``). Times are spans
+    /// (``loop(_:)``); tests drive time with a manual clock (a `Timer` of their own, ``init(now:wake:)``). Times are spans
     /// since an arbitrary origin.
     public struct Timer: Sendable {
         /// Monotonic time now.
@@ -87,20 +87,6 @@ extension SocketServer {
                 now: { origin.duration(to: .now) },
                 wake: { deadline, work in
                     loop.post { loop.schedule(at: origin + deadline, work) }
-                })
-        }
-
-        /// Time of `clock`, counted from its `now` at this call; a wake-up is a task sleeping
-        /// on the clock (a test's manual clock proves the wake-up was scheduled, then advances).
-        public init<C: Clock>(_ clock: C) where C.Duration == Duration {
-            let origin = clock.now
-            self.init(
-                now: { origin.duration(to: clock.now) },
-                wake: { deadline, work in
-                    Task {
-                        try? await clock.sleep(until: origin.advanced(by: deadline), tolerance: nil)
-                        work()
-                    }
                 })
         }
     }

@@ -1,3 +1,4 @@
+import WundercastPOSIX
 import WundercastProtocol
 
 extension SocketServer {
@@ -59,9 +60,11 @@ extension SocketServer {
     func schedulePacing(_ client: SocketClient, at deadline: Duration) {
         guard !client.pacingWakeScheduled else { return }
         client.pacingWakeScheduled = true
+        let bound = LoopBound(client, loop: loop)
         timer.wake(deadline) { [weak self] in
             guard let self else { return }
             self.loop.post {
+                let client = bound.value
                 client.pacingWakeScheduled = false
                 guard !client.closed, client.watch != nil else { return }
                 self.deliver(to: client, line: nil)

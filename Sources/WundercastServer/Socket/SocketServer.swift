@@ -23,6 +23,7 @@ import WundercastPOSIX
 /// closed. Writes use `MSG_NOSIGNAL`: a client that leaves is simply dropped.
 /// Files: `SocketServer+Accept` (accepting, limits, credentials), `+Routing` (requests),
 /// `+Timers` (time-outs, `watch every`), ``SocketClient`` (one connection's I/O).
+// `@unchecked Sendable`: a raw receive buffer and the clients, confined to the loop's pthread (checked).
 public final class SocketServer: @unchecked Sendable {
     /// A connected client's credentials (`SO_PEERCRED`) and what they entitle it to.
     public struct Peer: Sendable, Equatable {
@@ -225,12 +226,18 @@ public final class SocketServer: @unchecked Sendable {
         loop.post { self.settings = settings }
     }
 
-    /// Number of connected clients (tests: blocks the caller until the loop answers).
-    public var clientCount: Int { loop.sync { clients.count } }
+    /// Number of connected clients (tests: asked on the loop, which the caller awaits).
+    public var clientCount: Int {
+        get async { await loop.perform { [self] in clients.count } }
+    }
 
     /// The most output bytes waiting for any one client, its waiting state included (tests).
     public var largestBacklog: Int {
-        loop.sync { clients.values.map { $0.pendingBytes + ($0.waitingState?.count ?? 0) }.max() ?? 0 }
+        get async {
+            await loop.perform { [self] in
+                clients.values.map { $0.pendingBytes + ($0.waitingState?.count ?? 0) }.max() ?? 0
+            }
+        }
     }
 
     /// Forgets a closed client; a freed descriptor lets paused accepting go on.

@@ -272,7 +272,7 @@ import WundercastTestSupport
         #expect(provider.requested == [Coordinate(latitude: 48.86, longitude: 2.35)])
         provider.answerNext(with: .success(makeWeather(12)))
         let fresh = await running.state("fresh for the fallback") { $0.status == .fresh }
-        #expect(fresh?.location?.source == "fallback")
+        #expect(fresh?.location?.source == .fallback)
         #expect(fresh?.location?.status == .current)
         #expect(source.openCount == 0)
         await running.stop()
@@ -338,7 +338,7 @@ import WundercastTestSupport
             // Unless MinInterval still holds a fetch back, the state shows the new fix.
             let newPosition = !transition.from.readsGPS
             let state = await running.state("a GPS position under \(transition.to)") {
-                $0.location?.source == "gpsd" && (!newPosition || $0.location?.latitude == 30)
+                $0.location?.source == .gpsd && (!newPosition || $0.location?.latitude == 30)
                     && $0.location?.status == .current && $0.error == nil
             }
             #expect(state?.error == nil)

@@ -43,7 +43,7 @@ public struct LastStateRecorder: Sendable {
             current = (weather, seconds, clockSynchronized(), position(of: state))
         }
         let mayShowGPS = state.authorization?.isAuthorized ?? false
-        if state.location == nil || (current?.location?.source == "gpsd" && !mayShowGPS) {
+        if state.location == nil || (current?.location?.source == .gpsd && !mayShowGPS) {
             current?.location = nil
         }
         guard let current else { return nil }
@@ -64,6 +64,6 @@ public struct LastStateRecorder: Sendable {
             .rounded(toDecimals: precision)
         return LastState.Position(
             latitude: rounded.latitude, longitude: rounded.longitude, source: location.source,
-            name: location.source == "fallback" ? location.name : nil)
+            name: location.source == .fallback ? location.name : nil)
     }
 }

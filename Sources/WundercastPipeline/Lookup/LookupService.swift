@@ -134,7 +134,7 @@ public final class LookupService: Sendable {
         case .success(let (weather, fetchedAt, sinceArrival)):
             var answer = WeatherState(status: .fresh, provider: queue.name)
             var location = WeatherState.Location(
-                latitude: position.latitude, longitude: position.longitude, source: "lookup")
+                latitude: position.latitude, longitude: position.longitude, source: .lookup)
             location.place = target.1
             answer.location = location
             answer.weather = weather

@@ -168,7 +168,7 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
     @discardableResult
     private func show(_ position: Position, fetching: Bool) -> Coordinate {
         let rounded = position.coordinate.rounded(toDecimals: service.settings.precision)
-        let source = if case .gps = position.source { "gpsd" } else { "fallback" }
+        let source = WeatherState.Location.Source(position.source)
         // The daemon's own position: a place restored from before the restart is shown anew.
         if let shown = store.ownPosition, shown.source == source,
             Coordinate(latitude: shown.latitude, longitude: shown.longitude) == rounded

@@ -215,15 +215,15 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
         case .denied:
             if case .name(let name) = fallback {
                 return .init(
-                    code: "fallback-name",
+                    .fallbackName,
                     message:
                         "Fallback=\(UntrustedText.sanitized(name, limit: 60)) could not be resolved to a place at start-up (see the log); give LAT,LON or check [Places]"
                 )
             }
-            return .init(code: "denied", message: "GPS use is denied and no Fallback= place is configured")
+            return .init(.denied, message: "GPS use is denied and no Fallback= place is configured")
         case .notDetermined:
             return .init(
-                code: "not-determined",
+                .notDetermined,
                 message: "GPS use not decided yet: run 'wundercastctl authorize always|when-in-use|denied'")
         }
     }
@@ -283,14 +283,14 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
         case nil:
             return nil
         case .unreachable(let reason):
-            return .init(code: "gpsd-unreachable", message: reason)
+            return .init(.gpsdUnreachable, message: reason)
         case .deviceGone(let path):
-            return .init(code: "device-gone", message: "gpsd reports the GPS receiver \(path) gone")
+            return .init(.deviceGone, message: "gpsd reports the GPS receiver \(path) gone")
         case .noFix(never: true):
-            return .init(code: "no-fix", message: "no GPS fix yet")
+            return .init(.noFix, message: "no GPS fix yet")
         case .noFix(never: false):
             return .init(
-                code: "no-fix", message: "no GPS fix for more than \(TimeSpan.format(settings.maxFixAge))")
+                .noFix, message: "no GPS fix for more than \(TimeSpan.format(settings.maxFixAge))")
         }
     }
 }

@@ -42,7 +42,7 @@ public struct LastStateRecorder: Sendable {
         if current?.weather != weather || current?.fetchedAt != seconds {
             current = (weather, seconds, clockSynchronized(), position(of: state))
         }
-        let mayShowGPS = state.authorization?.isAuthorized ?? false
+        let mayShowGPS = state.authorization?.allows(source: .gpsd) ?? false
         if state.location == nil || (current?.location?.source == .gpsd && !mayShowGPS) {
             current?.location = nil
         }

@@ -181,7 +181,7 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
             status == .denied ? settings.fallback?.coordinate : nil
         store.beginStatus(
             status, gate: fallback == nil ? Self.closedGate(status, settings.fallback) : nil,
-            locationProblem: status.isAuthorized ? locationProblem(at: clock.now) : nil)
+            locationProblem: status.allows(source: .gpsd) ? locationProblem(at: clock.now) : nil)
         switch status {
         case .authorizedAlways:
             await session(tracksFixAge: true) { inbox in await self.follow(into: inbox) }

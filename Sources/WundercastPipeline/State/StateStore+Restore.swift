@@ -42,8 +42,7 @@ extension StateStore {
             kept?.ageSeconds = nil
             kept?.receivedAt = nil
             kept?.receivedUptime = nil
-            let allowed: WeatherState.Location.Source = f.authorization.isAuthorized ? .gpsd : .fallback
-            if f.gate != nil || kept?.source != allowed { kept = nil }
+            if let source = kept?.source, f.gate != nil || !f.authorization.allows(source: source) { kept = nil }
             f.weather = weather
             f.fetchedAt = fetchedAt
             f.fetchedUptime = nil

@@ -126,9 +126,10 @@ public final class StateStore: Sendable {
             f.gate = gate
             f.locationProblem = locationProblem
             f.fetching = false
-            let allowed: WeatherState.Location.Source = status.isAuthorized ? .gpsd : .fallback
-            if gate != nil || f.location?.source != allowed { f.location = nil }
-            if gate != nil || f.restored?.location?.source != allowed { f.restored?.location = nil }
+            if let source = f.location?.source, gate != nil || !status.allows(source: source) { f.location = nil }
+            if let source = f.restored?.location?.source, gate != nil || !status.allows(source: source) {
+                f.restored?.location = nil
+            }
         }
     }
 

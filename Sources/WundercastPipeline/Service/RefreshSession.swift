@@ -148,6 +148,8 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
         let shown = rounded.rounded(toDecimals: service.settings.journalPrecision)
         service.logger.debug("fetching weather for \(shown.latitude),\(shown.longitude) (\(reason))")
         let cache = service.cache
+        // The stored answer may be as old as the machine's MaxAge (``ThrottlePolicy`` owns it).
+        let maxAge = service.settings.throttle.maxAge
         // The machine decides when; the cache whether that needs the network. A reader's
         // `refresh` asks for new weather, not a stored answer, and so does the retry after a
         // failure: a stored answer would hide that the provider still fails.
@@ -155,7 +157,7 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
         return Task {
             let result: Result<CachedWeather, WeatherError>
             do throws(WeatherError) {
-                result = .success(try await cache.weather(at: rounded, freshness: freshness))
+                result = .success(try await cache.weather(at: rounded, maxAge: maxAge, freshness: freshness))
             } catch {
                 result = .failure(error)
             }

@@ -109,7 +109,7 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
         self.cache =
             cache
             ?? WeatherCache(
-                provider: provider, precision: settings.precision, ttl: settings.throttle.maxAge, clock: clock,
+                provider: provider, precision: settings.precision, clock: clock,
                 wallClock: wallClock)
         self.store = store
         self.clock = clock

@@ -30,8 +30,9 @@ import WundercastProviders
 ///
 /// Cancellation: a cancelled waiter is answered ``WeatherError/cancelled`` at once and the fetch
 /// goes on for the others; when the last waiter of a fetch leaves, the fetch is cancelled and that
-/// waiter returns once it has ended (so a caller that cancels and awaits never overlaps two
-/// requests of its own).
+/// waiter returns once it has ended, so a caller that cancels and awaits knows its request is over
+/// (a refresh session that ends leaves no request behind). One provider request at a time is not
+/// the cache's rule: the ``ProviderQueue`` behind it owns that.
 public final class WeatherCache: Sendable {
     /// How a position may be served.
     public enum Freshness: Sendable, Equatable {

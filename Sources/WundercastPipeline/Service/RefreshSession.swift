@@ -11,11 +11,16 @@ import WundercastModel
 ///
 /// All events — updates from the feed, the end of a fetch, the timer — go through one inbox
 /// and are handled in order by ``run(_:)``, so no two handlers race. A fetch that the
-/// machine supersedes is cancelled and awaited before the next one starts: one provider
-/// request at a time, and a superseded result is never published.
+/// machine supersedes is cancelled and the next one starts at once; a superseded result is
+/// never published (the machine knows the fetch that is current). One provider request at a
+/// time is the ``ProviderQueue``'s rule alone: the new fetch waits there for the cancelled one.
 ///
 /// Cancellation: cancelling the task of ``run(_:)`` ends the feed, cancels the fetch in
 /// flight and the timer, waits for the fetch to end, and tells the machine the session ended.
+/// That wait is not the one-at-a-time rule but "nothing of a session outlives it": a reload
+/// that makes a new provider queue starts its first request only after the old session's has
+/// ended (the cache answers a cancelled last waiter once its request has ended), and shutdown
+/// leaves no request behind.
 struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
     enum Event: Sendable {
         /// A fix or a condition from the location updates.
@@ -98,10 +103,9 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
                 break
             }
             if case .fetch(let id, let position, let reason, let cancelling) = action {
-                if let running = fetch, running.id == cancelling {
-                    running.task.cancel()
-                    await running.task.value
-                }
+                // Not awaited: its end arrives in the inbox as a superseded `.fetched`, and the
+                // provider queue holds the new request until the cancelled one has ended.
+                if let running = fetch, running.id == cancelling { running.task.cancel() }
                 fetch = (id, start(id, position, reason, sink))
             }
             if let scheduled = service.machine.withLock({ $0.scheduledPosition }) {
@@ -133,6 +137,7 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
         }
         timer?.task.cancel()
         if let fetch {
+            // Nothing of the session outlives it (see the type's documentation).
             fetch.task.cancel()
             await fetch.task.value
         }

@@ -93,8 +93,10 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
 
     /// - Parameters:
     ///   - cache: the daemon's ``WeatherCache`` (shared with the lookups; its provider is the
-    ///     ``ProviderQueue``). Without one, the service makes its own in front of `provider`
-    ///     (`settings.precision`, TTL `MaxAge` on `clock`); with one, `provider` is not used.
+    ///     ``ProviderQueue``). Without one, the service makes its own in front of a
+    ///     ``ProviderQueue`` of `provider` (`settings.precision`, ages on `clock`): one provider
+    ///     request at a time is the queue's rule, never the service's; with one, `provider` is
+    ///     not used.
     ///   - wallClock: the source of `fetchedAt`/`receivedAt` (UTC) and of the time used for a
     ///     provider's daily/hourly limit windows.
     ///   - uptime: the monotonic moments stamped beside `fetchedAt`/`receivedAt`, from which the
@@ -109,7 +111,7 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
         self.cache =
             cache
             ?? WeatherCache(
-                provider: provider, precision: settings.precision, clock: clock,
+                provider: ProviderQueue(provider, wallClock: wallClock), precision: settings.precision, clock: clock,
                 wallClock: wallClock)
         self.store = store
         self.clock = clock

@@ -196,10 +196,10 @@ struct WeatherCacheTable {
     }
 
     /// Whether `entry` may be served under `maxAge` at `now`: its request started less than
-    /// `maxAge` ago (and not in the future).
-    private func isFresh(_ entry: Entry, maxAge: Duration, now: Duration) -> Bool {
+    /// `maxAge` ago (and not in the future). (`ttl` is the caller's `maxAge`, not the table's.)
+    private func isFresh(_ entry: Entry, maxAge ttl: Duration, now: Duration) -> Bool {
         let age = now - entry.requestedAt
-        return age >= .zero && age < maxAge
+        return age >= .zero && age < ttl
     }
 
     private mutating func addSlot(_ fetch: Int, _ key: Key) -> UInt64 {

@@ -54,16 +54,21 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
             // A probe left in the inbox: the session ended, it did not hang.
             service.heartbeat.answer()
         }
+        // The feed, the fetch and the timer are child tasks of this group: when it returns, the
+        // fetch in flight has ended (nothing of the session outlives it).
         await withDiscardingTaskGroup { group in
             group.addTask { await feed(sink) }
-            await handle(inbox, sink)
+            await handle(inbox, sink, &group)
             group.cancelAll()
         }
+        service.machine.withLock { $0.endSession() }
     }
 
-    private func handle(_ inbox: AsyncStream<Event>, _ sink: AsyncStream<Event>.Continuation) async {
-        var fetch: (id: Int, task: Task<Void, Never>)?
-        var timer: (deadline: C.Instant, task: Task<Void, Never>)?
+    private func handle(
+        _ inbox: AsyncStream<Event>, _ sink: AsyncStream<Event>.Continuation, _ group: inout DiscardingTaskGroup
+    ) async {
+        var fetch: (id: Int, task: CancellableChild)?
+        var timer: (deadline: C.Instant, task: CancellableChild)?
         var currency = FixCurrency(current: tracksFixAge && service.locationProblem(at: clock.now) == nil)
         for await event in inbox {
             if case .probe = event {
@@ -106,7 +111,7 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
                 // Not awaited: its end arrives in the inbox as a superseded `.fetched`, and the
                 // provider queue holds the new request until the cancelled one has ended.
                 if let running = fetch, running.id == cancelling { running.task.cancel() }
-                fetch = (id, start(id, position, reason, sink))
+                fetch = (id, start(id, position, reason, sink, &group))
             }
             if let scheduled = service.machine.withLock({ $0.scheduledPosition }) {
                 // A fetch for a new place is scheduled (MinInterval, or the fetch in flight).
@@ -132,23 +137,20 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
             ].compactMap { $0 }.filter { $0 > now }.min()
             if timer?.deadline != deadline {
                 timer?.task.cancel()
-                timer = deadline.map { ($0, wake(at: $0, sink)) }
+                timer = deadline.map { ($0, wake(at: $0, sink, &group)) }
             }
         }
+        // Nothing of the session outlives it (see the type's documentation): the group of
+        // ``run(_:)`` awaits the fetch's end before the machine hears the session ended.
         timer?.task.cancel()
-        if let fetch {
-            // Nothing of the session outlives it (see the type's documentation).
-            fetch.task.cancel()
-            await fetch.task.value
-        }
-        service.machine.withLock { $0.endSession() }
+        fetch?.task.cancel()
     }
 
     /// Starts fetch `id` for `position`; its end arrives in the inbox.
     private func start(
         _ id: Int, _ position: Position, _ reason: RefreshStateMachine<C.Instant>.Reason,
-        _ sink: AsyncStream<Event>.Continuation
-    ) -> Task<Void, Never> {
+        _ sink: AsyncStream<Event>.Continuation, _ group: inout DiscardingTaskGroup
+    ) -> CancellableChild {
         let rounded = show(position, fetching: true)
         let shown = rounded.rounded(toDecimals: service.settings.journalPrecision)
         service.logger.debug("fetching weather for \(shown.latitude),\(shown.longitude) (\(reason))")
@@ -159,7 +161,7 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
         // `refresh` asks for new weather, not a stored answer, and so does the retry after a
         // failure: a stored answer would hide that the provider still fails.
         let freshness: WeatherCache.Freshness = reason == .requested || reason == .retry ? .reload : .cached
-        return Task {
+        return group.addCancellableTask {
             let result: Result<CachedWeather, WeatherError>
             do throws(WeatherError) {
                 result = .success(try await cache.weather(at: rounded, maxAge: maxAge, freshness: freshness))
@@ -227,10 +229,12 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
         return action
     }
 
-    /// A task that yields `.tick` at `deadline` unless cancelled first.
-    private func wake(at deadline: C.Instant, _ sink: AsyncStream<Event>.Continuation) -> Task<Void, Never> {
+    /// A child task that yields `.tick` at `deadline` unless cancelled first.
+    private func wake(
+        at deadline: C.Instant, _ sink: AsyncStream<Event>.Continuation, _ group: inout DiscardingTaskGroup
+    ) -> CancellableChild {
         let clock = self.clock
-        return Task {
+        return group.addCancellableTask {
             do {
                 try await clock.sleep(until: deadline, tolerance: nil)
                 sink.yield(.tick)

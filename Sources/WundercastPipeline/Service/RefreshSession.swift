@@ -31,8 +31,9 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
         case fetched(id: Int, Result<CachedWeather, WeatherError>)
         /// The timer reached the deadline it was set for.
         case tick
-        /// A reader asked for fresh weather, or the world came back (the machine already knows):
-        /// the machine is ticked and the position's age checked at this instant.
+        /// A reader asked for fresh weather (``WeatherService/refresh()``: the session tells the
+        /// machine), or the world came back (``WeatherService/wake(_:asleepFor:)``: the machine
+        /// already knows): the machine is ticked and the position's age checked at this instant.
         case refresh
         /// The watchdog's liveness probe (``WeatherService/probeLiveness()``).
         case probe
@@ -48,9 +49,14 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
     /// Runs `feed` (which yields into the inbox) and handles events until cancelled.
     func run(_ feed: @escaping @Sendable (AsyncStream<Event>.Continuation) async -> Void) async {
         let (inbox, sink) = AsyncStream<Event>.makeStream()
-        service.sessionInbox.withLock { $0 = sink }
+        service.sessionInbox.withLock { $0.inbox = sink }
         defer {
-            service.sessionInbox.withLock { $0 = nil }
+            service.sessionInbox.withLock { s in
+                s.inbox = nil
+                // A `refresh` the session did not get to: the machine keeps it for the next one.
+                if s.refreshRequested { service.machine.withLock { $0.requestRefresh() } }
+                s.refreshRequested = false
+            }
             // A probe left in the inbox: the session ended, it did not hang.
             service.heartbeat.answer()
         }
@@ -103,7 +109,14 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
                 timer = nil
                 action = service.machine.withLock { $0.tick(at: now) }
             case .refresh:
-                action = service.machine.withLock { $0.tick(at: now) }
+                let requested = service.sessionInbox.withLock { s in
+                    defer { s.refreshRequested = false }
+                    return s.refreshRequested
+                }
+                action = service.machine.withLock { m in
+                    if requested { m.requestRefresh() }
+                    return m.tick(at: now)
+                }
             case .probe:
                 break
             }

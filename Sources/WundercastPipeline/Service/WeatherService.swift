@@ -84,8 +84,11 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
         Mutex<
             (sink: AsyncStream<Void>.Continuation?, pending: Bool, limit: ReaderSessionLimit<C.Instant>)
         >
-    /// The inbox of the running location session, for ``refresh()``.
-    let sessionInbox = Mutex<AsyncStream<RefreshSession<C>.Event>.Continuation?>(nil)
+    /// The inbox of the running location session, for ``refresh()``, ``wake(_:asleepFor:)`` and
+    /// the probe; `refreshRequested`: a ``refresh()`` sent to it and not handled yet (the
+    /// session takes it when it handles the event, or hands it to the machine when it ends).
+    let sessionInbox = Mutex<(inbox: AsyncStream<RefreshSession<C>.Event>.Continuation?, refreshRequested: Bool)>(
+        (nil, false))
     /// The watchdog's liveness probe, answered by the running session (``probeLiveness()``).
     let heartbeat = Heartbeat()
     /// Test hook (``wedgeOnRefreshForTesting()``): a `refresh` stops the session's event loop.
@@ -148,9 +151,19 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
     /// `refresh`: fetch the weather for the current position again as soon as `MinInterval`
     /// (and, after a failure, the retry policy) allows. With no position yet, the first fix is
     /// fetched at once anyway. Returns at once.
+    ///
+    /// While a session runs, the request is an event of its inbox, handled in order with the
+    /// fixes before it: the session alone touches its machine. With none, the machine (which
+    /// outlives the sessions) keeps the request for the next one.
     public func refresh() {
-        machine.withLock { $0.requestRefresh() }
-        _ = sessionInbox.withLock { $0?.yield(.refresh) }
+        sessionInbox.withLock { s in
+            guard let inbox = s.inbox else {
+                machine.withLock { $0.requestRefresh() }
+                return
+            }
+            s.refreshRequested = true
+            inbox.yield(.refresh)
+        }
     }
 
     /// A `now` from `user` (a uid) arrived: under when-in-use with no watcher, take one current

@@ -28,8 +28,7 @@ extension Daemon {
             self.logger = logger
             queue = ProviderQueue(provider)
             cache = WeatherCache(
-                provider: queue, precision: configuration.weather.precision, ttl: configuration.throttle.maxAge,
-                uptime: Uptime.now, logger: logger)
+                provider: queue, precision: configuration.weather.precision, uptime: Uptime.now, logger: logger)
             // Precise readers' lookups share `cache`; public readers' have a cache of their own.
             lookups = LookupService(
                 queue: queue, cache: cache, places: places,

@@ -71,7 +71,7 @@ final class Health: Sendable {
         let f = facts.withLock { $0 }
         let uptime = ContinuousClock.now - started
         var fix: SocketProtocol.StatusResponse.Fix?
-        if let location = state.location, location.source == "gpsd", location.receivedAt != nil {
+        if let location = state.location, location.source == .gpsd, location.receivedAt != nil {
             let age = WeatherState.age(
                 since: location.receivedAt, location.receivedUptime, given: nil, now: now, uptime: monotonicNow)
             fix = .init(mode: location.mode, ageSeconds: age ?? 0)

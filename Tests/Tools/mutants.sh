@@ -43,7 +43,7 @@ mutants=(
   "a city table image with a bad region index accepted|Sources/WundercastPlaces/CityTable/CityTable+Image.swift|guard Int(regionOf[i]) < regions.count else {|guard true else {"
   "online geocoding unlimited|Sources/WundercastPlaces/Resolver/PlaceResolver.swift|guard onlineTimes.count < onlinePerMinute else {|guard true else {"
   "the journal gets a provider error's finer position|Sources/WundercastPipeline/Service/WeatherService+Journal.swift|publicPrecision: settings.journalPrecision)|publicPrecision: 8)"
-  "fix lost never logged|Sources/WundercastPipeline/Location/FixCurrency.swift|if !isCurrent, current, problem?.code == \"no-fix\" { return .lost }|_ = problem"
+  "fix lost never logged|Sources/WundercastPipeline/Location/FixCurrency.swift|if !isCurrent, current, problem?.known == .noFix { return .lost }|_ = problem"
   "weather kept from before the restart shown as fresh|Sources/WundercastPipeline/State/StateStore.swift|s.status = locationProblem == nil && restored == nil ? .fresh : .stale|s.status = locationProblem == nil ? .fresh : .stale"
   "the kept file written again for an unchanged state|Sources/WundercastPipeline/LastState/LastStateRecorder.swift|return record == written ? nil : record|return record"
   "a wake cuts short a Retry-After|Sources/WundercastPipeline/Refresh/RefreshStateMachine+Wake.swift|guard streak.kind.isNetwork else {|guard true else {"

@@ -16,7 +16,7 @@ import WundercastTestSupport
         s.weather = w
         s.fetchedAt = now.addingTimeInterval(-240)
         s.location = .init(
-            latitude: 48.12, longitude: 11.57, mode: 3, source: "gpsd", receivedAt: now.addingTimeInterval(-fixAgo))
+            latitude: 48.12, longitude: 11.57, mode: 3, source: .gpsd, receivedAt: now.addingTimeInterval(-fixAgo))
         s.location?.status = .lastKnown
         s.error = .init(code: code, message: message)
         return s
@@ -41,7 +41,7 @@ import WundercastTestSupport
     @Test func missingValuesAreLeftOut() {
         var s = WeatherState(status: .fresh, provider: "open-meteo")
         s.weather = Weather(temperature: nil, weatherCode: 3, units: .requested(.metric))
-        s.location = .init(latitude: 1, longitude: 2, source: "gpsd")
+        s.location = .init(latitude: 1, longitude: 2, source: .gpsd)
         let line = HumanFormat.line(s, now: now)
         #expect(line == "Overcast, 1,2")
         #expect(!line.contains("?"))

@@ -24,13 +24,13 @@ import WundercastTestSupport
         let store = StateStore(provider: "open-meteo", authorization: .authorizedAlways)
         store.restore(
             makeWeather(3), fetchedAt: fetchedAt,
-            location: .init(latitude: 48.12, longitude: 11.57, source: "gpsd"), ageKnown: false)
+            location: .init(latitude: 48.12, longitude: 11.57, source: .gpsd), ageKnown: false)
         return store
     }
 
     /// A state with a current GPS fix whose own time is `offset` seconds from when it arrived.
     static func gpsState(
-        timeOffset offset: TimeInterval, source: String = "gpsd", current: Bool = true
+        timeOffset offset: TimeInterval, source: WeatherState.Location.Source = .gpsd, current: Bool = true
     )
         -> WeatherState
     {
@@ -48,7 +48,7 @@ import WundercastTestSupport
         #expect(!ClockSync.confirms(Self.gpsState(timeOffset: 31)))
         // gpsd 3.22's week rollover: a replayed 2010 log arrives 1024 weeks later.
         #expect(!ClockSync.confirms(Self.gpsState(timeOffset: 1024 * 7 * 86_400)))
-        #expect(!ClockSync.confirms(Self.gpsState(timeOffset: 0, source: "fallback")))
+        #expect(!ClockSync.confirms(Self.gpsState(timeOffset: 0, source: .fallback)))
         #expect(!ClockSync.confirms(Self.gpsState(timeOffset: 0, current: false)))
         var noTime = Self.gpsState(timeOffset: 0)
         noTime.location?.time = nil

@@ -133,7 +133,7 @@ import WundercastTestSupport
         let cache = try DaemonLastStateTests.CacheDirectory()
         var kept = DaemonLastStateTests.kept(ago: 600)
         kept.provider = "openweathermap"
-        kept.location = .init(latitude: 44.34, longitude: 10.99, source: "fallback")
+        kept.location = .init(latitude: 44.34, longitude: 10.99, source: .fallback)
         kept.weather.condition = "rain " + Self.key
         try cache.write(kept)
         // The provider fails: the kept weather stays what is shown.

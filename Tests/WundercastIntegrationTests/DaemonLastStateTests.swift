@@ -58,7 +58,7 @@ import WundercastTestSupport
         weather.time = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - ago).rounded(.down))
         return LastState(
             provider: "open-meteo", fetchedAt: Date() - ago, clockSynchronized: clockSynchronized,
-            location: .init(latitude: 48.12, longitude: 11.57, source: "gpsd"), weather: weather)
+            location: .init(latitude: 48.12, longitude: 11.57, source: .gpsd), weather: weather)
     }
 
     static func inode(_ path: String) -> (UInt, Int)? {
@@ -82,7 +82,7 @@ import WundercastTestSupport
         first = nil
         await gpsfake.stopAndWait()
         let kept = try cache.kept()
-        #expect(kept.location?.source == "gpsd")
+        #expect(kept.location?.source == .gpsd)
         #expect(kept.weather.temperature == -5.3)
         // Kept at [Cache] Precision=2, though the daemon published 4 decimals.
         let latitude = try #require(kept.location?.latitude)
@@ -116,7 +116,7 @@ import WundercastTestSupport
     @Test func aKeptPositionIsRoundedWhenLoaded() async throws {
         let cache = try CacheDirectory()
         var record = Self.kept(ago: 600)
-        record.location = .init(latitude: 44.432765, longitude: 26.103812, source: "gpsd")
+        record.location = .init(latitude: 44.432765, longitude: 26.103812, source: .gpsd)
         try cache.write(record)
         let daemon = try await DaemonProcess(
             configuration: Self.configuration(cache: cache, url: Self.unreachable, authorization: "always"))
@@ -246,10 +246,10 @@ import WundercastTestSupport
         // test's own, whose event may arrive late, or the daemon's at start-up).
         _ = try await events.events.wait("the file rewritten without the GPS position") { _ in
             guard let kept = try? cache.kept() else { return false }
-            return kept.location?.source != "gpsd"
+            return kept.location?.source != .gpsd
         }
         // No GPS position kept (the fallback place of `denied` may be, once its weather is fetched).
-        #expect(try cache.kept().location?.source != "gpsd")
+        #expect(try cache.kept().location?.source != .gpsd)
         // Denied: the fallback place (or nothing) is shown, never the kept GPS position.
         #expect(try await daemon.now()[path: "location.source"] as? String != "gpsd")
         #expect(await daemon.stop() == 0)

@@ -77,7 +77,7 @@ import WundercastTestSupport
         try await running.stop(directory: directory)
         let written = running.written.value
         #expect(written.map { $0?.weather.temperature } == [3, 4], "\(written)")
-        #expect(written.last??.location == .init(latitude: 48.12, longitude: 11.57, source: "gpsd"))
+        #expect(written.last??.location == .init(latitude: 48.12, longitude: 11.57, source: .gpsd))
         #expect(written.last??.fetchedAt == Self.fetchedAt + 900)
     }
 
@@ -90,7 +90,7 @@ import WundercastTestSupport
         Self.show(store, 48.1234, fetching: true)
         store.publishWeather(makeWeather(3), fetchedAt: Self.fetchedAt)
         _ = try await running.written.wait("the first write") { $0.count == 1 }
-        #expect(running.written.value.first??.location?.source == "gpsd")
+        #expect(running.written.value.first??.location?.source == .gpsd)
         store.beginStatus(.denied, gate: .init(code: "denied", message: "GPS use is denied"))
         _ = try await running.written.wait("the write without the position") { $0.count == 2 }
         try await running.stop(directory: directory)

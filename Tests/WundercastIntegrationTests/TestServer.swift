@@ -103,7 +103,7 @@ final class TestServer: @unchecked Sendable {
     static let sample: StateViews = {
         var precise = WeatherState(status: .fresh, provider: "open-meteo", authorization: .authorizedAlways)
         precise.location = .init(
-            latitude: 48.1234, longitude: 11.5678, mode: 3, source: "gpsd", receivedAt: wallNow - 3)
+            latitude: 48.1234, longitude: 11.5678, mode: 3, source: .gpsd, receivedAt: wallNow - 3)
         precise.weather = Weather(temperature: 3.5, weatherCode: 3, units: .init(temperature: "°C", windSpeed: "km/h"))
         precise.fetchedAt = wallNow - 120
         var publicView = precise

@@ -22,7 +22,7 @@ import WundercastTestSupport
 
     static let record = LastState(
         provider: "open-meteo", fetchedAt: Date(timeIntervalSince1970: 1_800_000_000), clockSynchronized: true,
-        location: .init(latitude: 48.12, longitude: 11.57, source: "gpsd"), weather: makeWeather(3))
+        location: .init(latitude: 48.12, longitude: 11.57, source: .gpsd), weather: makeWeather(3))
 
     func names() -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()

@@ -13,14 +13,14 @@ import WundercastTestSupport
     static func state(
         _ temperature: Double = 3, fetchedAt: Date = now, latitude: Double? = 48.1234,
         status: WeatherState.Status = .fresh, authorization: AuthorizationStatus = .authorizedAlways,
-        source: String = "gpsd"
+        source: WeatherState.Location.Source = .gpsd
     ) -> WeatherState {
         var s = WeatherState(status: status, provider: "open-meteo", authorization: authorization)
         s.weather = makeWeather(temperature)
         s.fetchedAt = fetchedAt
         s.location = latitude.map {
             WeatherState.Location(
-                latitude: $0, longitude: 11.5678, mode: 3, source: source, name: source == "fallback" ? "Home" : nil,
+                latitude: $0, longitude: 11.5678, mode: 3, source: source, name: source == .fallback ? "Home" : nil,
                 receivedAt: fetchedAt)
         }
         return s
@@ -50,7 +50,7 @@ import WundercastTestSupport
         var recorder = LastStateRecorder(precision: 2, restored: nil)
         var asked = 0
         let first = try #require(Self.record(&recorder, Self.state(), asked: &asked))
-        #expect(first.location == .init(latitude: 48.12, longitude: 11.57, source: "gpsd"))
+        #expect(first.location == .init(latitude: 48.12, longitude: 11.57, source: .gpsd))
         #expect(first.weather.temperature == 3)
         #expect(first.clockSynchronized)
         recorder.wrote(first)
@@ -122,8 +122,8 @@ import WundercastTestSupport
         var fresh = LastStateRecorder(precision: 2, restored: nil)
         #expect(Self.record(&fresh, Self.state(authorization: status), asked: &asked)?.location == nil)
         // The fallback place is not a GPS position.
-        let fallback = Self.record(&fresh, Self.state(7, authorization: status, source: "fallback"), asked: &asked)
-        #expect(fallback?.location == .init(latitude: 48.12, longitude: 11.57, source: "fallback", name: "Home"))
+        let fallback = Self.record(&fresh, Self.state(7, authorization: status, source: .fallback), asked: &asked)
+        #expect(fallback?.location == .init(latitude: 48.12, longitude: 11.57, source: .fallback, name: "Home"))
     }
 
     /// After a restart the restored state is what the file holds: nothing is written again,

@@ -17,9 +17,9 @@ import WundercastTestSupport
         sample.forecast = SampleStates.forecast(observed: fetchedAt)
         let metric = LastState(
             provider: "open-meteo", fetchedAt: fetchedAt, clockSynchronized: true,
-            location: .init(latitude: 49.12, longitude: 12.2, source: "gpsd"), weather: sample)
+            location: .init(latitude: 49.12, longitude: 12.2, source: .gpsd), weather: sample)
         var fallback = metric
-        fallback.location = .init(latitude: -33.9, longitude: 18.4, source: "fallback", name: "Cape Town")
+        fallback.location = .init(latitude: -33.9, longitude: 18.4, source: .fallback, name: "Cape Town")
         fallback.clockSynchronized = false
         var none = metric
         none.location = nil
@@ -99,6 +99,7 @@ import WundercastTestSupport
             ("latitude 91", try Self.locationEdited("latitude", 91), .invalid("position out of range")),
             ("longitude -180.5", try Self.locationEdited("longitude", -180.5), .invalid("position out of range")),
             ("unknown source", try Self.locationEdited("source", "lookup"), .invalid("unknown position source")),
+            ("unrecognized source", try Self.locationEdited("source", "glonass"), .invalid("unknown position source")),
             (
                 "humidity 250", try Self.weatherEdited { $0["relativeHumidity"] = 250 },
                 .invalid("weather values out of range")

@@ -237,7 +237,7 @@ import WundercastTestSupport
         let queue = ProviderQueue(provider, wallClock: { wall.read() })
         let uptime: @Sendable () -> Duration = { .seconds(wall.read().timeIntervalSince1970) }
         let cache = WeatherCache(
-            provider: queue, precision: 2, ttl: .seconds(900), uptime: uptime, wallClock: { wall.read() },
+            provider: queue, precision: 2, uptime: uptime, wallClock: { wall.read() },
             logger: Logger(sink: RecordingSink(daemonLines), threshold: .debug))
         let lookups = LookupService(
             queue: queue, cache: cache, places: .none,
@@ -252,7 +252,7 @@ import WundercastTestSupport
     @Test func aPublicLookupOfTheDaemonsCellIsNotServedFromTheDaemonsFetch() async throws {
         let provider = BatchRecorder()
         let (lookups, cache, _) = daemonSide(provider)
-        _ = try await cache.weather(at: Coordinate(latitude: 48.1372, longitude: 11.5755))
+        _ = try await cache.weather(at: Coordinate(latitude: 48.1372, longitude: 11.5755), maxAge: .seconds(900))
         #expect(provider.calls == [[Coordinate(latitude: 48.14, longitude: 11.58)]])
         wall.advance(300)
         for precision in [2, 4] {
@@ -274,7 +274,7 @@ import WundercastTestSupport
     @Test func probingTheCellsAroundThePublicPositionTellsNothing() async throws {
         let provider = BatchRecorder()
         let (lookups, cache, _) = daemonSide(provider)
-        _ = try await cache.weather(at: Coordinate(latitude: 48.1372, longitude: 11.5755))
+        _ = try await cache.weather(at: Coordinate(latitude: 48.1372, longitude: 11.5755), maxAge: .seconds(900))
         wall.advance(300)
         let reader = LookupService.Reader.public(precision: 1)
         var byCell: [String: String] = [:]
@@ -320,7 +320,9 @@ import WundercastTestSupport
         let daemonLines = EventRecorder<String>()
         let lookupLines = EventRecorder<String>()
         let (lookups, cache, _) = daemonSide(provider, daemonLines: daemonLines, lookupLines: lookupLines)
-        let own = Task { try? await cache.weather(at: Coordinate(latitude: 48.14, longitude: 11.58)) }
+        let own = Task {
+            try? await cache.weather(at: Coordinate(latitude: 48.14, longitude: 11.58), maxAge: .seconds(900))
+        }
         try await provider.waitForRequests(1)
         async let lookup = lookups.weather(at(48.14, 11.58), user: 65534, reader: .public(precision: 2))
         let asked = await lookupLines.wait(.seconds(10)) { $0.contains { $0.contains("1 asked in 1 request") } }
@@ -339,7 +341,9 @@ import WundercastTestSupport
         // The other way: a public lookup in flight, then the daemon arrives in that cell.
         async let second = lookups.weather(at(50, 10), user: 65534, reader: .public(precision: 2))
         try await provider.waitForRequests(3)
-        let daemonFetch = Task { try? await cache.weather(at: Coordinate(latitude: 50, longitude: 10)) }
+        let daemonFetch = Task {
+            try? await cache.weather(at: Coordinate(latitude: 50, longitude: 10), maxAge: .seconds(900))
+        }
         // The daemon's cache logs one line for this fetch: a request of its own, or a join.
         #expect(await daemonLines.wait(.seconds(10)) { $0.count == 2 })
         let daemonAsked = daemonLines.values.last == "weather cache: 1 asked in 1 request"
@@ -360,12 +364,16 @@ import WundercastTestSupport
     @Test func backoffAndLimitTreatTheDaemonsCellAsAnyOther() async throws {
         let lookupLines = EventRecorder<String>()
         let (lookups, cache, _) = daemonSide(provider, perMinute: 1, lookupLines: lookupLines)
-        let own = Task { try? await cache.weather(at: Coordinate(latitude: 48.14, longitude: 11.58)) }
+        let own = Task {
+            try? await cache.weather(at: Coordinate(latitude: 48.14, longitude: 11.58), maxAge: .seconds(900))
+        }
         try await provider.waitForRequests(1)
         provider.answerNext(with: .success(makeWeather(1)))
         _ = await own.value
         // The wait: the provider has asked to wait after the daemon's next fetch.
-        let failing = Task { try? await cache.weather(at: Coordinate(latitude: 1, longitude: 1)) }
+        let failing = Task {
+            try? await cache.weather(at: Coordinate(latitude: 1, longitude: 1), maxAge: .seconds(900))
+        }
         try await provider.waitForRequests(2)
         provider.answerNext(with: .failure(.http(status: 429, reason: "slow down", retryAfter: 120)))
         _ = await failing.value

@@ -16,7 +16,7 @@ import WundercastTestSupport
         state.weather = makeWeather(2.6, code: 3)
         state.fetchedAt = wall
         state.fetchedUptime = .seconds(100)
-        state.location = .init(latitude: 48.12, longitude: 11.57, mode: 3, source: "gpsd", receivedAt: wall)
+        state.location = .init(latitude: 48.12, longitude: 11.57, mode: 3, source: .gpsd, receivedAt: wall)
         state.location?.receivedUptime = .seconds(95)
         return state
     }

@@ -72,7 +72,7 @@ import WundercastTestSupport
         let provider = CountingProvider()
         let now = Mutex(Duration.zero)
         let cache = WeatherCache(
-            provider: provider, precision: defaults.weather.precision, ttl: defaults.throttle.maxAge,
+            provider: provider, precision: defaults.weather.precision,
             uptime: { now.withLock { $0 } })
         let start = try #require(fixes.first?.time)
         var refreshes = 0
@@ -82,7 +82,7 @@ import WundercastTestSupport
             guard case .fetch(let id, let position, _, _) = action else { return }
             refreshes += 1
             now.withLock { $0 = instant.offset }
-            let answer = try? await cache.weather(at: position.coordinate)
+            let answer = try? await cache.weather(at: position.coordinate, maxAge: machine.policy.maxAge)
             let requestedAt = answer.map { instant.advanced(by: .zero - $0.age) }
             _ = machine.fetchEnded(
                 id: id, .success, at: instant, wallNow: Date(timeIntervalSince1970: 0), requestedAt: requestedAt)

@@ -34,7 +34,7 @@ import WundercastTestSupport
     /// The kept place is the configured fallback place, rounded alike.
     @Test func theFallbackPlaceKeptIsFetchedAgainAndTurnsFresh() async throws {
         let place = Coordinate(latitude: 59.9139, longitude: 10.7522)
-        let kept = WeatherState.Location(latitude: 59.91, longitude: 10.75, source: "fallback", name: "Oslo")
+        let kept = WeatherState.Location(latitude: 59.91, longitude: 10.75, source: .fallback, name: "Oslo")
         let (store, task, manager) = start(.denied, fallback: .resolved(name: "Oslo", place), kept: kept)
         try await provider.waitForRequests(1)
         let fetching = try #require(await store.waitFor { $0.status == .fetching })
@@ -52,7 +52,7 @@ import WundercastTestSupport
 
     /// The kept GPS place, and a first fix in the same rounded cell.
     @Test func aFirstFixAtTheKeptPlaceIsFetchedAndTurnsFresh() async throws {
-        let kept = WeatherState.Location(latitude: 48.12, longitude: 11.57, source: "gpsd")
+        let kept = WeatherState.Location(latitude: 48.12, longitude: 11.57, source: .gpsd)
         let (store, task, manager) = start(.authorizedAlways, fallback: nil, kept: kept)
         #expect(store.current.status == .stale)
         #expect(store.current.error?.code == "cached")

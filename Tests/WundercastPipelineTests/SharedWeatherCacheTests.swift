@@ -35,7 +35,7 @@ import WundercastTestSupport
         }
         let queue = ProviderQueue(provider, wallClock: wallClock)
         let cache = WeatherCache(
-            provider: queue, precision: 2, ttl: .seconds(900), clock: clock, wallClock: wallClock,
+            provider: queue, precision: 2, clock: clock, wallClock: wallClock,
             logger: Logger(sink: RecordingSink(lines), threshold: .debug))
         let status = ObservableValue(AuthorizationStatus.authorizedAlways)
         let service = WeatherService(
@@ -108,6 +108,42 @@ import WundercastTestSupport
         clock.advance(by: .seconds(700))
         try await provider.waitForRequests(3)
         #expect(provider.requested.last == Coordinate(latitude: 10.5, longitude: 10.5))
+        await running.stop()
+    }
+
+    /// A lookup is never served an answer whose request started `MaxAge` or more ago (here
+    /// 1.5 × `MaxAge`): the cache keeps no age of its own, each caller asks with its rule's.
+    @Test func aLookupIsNotServedAnAnswerMaxAgeOld() async throws {
+        let running = try await start()
+        async let first = running.lookups.weather(at(20, 20), user: 1000, reader: .precise)
+        try await provider.waitForRequests(1)
+        provider.answerNext(with: .success(makeWeather(1)))
+        _ = try object(await first)
+        clock.advance(by: .seconds(899))
+        let stored = try object(await running.lookups.weather(at(20, 20), user: 1000, reader: .precise))
+        #expect((stored["weather"] as? [String: Any])?["temperature"] as? Double == 1)
+        #expect(provider.requested.count == 1, "899 s old: served from the cache")
+        clock.advance(by: .seconds(451))
+        async let late = running.lookups.weather(at(20, 20), user: 1000, reader: .precise)
+        try await provider.waitForRequests(2)
+        provider.answerNext(with: .success(makeWeather(2)))
+        #expect((try object(await late)["weather"] as? [String: Any])?["temperature"] as? Double == 2)
+        await running.stop()
+    }
+
+    /// The daemon's refresh `MaxAge` after its fetch asks the provider although the answer is
+    /// still stored: the session asks the cache with the throttle's `MaxAge`, never a longer one.
+    @Test func theStationaryRefreshIsNotServedTheStoredAnswer() async throws {
+        let running = try await start()
+        try await send(10, 10, request: 1)
+        provider.answerNext(with: .success(makeWeather(1)))
+        await running.daemon.state("fresh") { $0.weather?.temperature == 1 }
+        try await clock.waitForSleeper(until: clock.at(.seconds(900)))
+        clock.advance(by: .seconds(900))
+        try await provider.waitForRequests(2)
+        provider.answerNext(with: .success(makeWeather(2)))
+        await running.daemon.state("refreshed") { $0.status == .fresh && $0.weather?.temperature == 2 }
+        #expect(!lines.values.contains { $0.contains("served from the cache") })
         await running.stop()
     }
 

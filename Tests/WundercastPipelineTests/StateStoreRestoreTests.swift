@@ -11,8 +11,8 @@ import WundercastTestSupport
 /// its GPS position hidden while GPS use is `denied` or `ask`.
 @Suite struct StateStoreRestoreTests {
     static let fetchedAt = Date(timeIntervalSince1970: 1_800_000_000)
-    static let gps = WeatherState.Location(latitude: 48.12, longitude: 11.57, source: "gpsd")
-    static let home = WeatherState.Location(latitude: 59.91, longitude: 10.75, source: "fallback", name: "Oslo")
+    static let gps = WeatherState.Location(latitude: 48.12, longitude: 11.57, source: .gpsd)
+    static let home = WeatherState.Location(latitude: 59.91, longitude: 10.75, source: .fallback, name: "Oslo")
 
     static func restored(
         _ status: AuthorizationStatus = .authorizedAlways, location: WeatherState.Location? = gps,
@@ -32,7 +32,7 @@ import WundercastTestSupport
         #expect(state.ageUnknown == nil)
         let location = try #require(state.location)
         #expect(location.status == .lastKnown)
-        #expect(location.latitude == 48.12 && location.source == "gpsd")
+        #expect(location.latitude == 48.12 && location.source == .gpsd)
         #expect(location.receivedAt == nil, "no fix of this run")
         let stamped = state.stamped(now: Self.fetchedAt + 7200)
         #expect(stamped.ageSeconds == 7200)

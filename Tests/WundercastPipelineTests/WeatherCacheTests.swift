@@ -11,6 +11,9 @@ import WundercastTestSupport
 /// answers only when the test says, a monotonic clock the test moves, and the cache's debug
 /// lines to know when a request has joined another (no sleeps).
 @Suite(.timeLimit(.minutes(1))) struct WeatherCacheTests {
+    /// The age the tests' callers allow (the daemon's default `MaxAge`).
+    static let maxAge: Duration = .seconds(900)
+
     let provider = ScriptedWeatherProvider()
     let clocks = Clocks()
     let lines = EventRecorder<String>()
@@ -28,10 +31,10 @@ import WundercastTestSupport
         }
     }
 
-    func cache(ttl: Duration = .seconds(900), capacity: Int = 512) -> WeatherCache {
+    func cache(capacity: Int = 512) -> WeatherCache {
         let clocks = self.clocks
         return WeatherCache(
-            provider: provider, precision: 2, ttl: ttl, capacity: capacity, uptime: { clocks.uptime },
+            provider: provider, precision: 2, capacity: capacity, uptime: { clocks.uptime },
             wallClock: { clocks.wall }, logger: Logger(sink: RecordingSink(lines), threshold: .debug))
     }
 
@@ -49,7 +52,7 @@ import WundercastTestSupport
         -> CachedWeather
     {
         let before = provider.requested.count
-        async let answer = cache.weather(at: Coordinate(latitude: latitude, longitude: longitude))
+        async let answer = cache.weather(at: Coordinate(latitude: latitude, longitude: longitude), maxAge: Self.maxAge)
         try await provider.waitForRequests(before + 1)
         provider.answerNext(with: .success(makeWeather(temperature)))
         return try await answer
@@ -57,9 +60,9 @@ import WundercastTestSupport
 
     @Test func concurrentRequestsForOneRoundedPositionMakeOneRequest() async throws {
         let cache = cache()
-        async let first = cache.weather(at: Coordinate(latitude: 48.1371, longitude: 11.5754))
+        async let first = cache.weather(at: Coordinate(latitude: 48.1371, longitude: 11.5754), maxAge: Self.maxAge)
         try await provider.waitForRequests(1)
-        async let second = cache.weather(at: Coordinate(latitude: 48.1369, longitude: 11.5751))
+        async let second = cache.weather(at: Coordinate(latitude: 48.1369, longitude: 11.5751), maxAge: Self.maxAge)
         #expect(await lines.wait { $0.contains { $0.contains("1 joined a request in flight") } })
         provider.answerNext(with: .success(makeWeather(7)))
         let (a, b) = try await (first, second)
@@ -73,13 +76,13 @@ import WundercastTestSupport
         let cache = cache()
         var observed = makeWeather(3)
         observed.time = Date(timeIntervalSince1970: 1_764_583_000)
-        async let first = cache.weather(at: Coordinate(latitude: 10, longitude: 10))
+        async let first = cache.weather(at: Coordinate(latitude: 10, longitude: 10), maxAge: Self.maxAge)
         try await provider.waitForRequests(1)
         provider.answerNext(with: .success(observed))
         let fetched = try await first
         #expect(fetched.fetchedAt == Date(timeIntervalSince1970: 1_764_583_200))
         advance(600)
-        let again = try await cache.weather(at: Coordinate(latitude: 10.001, longitude: 9.999))
+        let again = try await cache.weather(at: Coordinate(latitude: 10.001, longitude: 9.999), maxAge: Self.maxAge)
         #expect(again.fromCache)
         #expect(again.fetchedAt == fetched.fetchedAt, "not the time it was served again")
         #expect(again.weather.time == observed.time)
@@ -89,16 +92,16 @@ import WundercastTestSupport
     /// The TTL runs from the start of the request: at exactly `MaxAge` the answer is expired, so
     /// the daemon's stationary refresh `MaxAge` after its fetch still asks the provider.
     @Test func theAnswerExpiresTTLAfterItsRequestStarted() async throws {
-        let cache = cache(ttl: .seconds(900))
-        async let first = cache.weather(at: Coordinate(latitude: 1, longitude: 2))
+        let cache = cache()
+        async let first = cache.weather(at: Coordinate(latitude: 1, longitude: 2), maxAge: Self.maxAge)
         try await provider.waitForRequests(1)
         advance(5)  // the request takes 5 s
         provider.answerNext(with: .success(makeWeather(1)))
         _ = try await first
         advance(894)  // 899 s after the request started
-        #expect(try await cache.weather(at: Coordinate(latitude: 1, longitude: 2)).fromCache)
+        #expect(try await cache.weather(at: Coordinate(latitude: 1, longitude: 2), maxAge: Self.maxAge).fromCache)
         advance(1)  // 900 s
-        async let expired = cache.weather(at: Coordinate(latitude: 1, longitude: 2))
+        async let expired = cache.weather(at: Coordinate(latitude: 1, longitude: 2), maxAge: Self.maxAge)
         try await provider.waitForRequests(2)
         provider.answerNext(with: .success(makeWeather(2)))
         let renewed = try await expired
@@ -109,16 +112,19 @@ import WundercastTestSupport
     @Test func reloadAsksAgainAndStoresTheNewAnswer() async throws {
         let cache = cache()
         try await fetch(cache, 5, 5, answer: 1)
-        async let reloaded = cache.weather(at: Coordinate(latitude: 5, longitude: 5), freshness: .reload)
+        async let reloaded = cache.weather(
+            at: Coordinate(latitude: 5, longitude: 5), maxAge: Self.maxAge, freshness: .reload)
         try await provider.waitForRequests(2)
         provider.answerNext(with: .success(makeWeather(2)))
         #expect(try await reloaded.weather.temperature == 2)
-        #expect(try await cache.weather(at: Coordinate(latitude: 5, longitude: 5)).weather.temperature == 2)
+        #expect(
+            try await cache.weather(at: Coordinate(latitude: 5, longitude: 5), maxAge: Self.maxAge).weather.temperature
+                == 2)
     }
 
     @Test func failuresAreNotStored() async throws {
         let cache = cache()
-        let failing = Task { try await cache.weather(at: Coordinate(latitude: 3, longitude: 3)) }
+        let failing = Task { try await cache.weather(at: Coordinate(latitude: 3, longitude: 3), maxAge: Self.maxAge) }
         try await provider.waitForRequests(1)
         provider.answerNext(with: .failure(.http(status: 500, reason: nil, retryAfter: nil)))
         await #expect(throws: WeatherError.http(status: 500, reason: nil, retryAfter: nil)) { try await failing.value }
@@ -132,11 +138,11 @@ import WundercastTestSupport
         for n in 1...3 { try await fetch(cache, Double(n), 0, answer: Double(n)) }
         #expect(cache.count == 3)
         advance(10)
-        _ = try await cache.weather(at: Coordinate(latitude: 1, longitude: 0))  // 1 is used again: 2 is oldest
+        _ = try await cache.weather(at: Coordinate(latitude: 1, longitude: 0), maxAge: Self.maxAge)  // 1 is used again: 2 is oldest
         try await fetch(cache, 4, 0, answer: 4)
         #expect(cache.count == 3)
-        #expect(try await cache.weather(at: Coordinate(latitude: 1, longitude: 0)).fromCache)
-        #expect(try await cache.weather(at: Coordinate(latitude: 3, longitude: 0)).fromCache)
+        #expect(try await cache.weather(at: Coordinate(latitude: 1, longitude: 0), maxAge: Self.maxAge).fromCache)
+        #expect(try await cache.weather(at: Coordinate(latitude: 3, longitude: 0), maxAge: Self.maxAge).fromCache)
         #expect(provider.requested.count == 4)
         try await fetch(cache, 2, 0, answer: 2)
         #expect(provider.requested.count == 5, "the dropped answer is asked again")
@@ -149,9 +155,9 @@ import WundercastTestSupport
     @Test func aCancelledWaiterLeavesAndTheLastOneEndsTheRequest() async throws {
         let cache = cache()
         let position = Coordinate(latitude: 6, longitude: 6)
-        let leaving = Task { try await cache.weather(at: position) }
+        let leaving = Task { try await cache.weather(at: position, maxAge: Self.maxAge) }
         try await provider.waitForRequests(1)
-        async let staying = cache.weather(at: position)
+        async let staying = cache.weather(at: position, maxAge: Self.maxAge)
         #expect(await lines.wait { $0.contains { $0.contains("joined") } })
         leaving.cancel()
         await #expect(throws: WeatherError.cancelled) { try await leaving.value }
@@ -159,7 +165,7 @@ import WundercastTestSupport
         provider.answerNext(with: .success(makeWeather(6)))
         #expect(try await staying.weather.temperature == 6)
 
-        let alone = Task { try await cache.weather(at: Coordinate(latitude: 7, longitude: 7)) }
+        let alone = Task { try await cache.weather(at: Coordinate(latitude: 7, longitude: 7), maxAge: Self.maxAge) }
         try await provider.waitForRequests(2)
         alone.cancel()
         await #expect(throws: WeatherError.cancelled) { try await alone.value }
@@ -176,13 +182,13 @@ import WundercastTestSupport
         let batches = BatchRecorder()
         let clocks = self.clocks
         let cache = WeatherCache(
-            provider: batches, precision: 1, ttl: .seconds(900), uptime: { clocks.uptime },
+            provider: batches, precision: 1, uptime: { clocks.uptime },
             wallClock: { clocks.wall })
         let grid = LookupService.grid(around: Coordinate(latitude: 50, longitude: 8), step: 0.1)
-        let first = await cache.weather(atEach: Array(grid.prefix(4)), admit: { Never?.none })
+        let first = await cache.weather(atEach: Array(grid.prefix(4)), maxAge: Self.maxAge, admit: { Never?.none })
         #expect(batches.calls.map(\.count) == [4])
         #expect(first.compactMap(Self.temperature).count == 4)
-        let all = await cache.weather(atEach: grid + [grid[8]], admit: { Never?.none })
+        let all = await cache.weather(atEach: grid + [grid[8]], maxAge: Self.maxAge, admit: { Never?.none })
         #expect(batches.calls.count == 2)
         let rounded = (grid + [grid[8]]).map { $0.rounded(toDecimals: 1) }
         #expect(batches.calls.last == Array(rounded[4...8]), "only the missing cells, each once")
@@ -193,7 +199,7 @@ import WundercastTestSupport
         batches.failing = Coordinate(latitude: 51, longitude: 8)
         let mixed = await cache.weather(
             atEach: [Coordinate(latitude: 51, longitude: 8), Coordinate(latitude: 52, longitude: 8)],
-            admit: { Never?.none })
+            maxAge: Self.maxAge, admit: { Never?.none })
         guard case .failure(.decoding) = mixed[0], case .weather = mixed[1] else {
             Issue.record("\(mixed)")
             return
@@ -207,7 +213,7 @@ import WundercastTestSupport
             atEach: [
                 Coordinate(latitude: 1, longitude: 1), Coordinate(latitude: 2, longitude: 2),
                 Coordinate(latitude: 2.001, longitude: 2),
-            ]
+            ], maxAge: Self.maxAge
         ) { () -> String? in
             admitted.withLock { n in
                 n += 1

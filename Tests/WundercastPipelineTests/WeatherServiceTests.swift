@@ -1,8 +1,10 @@
 import Foundation
+import Synchronization
 import Testing
 import WundercastSupport
 import WundercastModel
 import WundercastConfiguration
+import WundercastProviders
 import WundercastPipeline
 import WundercastTestSupport
 
@@ -191,6 +193,34 @@ import WundercastTestSupport
         await running.stop()
     }
 
+    /// The one wait the session keeps (not "one at a time", the queue's rule): when the service
+    /// ends, the request of its fetch in flight has ended too — nothing of a session outlives it
+    /// (a reload's new provider queue never overlaps the old one's request). The request here
+    /// ends only when the test lets it, after its cancellation was asked (as libcurl's does).
+    @Test func aStoppedServiceLeavesNoRequestBehind() async throws {
+        let events = EventRecorder<String>()
+        let held = HeldCancellationProvider(events)
+        let status = ObservableValue(AuthorizationStatus.authorizedAlways)
+        let service = WeatherService(
+            locationManager: LocationManager(source: source, authorization: status, maxHorizontalError: 50),
+            provider: held, store: StateStore(provider: "held", authorization: .authorizedAlways), clock: clock,
+            settings: .init(
+                throttle: ThrottlePolicy(minInterval: .seconds(120), minDistance: 1000, maxAge: .seconds(900)),
+                maxFixAge: .seconds(120), precision: 2))
+        let running = Running(service: service, status: status, task: Task { await service.run() })
+        try await source.waitForOpen()
+        source.send(makeFix(10, 10))
+        #expect(await events.wait { $0.contains("started") })
+        let stopping = Task {
+            await running.stop()
+            events.append("stopped")
+        }
+        #expect(await events.wait { $0.contains("cancel asked") })
+        held.end()
+        await stopping.value
+        #expect(events.values == ["started", "cancel asked", "ended", "stopped"])
+    }
+
     /// A place held back by `MinInterval` is shown as `fetching` there, not as `fresh` weather
     /// at the old place; its fetch starts when the interval ends (trailing edge).
     @Test func aHeldBackPlaceIsShownAsFetching() async throws {
@@ -272,7 +302,7 @@ import WundercastTestSupport
         #expect(provider.requested == [Coordinate(latitude: 48.86, longitude: 2.35)])
         provider.answerNext(with: .success(makeWeather(12)))
         let fresh = await running.state("fresh for the fallback") { $0.status == .fresh }
-        #expect(fresh?.location?.source == "fallback")
+        #expect(fresh?.location?.source == .fallback)
         #expect(fresh?.location?.status == .current)
         #expect(source.openCount == 0)
         await running.stop()
@@ -338,7 +368,7 @@ import WundercastTestSupport
             // Unless MinInterval still holds a fetch back, the state shows the new fix.
             let newPosition = !transition.from.readsGPS
             let state = await running.state("a GPS position under \(transition.to)") {
-                $0.location?.source == "gpsd" && (!newPosition || $0.location?.latitude == 30)
+                $0.location?.source == .gpsd && (!newPosition || $0.location?.latitude == 30)
                     && $0.location?.status == .current && $0.error == nil
             }
             #expect(state?.error == nil)
@@ -376,4 +406,43 @@ import WundercastTestSupport
             modes.filter { $0.status != from.status }.map { Transition(from: from, to: $0) }
         }.filter { !($0.from.watching && $0.to.status == .authorizedWhenInUse && !$0.to.watching) }
     }()
+}
+
+/// A provider whose one request ends only when ``end()`` is called (after its cancellation was
+/// asked, it still runs until then), recording `started`, `cancel asked`, `ended`.
+final class HeldCancellationProvider: WeatherProvider, Sendable {
+    let name = "held"
+    let secrets = Secrets([])
+    private let events: EventRecorder<String>
+    /// The waiting request, and whether ``end()`` was called.
+    private let held = Mutex<(waiting: CheckedContinuation<Void, Never>?, ended: Bool)>((nil, false))
+
+    init(_ events: EventRecorder<String>) { self.events = events }
+
+    func currentWeather(at coordinate: Coordinate) async throws(WeatherError) -> Weather {
+        events.append("started")
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+                let ended = held.withLock { h in
+                    if !h.ended { h.waiting = c }
+                    return h.ended
+                }
+                if ended { c.resume() }
+            }
+        } onCancel: {
+            events.append("cancel asked")
+        }
+        events.append("ended")
+        throw .cancelled
+    }
+
+    /// Lets the request end.
+    func end() {
+        let waiting = held.withLock { h in
+            h.ended = true
+            defer { h.waiting = nil }
+            return h.waiting
+        }
+        waiting?.resume()
+    }
 }

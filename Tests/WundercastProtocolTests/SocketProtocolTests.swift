@@ -95,7 +95,7 @@ import WundercastTestSupport
         var s = WeatherState(status: status, provider: "open-meteo")
         s.weather = weather
         s.fetchedAt = fetchedAgo.map { now.addingTimeInterval(-$0) }
-        s.location = .init(latitude: 44.44, longitude: 26.13, mode: 3, source: "gpsd")
+        s.location = .init(latitude: 44.44, longitude: 26.13, mode: 3, source: .gpsd)
         return s
     }
 

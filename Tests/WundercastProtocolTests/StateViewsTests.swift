@@ -17,7 +17,7 @@ import WundercastTestSupport
 
     @Test func publicReadersGetARoundedPositionAndWholeKilometres() throws {
         var state = WeatherState(status: .fresh, provider: "open-meteo")
-        state.location = .init(latitude: 48.14, longitude: 11.58, mode: 3, source: "gpsd")
+        state.location = .init(latitude: 48.14, longitude: 11.58, mode: 3, source: .gpsd)
         let views = StateViews.make(state, publicPrecision: 1, nearest: Self.nearest)
         let precise = try #require(views.precise.location)
         #expect(precise.latitude == 48.14 && precise.longitude == 11.58)
@@ -42,7 +42,7 @@ import WundercastTestSupport
     /// does not give public readers the precise position.
     @Test func publicErrorTextsHaveThePositionRounded() throws {
         var state = WeatherState(status: .error, provider: "openweathermap")
-        state.location = .init(latitude: 44.44, longitude: -74.0061, mode: 3, source: "gpsd")
+        state.location = .init(latitude: 44.44, longitude: -74.0061, mode: 3, source: .gpsd)
         state.error = .init(
             code: "http-401",
             message:

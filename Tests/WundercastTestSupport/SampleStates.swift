@@ -26,7 +26,7 @@ public enum SampleStates {
         state.weather = weather
         state.fetchedAt = now.addingTimeInterval(-fetchedAgo)
         var location = WeatherState.Location(
-            latitude: 49.12, longitude: 12.2, mode: 3, source: "gpsd", receivedAt: now.addingTimeInterval(-3))
+            latitude: 49.12, longitude: 12.2, mode: 3, source: .gpsd, receivedAt: now.addingTimeInterval(-3))
         location.status = .current
         location.place = place
         state.location = location

@@ -93,7 +93,7 @@ public enum HumanFormat {
         guard let location = state.location else { return nil }
         let place = PlaceText.location(location)
         guard location.status == .lastKnown, let error = state.error else { return place }
-        if error.code == "no-fix", let age = location.ageSeconds {
+        if error.known == .noFix, let age = location.ageSeconds {
             return place + " (no GPS fix for \(spanText(age)))"
         }
         return place + " (last known position: \(UntrustedText.sanitized(error.message)))"

@@ -10,8 +10,21 @@ public enum AuthorizationStatus: String, Sendable, Codable, CaseIterable {
     /// gpsd is watched for as long as the daemon runs.
     case authorizedAlways
 
-    /// Whether fixes may flow (the book's `filter(authorized)`).
-    public var isAuthorized: Bool { self == .authorizedAlways || self == .authorizedWhenInUse }
+    /// The one gate: whether a position from `source` may be used, shown and kept under this
+    /// status. GPS fixes (`gpsd`) flow only while GPS use is authorized (the book's
+    /// `filter(authorized)`); the fallback place stands in only while it is not; a place a
+    /// one-off `weather` request named is no position of the machine and always allowed; an
+    /// unrecognized source never. Under `ask` no position is had at all: the pipeline closes
+    /// the gate with `not-determined` (and under `denied` without a fallback with `denied`).
+    public func allows(source: WeatherState.Location.Source) -> Bool {
+        let gpsAuthorized = self == .authorizedAlways || self == .authorizedWhenInUse
+        return switch source {
+        case .gpsd: gpsAuthorized
+        case .fallback: !gpsAuthorized
+        case .lookup: true
+        case .unrecognized: false
+        }
+    }
 
     /// The configuration spelling: `always`, `when-in-use`, `denied`, `ask`.
     public var configName: String {

@@ -43,8 +43,8 @@ public struct WeatherState: Sendable, Equatable, Codable {
         public var mode: Int?
         /// `current` or `lastKnown` (see ``Status``).
         public var status: Status?
-        /// `"gpsd"`, `"fallback"`, or `"lookup"` (a one-off `weather` answer).
-        public var source: String
+        /// `"gpsd"`, `"fallback"`, or `"lookup"` (a one-off `weather` answer); see ``Source``.
+        public var source: Source
         /// Place name, when known (the fallback's name as configured).
         public var name: String?
         /// The nearest city, with distance and bearing from it (see ``WeatherState/Place``).
@@ -64,7 +64,7 @@ public struct WeatherState: Sendable, Equatable, Codable {
         public var receivedUptime: Duration?
 
         public init(
-            latitude: Double, longitude: Double, mode: Int? = nil, source: String, name: String? = nil,
+            latitude: Double, longitude: Double, mode: Int? = nil, source: Source, name: String? = nil,
             time: Date? = nil, eph: Double? = nil, receivedAt: Date? = nil
         ) {
             self.latitude = latitude

@@ -14,12 +14,15 @@ import WundercastProviders
 ///
 /// - Key: the provider's name + the position rounded to ``precision`` (`[Weather] Precision=`),
 ///   so a move inside one rounding cell finds the same answer.
-/// - TTL: ``ttl`` (`[Throttle] MaxAge=`), counted from the moment the request was started
-///   (monotonic clock), so the daemon's own refresh `MaxAge` after its last fetch always finds
-///   that answer expired and asks again: one request per `MaxAge` while stationary, as before.
+/// - Age: each answer is stored with the moment its request was started (monotonic clock), and
+///   each caller passes the oldest it accepts (`maxAge`: its rule's, `[Throttle] MaxAge=` as
+///   ``ThrottlePolicy`` owns it); the cache has no age of its own. So the daemon's own refresh
+///   `MaxAge` after its last fetch always finds that answer expired and asks again: one request
+///   per `MaxAge` while stationary, as before.
 /// - Join: a request for a key whose fetch is in flight waits for that fetch (the daemon's own
 ///   fetch, `weather`, `around` alike): no second request.
-/// - Bounded: at most ``capacity`` answers; the expired go first, then the least recently used.
+/// - Bounded: at most ``capacity`` answers; those older than the storing request's `maxAge` go
+///   first, then the least recently used.
 /// - Truthful: an answer served again keeps its provider's observation time and its
 ///   ``CachedWeather/fetchedAt``; failures are not stored.
 /// - Batches: positions that all need a request go to the provider in one request when it is a
@@ -27,12 +30,13 @@ import WundercastProviders
 ///
 /// Cancellation: a cancelled waiter is answered ``WeatherError/cancelled`` at once and the fetch
 /// goes on for the others; when the last waiter of a fetch leaves, the fetch is cancelled and that
-/// waiter returns once it has ended (so a caller that cancels and awaits never overlaps two
-/// requests of its own).
+/// waiter returns once it has ended, so a caller that cancels and awaits knows its request is over
+/// (a refresh session that ends leaves no request behind). One provider request at a time is not
+/// the cache's rule: the ``ProviderQueue`` behind it owns that.
 public final class WeatherCache: Sendable {
     /// How a position may be served.
     public enum Freshness: Sendable, Equatable {
-        /// A stored answer younger than the TTL, else a fetch in flight, else a new request.
+        /// A stored answer younger than the caller's `maxAge`, else a fetch in flight, else a new request.
         case cached
         /// Not a stored answer: a fetch in flight or a new request (a reader's `refresh`).
         case reload
@@ -50,7 +54,6 @@ public final class WeatherCache: Sendable {
     public let provider: any WeatherProvider
     /// Decimals the positions are rounded to before they are keys and requests.
     public let precision: Int
-    public var ttl: Duration { state.withLock { $0.table.ttl } }
     public var capacity: Int { state.withLock { $0.table.capacity } }
 
     private struct State {
@@ -65,11 +68,11 @@ public final class WeatherCache: Sendable {
 
     /// - Parameters:
     ///   - capacity: answers kept at most (a full answer with its forecast is a few KB).
-    ///   - uptime: a monotonic clock (time since any fixed origin), for the TTL.
+    ///   - uptime: a monotonic clock (time since any fixed origin), for the answers' ages.
     ///   - wallClock: the time stamped on answers (`fetchedAt`, UTC).
     ///   - logger: one debug line per decision (served, joined, requested); no positions.
     public init(
-        provider: any WeatherProvider, precision: Int, ttl: Duration, capacity: Int = 512,
+        provider: any WeatherProvider, precision: Int, capacity: Int = 512,
         uptime: @escaping @Sendable () -> Duration, wallClock: @escaping @Sendable () -> Date = { Date() },
         logger: Logger = .discard
     ) {
@@ -78,40 +81,43 @@ public final class WeatherCache: Sendable {
         self.uptime = uptime
         self.wallClock = wallClock
         self.logger = logger
-        state = Mutex(State(table: WeatherCacheTable(ttl: ttl, capacity: capacity)))
+        state = Mutex(State(table: WeatherCacheTable(capacity: capacity)))
     }
 
-    /// A cache whose TTL runs on `clock` (the daemon's `ContinuousClock`, a test's manual clock).
+    /// A cache whose answers age on `clock` (the daemon's `ContinuousClock`, a test's manual clock).
     public convenience init<C: Clock>(
-        provider: any WeatherProvider, precision: Int, ttl: Duration, capacity: Int = 512, clock: C,
+        provider: any WeatherProvider, precision: Int, capacity: Int = 512, clock: C,
         wallClock: @escaping @Sendable () -> Date = { Date() }, logger: Logger = .discard
     ) where C.Duration == Swift.Duration {
         let origin = clock.now
         self.init(
-            provider: provider, precision: precision, ttl: ttl, capacity: capacity,
+            provider: provider, precision: precision, capacity: capacity,
             uptime: { origin.duration(to: clock.now) }, wallClock: wallClock, logger: logger)
     }
 
     /// Answers stored now (expired ones included until they are dropped).
     public var count: Int { state.withLock { $0.table.entries.count } }
 
-    /// The weather at `position` (rounded here to ``precision``): stored, joined or fetched.
+    /// The weather at `position` (rounded here to ``precision``): stored (its request started
+    /// less than `maxAge` ago), joined or fetched.
     /// Throws the provider's ``WeatherError`` (not stored), or ``WeatherError/cancelled``.
     public func weather(
-        at position: Coordinate, freshness: Freshness = .cached
+        at position: Coordinate, maxAge: Duration, freshness: Freshness = .cached
     ) async throws(WeatherError) -> CachedWeather {
-        switch await weather(atEach: [position], freshness: freshness, admit: { Never?.none })[0] {
+        switch await weather(atEach: [position], maxAge: maxAge, freshness: freshness, admit: { Never?.none })[0] {
         case .weather(let answer): return answer
         case .failure(let error): throw error
         }
     }
 
-    /// The weather at each of `positions` (rounded here), in order. Positions that need a new
+    /// The weather at each of `positions` (rounded here), in order; a stored answer is served when
+    /// its request started less than `maxAge` ago. Positions that need a new
     /// request are first offered to `admit` (once each; e.g. a per-user limit); a refusal is that
     /// position's outcome. The admitted ones are fetched together (``BatchWeatherProvider``), up
     /// to its `batchLimit` per request. `admit` runs under the cache's lock: it must not call the cache.
     public func weather<Refusal: Sendable>(
-        atEach positions: [Coordinate], freshness: Freshness = .cached, admit: () -> Refusal?
+        atEach positions: [Coordinate], maxAge: Duration, freshness: Freshness = .cached,
+        admit: () -> Refusal?
     ) async -> [Outcome<Refusal>] {
         let keys = positions.map {
             WeatherCacheTable.Key(provider: provider.name, position: $0.rounded(toDecimals: precision))
@@ -120,7 +126,7 @@ public final class WeatherCache: Sendable {
         let now = uptime()
         let (tickets, requests) = state.withLock { s in
             let (tickets, starts) = s.table.plan(
-                keys, reload: freshness == .reload, now: now, batchLimit: batchLimit, admit: admit)
+                keys, reload: freshness == .reload, maxAge: maxAge, now: now, batchLimit: batchLimit, admit: admit)
             for (fetch, keys) in starts {
                 // The task cannot finish before it is recorded: finishing takes this lock.
                 s.tasks[fetch] = Task { await self.run(fetch, keys) }

@@ -9,10 +9,12 @@ import WundercastModel
 /// caller passes the time): the stored answers, the fetches in flight and who waits for which.
 ///
 /// - An answer is stored under its ``Key`` with the instant its request was *started*
-///   (``Entry/requestedAt``, monotonic) and is served while younger than ``ttl``: a refresh
+///   (``Entry/requestedAt``, monotonic) and is served to a caller while younger than the
+///   `maxAge` that caller passes (its rule's: `MaxAge`, owned by ``ThrottlePolicy``): a refresh
 ///   `MaxAge` after a fetch started finds it expired, so the stationary refresh still happens.
-/// - At most ``capacity`` answers: storing one more drops the expired ones, then the least
-///   recently used.
+///   The table has no age of its own.
+/// - At most ``capacity`` answers: storing one more drops those older than the storing
+///   request's `maxAge`, then the least recently used.
 /// - A key being fetched is joined: a new waiter gets a slot on that fetch, not a new fetch.
 /// - A waiter that leaves (cancellation) is answered ``WeatherError/cancelled`` at once, unless
 ///   it was the last one of its fetch: then the fetch is abandoned (the caller cancels its task),
@@ -54,10 +56,11 @@ struct WeatherCacheTable {
     private struct Fetch {
         var keys: [Key]
         var requestedAt: Duration
+        /// The `maxAge` of the caller that started it: what is expired when it makes room.
+        var maxAge: Duration
         var slots: Set<UInt64> = []
     }
 
-    let ttl: Duration
     let capacity: Int
     private(set) var entries: [Key: Entry] = [:]
     private var flights: [Key: Int] = [:]
@@ -67,27 +70,26 @@ struct WeatherCacheTable {
     private var nextSlot: UInt64 = 0
     private var uses: UInt64 = 0
 
-    init(ttl: Duration, capacity: Int) {
-        self.ttl = ttl
+    init(capacity: Int) {
         self.capacity = max(1, capacity)
     }
 
     /// Fetches not yet ended, and waiters not yet answered (both bounded by the callers).
     var pending: (fetches: Int, waiters: Int) { (fetches.count, slots.count) }
 
-    /// Plans `keys` at `now`: a stored answer younger than ``ttl`` (unless `reload`), else a
+    /// Plans `keys` at `now`: a stored answer younger than `maxAge` (unless `reload`), else a
     /// slot on the fetch in flight for the key, else — when `admit` lets it (called once per key
     /// that needs a request) — a slot on a new fetch. New fetches are returned to be started,
     /// up to `batchLimit` keys each; a key asked twice is fetched once.
     mutating func plan<Refusal: Sendable>(
-        _ keys: [Key], reload: Bool, now: Duration, batchLimit: Int, admit: () -> Refusal?
+        _ keys: [Key], reload: Bool, maxAge: Duration, now: Duration, batchLimit: Int, admit: () -> Refusal?
     ) -> (tickets: [Ticket<Refusal>], starts: [(fetch: Int, keys: [Key])]) {
         var tickets = [Ticket<Refusal>?](repeating: nil, count: keys.count)
         var missing: [Key] = []
         var askedBy: [Key: [Int]] = [:]
         var refused: [Key: Refusal] = [:]
         for (index, key) in keys.enumerated() {
-            if !reload, let hit = cached(key, now: now) {
+            if !reload, let hit = cached(key, maxAge: maxAge, now: now) {
                 tickets[index] = .answer(.success(hit))
             } else if let fetch = flights[key] {
                 tickets[index] = .wait(addSlot(fetch, key), joined: true)
@@ -106,7 +108,7 @@ struct WeatherCacheTable {
             let chunk = Array(missing[first..<min(missing.count, first + max(1, batchLimit))])
             let fetch = nextFetch
             nextFetch += 1
-            fetches[fetch] = Fetch(keys: chunk, requestedAt: now)
+            fetches[fetch] = Fetch(keys: chunk, requestedAt: now, maxAge: maxAge)
             for key in chunk {
                 flights[key] = fetch
                 for index in askedBy[key] ?? [] { tickets[index] = .wait(addSlot(fetch, key), joined: false) }
@@ -116,11 +118,11 @@ struct WeatherCacheTable {
         return (tickets.map { $0 ?? .answer(.failure(.cancelled)) }, starts)
     }
 
-    /// The stored answer for `key` if younger than ``ttl`` at `now` (marks it used); drops it
-    /// when it has expired.
-    mutating func cached(_ key: Key, now: Duration) -> CachedWeather? {
+    /// The stored answer for `key` if its request started less than `maxAge` before `now`
+    /// (marks it used); drops it when it is older.
+    mutating func cached(_ key: Key, maxAge: Duration, now: Duration) -> CachedWeather? {
         guard var entry = entries[key] else { return nil }
-        guard isFresh(entry, now: now) else {
+        guard isFresh(entry, maxAge: maxAge, now: now) else {
             entries[key] = nil
             return nil
         }
@@ -174,8 +176,7 @@ struct WeatherCacheTable {
             store(
                 Entry(
                     weather: weather, fetchedAt: fetchedAt, requestedAt: ended.requestedAt, arrivedAt: now, lastUsed: 0),
-                at: key,
-                now: now)
+                at: key, maxAge: ended.maxAge, now: now)
         }
         var resume: [(Waiter, Answer)] = []
         for id in ended.slots {
@@ -194,7 +195,9 @@ struct WeatherCacheTable {
         return resume
     }
 
-    private func isFresh(_ entry: Entry, now: Duration) -> Bool {
+    /// Whether `entry` may be served under `maxAge` at `now`: its request started less than
+    /// `maxAge` ago (and not in the future). (`ttl` is the caller's `maxAge`, not the table's.)
+    private func isFresh(_ entry: Entry, maxAge ttl: Duration, now: Duration) -> Bool {
         let age = now - entry.requestedAt
         return age >= .zero && age < ttl
     }
@@ -207,12 +210,12 @@ struct WeatherCacheTable {
         return id
     }
 
-    /// Stores `entry` unless a newer answer for `key` is there; makes room first (expired
-    /// entries, then the least recently used).
-    private mutating func store(_ entry: Entry, at key: Key, now: Duration) {
+    /// Stores `entry` unless a newer answer for `key` is there; makes room first (entries older
+    /// than `maxAge`, then the least recently used).
+    private mutating func store(_ entry: Entry, at key: Key, maxAge: Duration, now: Duration) {
         if let held = entries[key], held.requestedAt > entry.requestedAt { return }
         if entries[key] == nil, entries.count >= capacity {
-            entries = entries.filter { isFresh($0.value, now: now) }
+            entries = entries.filter { isFresh($0.value, maxAge: maxAge, now: now) }
             if entries.count >= capacity, let oldest = entries.min(by: { $0.value.lastUsed < $1.value.lastUsed }) {
                 entries[oldest.key] = nil
             }

@@ -24,12 +24,12 @@ public struct LastState: Sendable, Equatable, Codable {
         /// Degrees north (−90…90) and east (−180…180).
         public var latitude: Double
         public var longitude: Double
-        /// `gpsd` or `fallback` (as `location.source` of the state).
-        public var source: String
+        /// `gpsd` or `fallback` (as `location.source` of the state); another is refused on reading.
+        public var source: WeatherState.Location.Source
         /// The fallback place's configured name, when it has one.
         public var name: String?
 
-        public init(latitude: Double, longitude: Double, source: String, name: String? = nil) {
+        public init(latitude: Double, longitude: Double, source: WeatherState.Location.Source, name: String? = nil) {
             self.latitude = latitude
             self.longitude = longitude
             self.source = source
@@ -130,7 +130,9 @@ public struct LastState: Sendable, Equatable, Codable {
             guard location.latitude.isFinite, (-90...90).contains(location.latitude),
                 location.longitude.isFinite, (-180...180).contains(location.longitude)
             else { throw .invalid("position out of range") }
-            guard ["gpsd", "fallback"].contains(location.source) else { throw .invalid("unknown position source") }
+            guard location.source == .gpsd || location.source == .fallback else {
+                throw .invalid("unknown position source")
+            }
         }
         guard weather.withoutImpossibleValues() == weather else { throw .invalid("weather values out of range") }
         for text in Self.texts(in: self) where !Self.isClean(text) {

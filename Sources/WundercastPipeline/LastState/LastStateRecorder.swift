@@ -42,8 +42,8 @@ public struct LastStateRecorder: Sendable {
         if current?.weather != weather || current?.fetchedAt != seconds {
             current = (weather, seconds, clockSynchronized(), position(of: state))
         }
-        let mayShowGPS = state.authorization?.isAuthorized ?? false
-        if state.location == nil || (current?.location?.source == "gpsd" && !mayShowGPS) {
+        let mayShowGPS = state.authorization?.allows(source: .gpsd) ?? false
+        if state.location == nil || (current?.location?.source == .gpsd && !mayShowGPS) {
             current?.location = nil
         }
         guard let current else { return nil }
@@ -64,6 +64,6 @@ public struct LastStateRecorder: Sendable {
             .rounded(toDecimals: precision)
         return LastState.Position(
             latitude: rounded.latitude, longitude: rounded.longitude, source: location.source,
-            name: location.source == "fallback" ? location.name : nil)
+            name: location.source == .fallback ? location.name : nil)
     }
 }

@@ -28,7 +28,7 @@ struct FixCurrency: Sendable, Equatable {
         let isCurrent = problem == nil
         defer { current = isCurrent }
         if isCurrent, !current { return .acquired }
-        if !isCurrent, current, problem?.code == "no-fix" { return .lost }
+        if !isCurrent, current, problem?.known == .noFix { return .lost }
         return nil
     }
 }

@@ -83,7 +83,7 @@ public final class LocationManager: Sendable {
         let statuses = authorization.values()
         let result: Result<Fix, LocationError> = await withTaskGroup(of: Result<Fix, LocationError>?.self) { group in
             group.addTask {
-                for await status in statuses where status.isAuthorized {
+                for await status in statuses where status.allows(source: .gpsd) {
                     for await case .fix(let fix) in self.updates() {
                         return .success(fix)
                     }
@@ -98,7 +98,7 @@ public final class LocationManager: Sendable {
                     return nil
                 }
                 let status = self.authorization.value
-                return .failure(status.isAuthorized ? .timedOut(after: timeout) : .notAuthorized(status))
+                return .failure(status.allows(source: .gpsd) ? .timedOut(after: timeout) : .notAuthorized(status))
             }
             var first: Result<Fix, LocationError>? = nil
             for await outcome in group {

@@ -32,7 +32,8 @@ public final class LookupService: Sendable {
     public struct Settings: Sendable {
         /// Decimals of the positions sent to the provider (`[Weather] Precision=`).
         public var precision: Int
-        /// How long a looked-up weather is served from the cache (`[Throttle] MaxAge=`).
+        /// The oldest stored answer a lookup is served (`[Throttle] MaxAge=`), passed with each
+        /// cache lookup: the cache keeps no age of its own.
         public var maxAge: Duration
         /// Provider requests per user and minute (`[Socket] LookupsPerMinute=`).
         public var lookupsPerMinute: Int
@@ -99,11 +100,11 @@ public final class LookupService: Sendable {
         self.cache =
             cache
             ?? WeatherCache(
-                provider: queue, precision: settings.precision, ttl: settings.maxAge, uptime: uptime,
+                provider: queue, precision: settings.precision, uptime: uptime,
                 wallClock: wallClock, logger: logger)
         // Keys are positions already rounded to the public cell (see `cell(for:)`).
         publicCache = WeatherCache(
-            provider: queue, precision: settings.precision, ttl: settings.maxAge, uptime: uptime,
+            provider: queue, precision: settings.precision, uptime: uptime,
             wallClock: wallClock, logger: logger)
         self.places = places
         self.settings = settings
@@ -134,7 +135,7 @@ public final class LookupService: Sendable {
         case .success(let (weather, fetchedAt, sinceArrival)):
             var answer = WeatherState(status: .fresh, provider: queue.name)
             var location = WeatherState.Location(
-                latitude: position.latitude, longitude: position.longitude, source: "lookup")
+                latitude: position.latitude, longitude: position.longitude, source: .lookup)
             location.place = target.1
             answer.location = location
             answer.weather = weather
@@ -239,7 +240,7 @@ public final class LookupService: Sendable {
     ) async -> [Result<(Weather, Date, Duration), Failure>] {
         let now = wallClock()
         let blocked = queue.blockedUntil
-        let outcomes = await cache.weather(atEach: positions) { () -> Failure? in
+        let outcomes = await cache.weather(atEach: positions, maxAge: settings.maxAge) { () -> Failure? in
             if let blocked {
                 let wait = HumanFormat.spanText(Int(blocked.timeIntervalSince(now).rounded(.up)))
                 return Failure(.providerBackoff, "the provider asked not to be asked again for \(wait)")

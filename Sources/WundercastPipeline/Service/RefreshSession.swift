@@ -11,11 +11,16 @@ import WundercastModel
 ///
 /// All events — updates from the feed, the end of a fetch, the timer — go through one inbox
 /// and are handled in order by ``run(_:)``, so no two handlers race. A fetch that the
-/// machine supersedes is cancelled and awaited before the next one starts: one provider
-/// request at a time, and a superseded result is never published.
+/// machine supersedes is cancelled and the next one starts at once; a superseded result is
+/// never published (the machine knows the fetch that is current). One provider request at a
+/// time is the ``ProviderQueue``'s rule alone: the new fetch waits there for the cancelled one.
 ///
 /// Cancellation: cancelling the task of ``run(_:)`` ends the feed, cancels the fetch in
 /// flight and the timer, waits for the fetch to end, and tells the machine the session ended.
+/// That wait is not the one-at-a-time rule but "nothing of a session outlives it": a reload
+/// that makes a new provider queue starts its first request only after the old session's has
+/// ended (the cache answers a cancelled last waiter once its request has ended), and shutdown
+/// leaves no request behind.
 struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
     enum Event: Sendable {
         /// A fix or a condition from the location updates.
@@ -26,8 +31,9 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
         case fetched(id: Int, Result<CachedWeather, WeatherError>)
         /// The timer reached the deadline it was set for.
         case tick
-        /// A reader asked for fresh weather, or the world came back (the machine already knows):
-        /// the machine is ticked and the position's age checked at this instant.
+        /// A reader asked for fresh weather (``WeatherService/refresh()``: the session tells the
+        /// machine), or the world came back (``WeatherService/wake(_:asleepFor:)``: the machine
+        /// already knows): the machine is ticked and the position's age checked at this instant.
         case refresh
         /// The watchdog's liveness probe (``WeatherService/probeLiveness()``).
         case probe
@@ -43,22 +49,32 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
     /// Runs `feed` (which yields into the inbox) and handles events until cancelled.
     func run(_ feed: @escaping @Sendable (AsyncStream<Event>.Continuation) async -> Void) async {
         let (inbox, sink) = AsyncStream<Event>.makeStream()
-        service.sessionInbox.withLock { $0 = sink }
+        service.sessionInbox.withLock { $0.inbox = sink }
         defer {
-            service.sessionInbox.withLock { $0 = nil }
+            service.sessionInbox.withLock { s in
+                s.inbox = nil
+                // A `refresh` the session did not get to: the machine keeps it for the next one.
+                if s.refreshRequested { service.machine.withLock { $0.requestRefresh() } }
+                s.refreshRequested = false
+            }
             // A probe left in the inbox: the session ended, it did not hang.
             service.heartbeat.answer()
         }
+        // The feed, the fetch and the timer are child tasks of this group: when it returns, the
+        // fetch in flight has ended (nothing of the session outlives it).
         await withDiscardingTaskGroup { group in
             group.addTask { await feed(sink) }
-            await handle(inbox, sink)
+            await handle(inbox, sink, &group)
             group.cancelAll()
         }
+        service.machine.withLock { $0.endSession() }
     }
 
-    private func handle(_ inbox: AsyncStream<Event>, _ sink: AsyncStream<Event>.Continuation) async {
-        var fetch: (id: Int, task: Task<Void, Never>)?
-        var timer: (deadline: C.Instant, task: Task<Void, Never>)?
+    private func handle(
+        _ inbox: AsyncStream<Event>, _ sink: AsyncStream<Event>.Continuation, _ group: inout DiscardingTaskGroup
+    ) async {
+        var fetch: (id: Int, task: CancellableChild)?
+        var timer: (deadline: C.Instant, task: CancellableChild)?
         var currency = FixCurrency(current: tracksFixAge && service.locationProblem(at: clock.now) == nil)
         for await event in inbox {
             if case .probe = event {
@@ -93,16 +109,22 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
                 timer = nil
                 action = service.machine.withLock { $0.tick(at: now) }
             case .refresh:
-                action = service.machine.withLock { $0.tick(at: now) }
+                let requested = service.sessionInbox.withLock { s in
+                    defer { s.refreshRequested = false }
+                    return s.refreshRequested
+                }
+                action = service.machine.withLock { m in
+                    if requested { m.requestRefresh() }
+                    return m.tick(at: now)
+                }
             case .probe:
                 break
             }
             if case .fetch(let id, let position, let reason, let cancelling) = action {
-                if let running = fetch, running.id == cancelling {
-                    running.task.cancel()
-                    await running.task.value
-                }
-                fetch = (id, start(id, position, reason, sink))
+                // Not awaited: its end arrives in the inbox as a superseded `.fetched`, and the
+                // provider queue holds the new request until the cancelled one has ended.
+                if let running = fetch, running.id == cancelling { running.task.cancel() }
+                fetch = (id, start(id, position, reason, sink, &group))
             }
             if let scheduled = service.machine.withLock({ $0.scheduledPosition }) {
                 // A fetch for a new place is scheduled (MinInterval, or the fetch in flight).
@@ -128,34 +150,34 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
             ].compactMap { $0 }.filter { $0 > now }.min()
             if timer?.deadline != deadline {
                 timer?.task.cancel()
-                timer = deadline.map { ($0, wake(at: $0, sink)) }
+                timer = deadline.map { ($0, wake(at: $0, sink, &group)) }
             }
         }
+        // Nothing of the session outlives it (see the type's documentation): the group of
+        // ``run(_:)`` awaits the fetch's end before the machine hears the session ended.
         timer?.task.cancel()
-        if let fetch {
-            fetch.task.cancel()
-            await fetch.task.value
-        }
-        service.machine.withLock { $0.endSession() }
+        fetch?.task.cancel()
     }
 
     /// Starts fetch `id` for `position`; its end arrives in the inbox.
     private func start(
         _ id: Int, _ position: Position, _ reason: RefreshStateMachine<C.Instant>.Reason,
-        _ sink: AsyncStream<Event>.Continuation
-    ) -> Task<Void, Never> {
+        _ sink: AsyncStream<Event>.Continuation, _ group: inout DiscardingTaskGroup
+    ) -> CancellableChild {
         let rounded = show(position, fetching: true)
         let shown = rounded.rounded(toDecimals: service.settings.journalPrecision)
         service.logger.debug("fetching weather for \(shown.latitude),\(shown.longitude) (\(reason))")
         let cache = service.cache
+        // The stored answer may be as old as the machine's MaxAge (``ThrottlePolicy`` owns it).
+        let maxAge = service.settings.throttle.maxAge
         // The machine decides when; the cache whether that needs the network. A reader's
         // `refresh` asks for new weather, not a stored answer, and so does the retry after a
         // failure: a stored answer would hide that the provider still fails.
         let freshness: WeatherCache.Freshness = reason == .requested || reason == .retry ? .reload : .cached
-        return Task {
+        return group.addCancellableTask {
             let result: Result<CachedWeather, WeatherError>
             do throws(WeatherError) {
-                result = .success(try await cache.weather(at: rounded, freshness: freshness))
+                result = .success(try await cache.weather(at: rounded, maxAge: maxAge, freshness: freshness))
             } catch {
                 result = .failure(error)
             }
@@ -168,7 +190,7 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
     @discardableResult
     private func show(_ position: Position, fetching: Bool) -> Coordinate {
         let rounded = position.coordinate.rounded(toDecimals: service.settings.precision)
-        let source = if case .gps = position.source { "gpsd" } else { "fallback" }
+        let source = WeatherState.Location.Source(position.source)
         // The daemon's own position: a place restored from before the restart is shown anew.
         if let shown = store.ownPosition, shown.source == source,
             Coordinate(latitude: shown.latitude, longitude: shown.longitude) == rounded
@@ -220,10 +242,12 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
         return action
     }
 
-    /// A task that yields `.tick` at `deadline` unless cancelled first.
-    private func wake(at deadline: C.Instant, _ sink: AsyncStream<Event>.Continuation) -> Task<Void, Never> {
+    /// A child task that yields `.tick` at `deadline` unless cancelled first.
+    private func wake(
+        at deadline: C.Instant, _ sink: AsyncStream<Event>.Continuation, _ group: inout DiscardingTaskGroup
+    ) -> CancellableChild {
         let clock = self.clock
-        return Task {
+        return group.addCancellableTask {
             do {
                 try await clock.sleep(until: deadline, tolerance: nil)
                 sink.yield(.tick)

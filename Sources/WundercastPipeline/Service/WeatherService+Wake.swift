@@ -17,7 +17,7 @@ extension WeatherService {
     public func wake(_ reason: WakeReason, asleepFor: Duration? = nil) -> WakeOutcome {
         let outcome = machine.withLock { $0.wake(reason, at: clock.now) }
         if outcome != .nothing || reason.isResume {
-            _ = sessionInbox.withLock { $0?.yield(.refresh) }
+            _ = sessionInbox.withLock { $0.inbox?.yield(.refresh) }
         }
         log(reason, asleepFor, outcome)
         return outcome
@@ -58,8 +58,8 @@ extension WeatherService {
     public func probeLiveness() -> Bool {
         let answered = heartbeat.isAnswered
         heartbeat.send()
-        let delivered = sessionInbox.withLock { inbox -> Bool in
-            guard let inbox else { return false }
+        let delivered = sessionInbox.withLock { s -> Bool in
+            guard let inbox = s.inbox else { return false }
             if case .enqueued = inbox.yield(.probe) { return true }
             return false
         }

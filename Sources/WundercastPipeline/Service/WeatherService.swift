@@ -84,8 +84,11 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
         Mutex<
             (sink: AsyncStream<Void>.Continuation?, pending: Bool, limit: ReaderSessionLimit<C.Instant>)
         >
-    /// The inbox of the running location session, for ``refresh()``.
-    let sessionInbox = Mutex<AsyncStream<RefreshSession<C>.Event>.Continuation?>(nil)
+    /// The inbox of the running location session, for ``refresh()``, ``wake(_:asleepFor:)`` and
+    /// the probe; `refreshRequested`: a ``refresh()`` sent to it and not handled yet (the
+    /// session takes it when it handles the event, or hands it to the machine when it ends).
+    let sessionInbox = Mutex<(inbox: AsyncStream<RefreshSession<C>.Event>.Continuation?, refreshRequested: Bool)>(
+        (nil, false))
     /// The watchdog's liveness probe, answered by the running session (``probeLiveness()``).
     let heartbeat = Heartbeat()
     /// Test hook (``wedgeOnRefreshForTesting()``): a `refresh` stops the session's event loop.
@@ -93,8 +96,10 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
 
     /// - Parameters:
     ///   - cache: the daemon's ``WeatherCache`` (shared with the lookups; its provider is the
-    ///     ``ProviderQueue``). Without one, the service makes its own in front of `provider`
-    ///     (`settings.precision`, TTL `MaxAge` on `clock`); with one, `provider` is not used.
+    ///     ``ProviderQueue``). Without one, the service makes its own in front of a
+    ///     ``ProviderQueue`` of `provider` (`settings.precision`, ages on `clock`): one provider
+    ///     request at a time is the queue's rule, never the service's; with one, `provider` is
+    ///     not used.
     ///   - wallClock: the source of `fetchedAt`/`receivedAt` (UTC) and of the time used for a
     ///     provider's daily/hourly limit windows.
     ///   - uptime: the monotonic moments stamped beside `fetchedAt`/`receivedAt`, from which the
@@ -109,7 +114,7 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
         self.cache =
             cache
             ?? WeatherCache(
-                provider: provider, precision: settings.precision, ttl: settings.throttle.maxAge, clock: clock,
+                provider: ProviderQueue(provider, wallClock: wallClock), precision: settings.precision, clock: clock,
                 wallClock: wallClock)
         self.store = store
         self.clock = clock
@@ -146,9 +151,19 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
     /// `refresh`: fetch the weather for the current position again as soon as `MinInterval`
     /// (and, after a failure, the retry policy) allows. With no position yet, the first fix is
     /// fetched at once anyway. Returns at once.
+    ///
+    /// While a session runs, the request is an event of its inbox, handled in order with the
+    /// fixes before it: the session alone touches its machine. With none, the machine (which
+    /// outlives the sessions) keeps the request for the next one.
     public func refresh() {
-        machine.withLock { $0.requestRefresh() }
-        _ = sessionInbox.withLock { $0?.yield(.refresh) }
+        sessionInbox.withLock { s in
+            guard let inbox = s.inbox else {
+                machine.withLock { $0.requestRefresh() }
+                return
+            }
+            s.refreshRequested = true
+            inbox.yield(.refresh)
+        }
     }
 
     /// A `now` from `user` (a uid) arrived: under when-in-use with no watcher, take one current
@@ -181,7 +196,7 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
             status == .denied ? settings.fallback?.coordinate : nil
         store.beginStatus(
             status, gate: fallback == nil ? Self.closedGate(status, settings.fallback) : nil,
-            locationProblem: status.isAuthorized ? locationProblem(at: clock.now) : nil)
+            locationProblem: status.allows(source: .gpsd) ? locationProblem(at: clock.now) : nil)
         switch status {
         case .authorizedAlways:
             await session(tracksFixAge: true) { inbox in await self.follow(into: inbox) }
@@ -215,15 +230,15 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
         case .denied:
             if case .name(let name) = fallback {
                 return .init(
-                    code: "fallback-name",
+                    .fallbackName,
                     message:
                         "Fallback=\(UntrustedText.sanitized(name, limit: 60)) could not be resolved to a place at start-up (see the log); give LAT,LON or check [Places]"
                 )
             }
-            return .init(code: "denied", message: "GPS use is denied and no Fallback= place is configured")
+            return .init(.denied, message: "GPS use is denied and no Fallback= place is configured")
         case .notDetermined:
             return .init(
-                code: "not-determined",
+                .notDetermined,
                 message: "GPS use not decided yet: run 'wundercastctl authorize always|when-in-use|denied'")
         }
     }
@@ -283,14 +298,14 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
         case nil:
             return nil
         case .unreachable(let reason):
-            return .init(code: "gpsd-unreachable", message: reason)
+            return .init(.gpsdUnreachable, message: reason)
         case .deviceGone(let path):
-            return .init(code: "device-gone", message: "gpsd reports the GPS receiver \(path) gone")
+            return .init(.deviceGone, message: "gpsd reports the GPS receiver \(path) gone")
         case .noFix(never: true):
-            return .init(code: "no-fix", message: "no GPS fix yet")
+            return .init(.noFix, message: "no GPS fix yet")
         case .noFix(never: false):
             return .init(
-                code: "no-fix", message: "no GPS fix for more than \(TimeSpan.format(settings.maxFixAge))")
+                .noFix, message: "no GPS fix for more than \(TimeSpan.format(settings.maxFixAge))")
         }
     }
 }

@@ -16,7 +16,7 @@ extension StateStore.Facts {
         var ageKnown: Bool
 
         /// The error of restored weather while nothing more pressing applies.
-        static let cached = WeatherState.ErrorInfo(code: "cached", message: "weather from before the restart")
+        static let cached = WeatherState.ErrorInfo(.cached, message: "weather from before the restart")
     }
 }
 
@@ -42,8 +42,7 @@ extension StateStore {
             kept?.ageSeconds = nil
             kept?.receivedAt = nil
             kept?.receivedUptime = nil
-            let allowed = f.authorization.isAuthorized ? "gpsd" : "fallback"
-            if f.gate != nil || kept?.source != allowed { kept = nil }
+            if let source = kept?.source, f.gate != nil || !f.authorization.allows(source: source) { kept = nil }
             f.weather = weather
             f.fetchedAt = fetchedAt
             f.fetchedUptime = nil

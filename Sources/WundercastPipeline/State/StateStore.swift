@@ -87,7 +87,7 @@ public final class StateStore: Sendable {
         }
 
         static let waiting = WeatherState.ErrorInfo(
-            code: "no-fix", message: "waiting for a GPS fix; the weather shown is for an earlier place")
+            .noFix, message: "waiting for a GPS fix; the weather shown is for an earlier place")
     }
 
     /// The newest fix's receipt (wall clock, and monotonic when known) is kept beside the facts:
@@ -126,9 +126,10 @@ public final class StateStore: Sendable {
             f.gate = gate
             f.locationProblem = locationProblem
             f.fetching = false
-            let allowed = status.isAuthorized ? "gpsd" : "fallback"
-            if gate != nil || f.location?.source != allowed { f.location = nil }
-            if gate != nil || f.restored?.location?.source != allowed { f.restored?.location = nil }
+            if let source = f.location?.source, gate != nil || !status.allows(source: source) { f.location = nil }
+            if let source = f.restored?.location?.source, gate != nil || !status.allows(source: source) {
+                f.restored?.location = nil
+            }
         }
     }
 
@@ -143,7 +144,7 @@ public final class StateStore: Sendable {
     ) {
         change { f in
             var location = WeatherState.Location(
-                latitude: rounded.latitude, longitude: rounded.longitude, source: "gpsd", receivedAt: receivedAt)
+                latitude: rounded.latitude, longitude: rounded.longitude, source: .gpsd, receivedAt: receivedAt)
             location.receivedUptime = receivedUptime
             switch position.source {
             case .gps(let fix):
@@ -151,7 +152,7 @@ public final class StateStore: Sendable {
                 location.time = fix.time
                 location.eph = fix.horizontalError
             case .fallback(let name):
-                location.source = "fallback"
+                location.source = .fallback
                 location.name = name
             }
             f.location = location
@@ -234,7 +235,7 @@ public final class StateStore: Sendable {
     }
 
     static func withNewestFix(_ state: WeatherState, _ lastFix: (at: Date, uptime: Duration?)?) -> WeatherState {
-        guard let lastFix, state.location?.source == "gpsd" else { return state }
+        guard let lastFix, state.location?.source == .gpsd else { return state }
         var copy = state
         // The shown position's own receipt is newer (compared on the monotonic clock when both
         // have it: a wall clock step must not make an older fix look newer).

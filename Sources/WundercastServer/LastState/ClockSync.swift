@@ -53,7 +53,7 @@ final class ClockSync: Sendable {
     /// Whether `state` carries a current GPS fix whose own time agrees with the wall-clock
     /// time the daemon received it at (within ``tolerance``).
     static func confirms(_ state: WeatherState) -> Bool {
-        guard let location = state.location, location.source == "gpsd", location.status == .current,
+        guard let location = state.location, location.source == .gpsd, location.status == .current,
             let fixTime = location.time, let received = location.receivedAt
         else { return false }
         return abs(fixTime.timeIntervalSince(received)) <= tolerance

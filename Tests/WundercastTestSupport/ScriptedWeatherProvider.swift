@@ -5,7 +5,10 @@ import WundercastProviders
 
 /// A ``WeatherProvider`` whose answers the test decides: each call waits until the test
 /// answers it with ``answerNext(with:)``, so the test controls ordering exactly; a cancelled
-/// call ends at once with ``WeatherError/cancelled``.
+/// call ends at once with ``WeatherError/cancelled``. A call nobody answers within
+/// `unansweredAfter` of real time (20 s unless told, as long as ``waitForRequests(_:timeout:)`` waits) ends with a transport failure that says so,
+/// so that a test awaiting an answer that never comes fails within seconds instead of waiting
+/// for its time limit (what a mutant that skips the cache does).
 public final class ScriptedWeatherProvider: WeatherProvider {
     /// What happened to the requests, in order.
     public enum Event: Sendable, Equatable {
@@ -34,8 +37,23 @@ public final class ScriptedWeatherProvider: WeatherProvider {
     /// ``waitForRequests(_:timeout:)`` waits on.
     private let requestCount = Observed(0)
 
-    public init(secrets: Secrets = .none) {
+    /// How long a call waits for the test's answer before it fails (real time).
+    public let unansweredAfter: Duration
+
+    public init(secrets: Secrets = .none, unansweredAfter: Duration = .seconds(20)) {
         self.secrets = secrets
+        self.unansweredAfter = unansweredAfter
+    }
+
+    /// Ends the call `id` with a failure naming the wait, if it still waits.
+    private func expire(_ id: Int) {
+        let pending = state.withLock { s -> Pending? in
+            guard let p = s.pending.removeValue(forKey: id) else { return nil }
+            s.order.removeAll { $0 == id }
+            return p
+        }
+        pending?.continuation.resume(
+            returning: .failure(.transport(code: 28, message: "the scripted provider was not answered within \(unansweredAfter)")))
     }
 
     public func currentWeather(at coordinate: Coordinate) async throws(WeatherError) -> Weather {
@@ -44,23 +62,21 @@ public final class ScriptedWeatherProvider: WeatherProvider {
             return s.nextID
         }
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (c: CheckedContinuation<Result<Weather, WeatherError>, Never>) in
-                let cancelled = state.withLock { s -> Bool in
-                    s.requested.append(coordinate)
-                    s.log.append(.started(coordinate))
-                    s.inFlight += 1
-                    s.maxInFlight = max(s.maxInFlight, s.inFlight)
-                    // Cancelled before it waits: the handler below found nothing to end.
-                    if Task.isCancelled {
-                        s.cancelled += 1
-                        return true
-                    }
-                    s.pending[id] = Pending(coordinate: coordinate, continuation: c)
-                    s.order.append(id)
-                    return false
+            await withTaskGroup(of: Result<Weather, WeatherError>?.self) { group in
+                group.addTask { await self.waitForAnswer(id, coordinate) }
+                group.addTask { [unansweredAfter] in
+                    // A deadline, not a synchronisation: cancelled as soon as the answer comes.
+                    guard (try? await Task.sleep(for: unansweredAfter)) != nil else { return nil }
+                    self.expire(id)
+                    return nil
                 }
-                requestCount.update { $0 += 1 }
-                if cancelled { c.resume(returning: .failure(.cancelled)) }
+                while let next = await group.next() {
+                    if let answer = next {
+                        group.cancelAll()
+                        return answer
+                    }
+                }
+                return .failure(.cancelled)
             }
         } onCancel: {
             let pending = state.withLock { s -> Pending? in
@@ -76,6 +92,28 @@ public final class ScriptedWeatherProvider: WeatherProvider {
             s.inFlight -= 1
         }
         return try result.get()
+    }
+
+    /// Registers call `id` and waits for its answer (or its cancellation).
+    private func waitForAnswer(_ id: Int, _ coordinate: Coordinate) async -> Result<Weather, WeatherError> {
+        await withCheckedContinuation { (c: CheckedContinuation<Result<Weather, WeatherError>, Never>) in
+            let cancelled = state.withLock { s -> Bool in
+                s.requested.append(coordinate)
+                s.log.append(.started(coordinate))
+                s.inFlight += 1
+                s.maxInFlight = max(s.maxInFlight, s.inFlight)
+                // Cancelled before it waits: the handler below found nothing to end.
+                if Task.isCancelled {
+                    s.cancelled += 1
+                    return true
+                }
+                s.pending[id] = Pending(coordinate: coordinate, continuation: c)
+                s.order.append(id)
+                return false
+            }
+            requestCount.update { $0 += 1 }
+            if cancelled { c.resume(returning: .failure(.cancelled)) }
+        }
     }
 
     /// Every request's start and end, in order.

@@ -25,8 +25,9 @@ trap 'kill -- -"$hogs" 2>/dev/null; wait "$hogs" 2>/dev/null' EXIT INT TERM
 
 failed=0
 minutes=()
+mkdir -p .build
 for run in $(seq 1 "$RUNS"); do
-  log=$(mktemp)
+  log=.build/under-load-run-$run.log
   start=$SECONDS
   $SWIFT test --skip-build --filter "$TESTS" >"$log" 2>&1
   status=$?
@@ -36,9 +37,9 @@ for run in $(seq 1 "$RUNS"); do
   echo "under load, run $run of $RUNS: ${minutes[-1]} min, ${summary:-no summary (status $status)}"
   if [ "$status" != 0 ]; then
     failed=1
-    grep -E '✘' "$log" | head -40
+    grep -E -A3 '✘ Test .* recorded an issue' "$log" | head -60
+    echo "(the whole run's output: $log)"
   fi
-  rm -f "$log"
 done
 echo "the integration suites under stress-ng --cpu 2: ${minutes[*]} (min:s per run)"
 exit "$failed"

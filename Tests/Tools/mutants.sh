@@ -39,8 +39,8 @@ mutants=(
   "lookups do not wait for their turn at the provider|Sources/WundercastPipeline/Service/ProviderQueue.swift|} else if !s.busy {|} else if true {"
   "lookups per user unlimited|Sources/WundercastPipeline/Lookup/UserRequestLimit.swift|guard times.count < perMinute else {|guard true else {"
   "weather cache ignored|Sources/WundercastPipeline/Cache/WeatherCacheTable.swift|return age >= .zero && age < ttl|return false"
-  "weather cache never expires|Sources/WundercastPipeline/Cache/WeatherCacheTable.swift|return age >= .zero && age < ttl|return true"
-  "fetches in flight not joined|Sources/WundercastPipeline/Cache/WeatherCacheTable.swift|} else if let fetch = flights[key] {|} else if let fetch = Optional<Int>.none {"
+  "weather cache never expires|Sources/WundercastPipeline/Cache/WeatherCacheTable.swift|return age >= .zero && age < ttl|return true|WeatherCacheTests/theAnswerExpiresTTLAfterItsRequestStarted|LookupServiceTests/aCachedPositionIsServedForMaxAgeAndJoinedWhileInFlight"
+  "fetches in flight not joined|Sources/WundercastPipeline/Cache/WeatherCacheTable.swift|} else if let fetch = flights[key] {|} else if let fetch = Optional<Int>.none {|WeatherCacheTests/concurrentRequestsForOneRoundedPositionMakeOneRequest|SharedWeatherCacheTests/aLookupJoinsTheDaemonsFetchInFlight"
   "a stored answer refreshed MaxAge after the daemon's fetch, not after its request|Sources/WundercastPipeline/Refresh/RefreshStateMachine.swift|if let requestedAt, let started = lastStart, requestedAt < started { lastStart = requestedAt }|_ = requestedAt"
   "weather cache unbounded|Sources/WundercastPipeline/Cache/WeatherCacheTable.swift|if entries[key] == nil, entries.count >= capacity {|if false {"
   "public lookup served from the daemon's cell|Sources/WundercastPipeline/Lookup/LookupService.swift|case .public(let precision): (min(max(0, precision), settings.precision), publicCache)|case .public(let precision): (min(max(0, precision), settings.precision), cache)|LookupServiceTests"
@@ -118,9 +118,10 @@ for i in "${!mutants[@]}"; do
     exit 2
   fi
   # The test bundle runs directly, so that the time limit ends a hang — which is not a kill.
-  # (In a subshell, so that bash's own note of a crashed or killed bundle stays out of the output.)
+  # (In a group whose stderr is /dev/null, so that bash's own note of a crashed or killed bundle —
+  # a precondition that traps is a kill too — stays out of the output.)
   built=$SECONDS
-  (timeout -s KILL "$LIMIT" "$bundle" --testing-library swift-testing --filter "$filter" >"$log" 2>&1) 2>/dev/null
+  { (timeout -s KILL "$LIMIT" "$bundle" --testing-library swift-testing --filter "$filter" >"$log" 2>&1); } 2>/dev/null
   status=$?
   times="build $((built - started)) s, tests $((SECONDS - built)) s"
   if [ "$status" = 126 ] || [ "$status" = 127 ]; then

@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
-# The mutation check (issues 5, 6 and 7): applies each mutant below to the sources, one at a time,
-# rebuilds, runs the unit tests, and fails if any mutant survives (the tests still pass).
-# Each mutant breaks one promise of the core; a test must notice. Prints "N mutants, N killed".
+# The mutation check (issues 5, 6, 7, 14 and 15): applies each mutant below to the sources, one at a
+# time, rebuilds, runs the unit tests (or the tests a mutant names), and fails if any mutant survives
+# (the tests still pass) or only hangs them. Each mutant breaks one promise of the core or, from
+# issue 14 on, of the adapters and the server around it (access control, socket limits, the gpsd
+# reader's back-off, HTTP limits); a test must notice. Prints "N mutants, N killed".
 #
 #   bash Tests/Tools/mutants.sh            all mutants
-#   bash Tests/Tools/mutants.sh 3          only mutant 3
+#   bash Tests/Tools/mutants.sh 3          only mutant 3 (also MUTANT=3 bash Tests/Tools/mutants.sh)
+#   MUTANT='gpsd|redirect' bash …          the mutants whose names match (extended regex, any case)
+#   bash Tests/Tools/mutants.sh --list     the numbered names, nothing built
+# Each run rebuilds incrementally (`swift build --build-tests`): the mutated module, the files of
+# its dependents that use what changed, and the links; one mutant's build and test takes about a
+# minute on 2 cores (issue 15).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 SWIFT=${SWIFT:-swift}
@@ -18,6 +25,7 @@ FILTER=${MUTANT_TESTS:-WundercastSupportTests|WundercastModelTests|WundercastPro
 LIMIT=${MUTANT_SECONDS:-90}
 
 # name | file | exact line (after leading spaces) | replacement line [| test filter]
+# (a `|` inside the name, the line or the replacement is written `\|`; the filter is the rest)
 mutants=(
   "back-off ignored|Sources/WundercastPipeline/Refresh/RetryPolicy.swift|var wait = backoff.delay(attempt: failures)|var wait = Duration.zero"
   "Retry-After ignored|Sources/WundercastPipeline/Refresh/RetryPolicy.swift|if let seconds = error.retryAfter, seconds > 0 {|if let seconds = Optional<Double>.none, seconds > 0 {"
@@ -31,8 +39,8 @@ mutants=(
   "lookups do not wait for their turn at the provider|Sources/WundercastPipeline/Service/ProviderQueue.swift|} else if !s.busy {|} else if true {"
   "lookups per user unlimited|Sources/WundercastPipeline/Lookup/UserRequestLimit.swift|guard times.count < perMinute else {|guard true else {"
   "weather cache ignored|Sources/WundercastPipeline/Cache/WeatherCacheTable.swift|return age >= .zero && age < ttl|return false|WeatherCacheTests|SharedWeatherCacheTests"
-  "weather cache never expires|Sources/WundercastPipeline/Cache/WeatherCacheTable.swift|return age >= .zero && age < ttl|return true|WeatherCacheTests|SharedWeatherCacheTests"
-  "fetches in flight not joined|Sources/WundercastPipeline/Cache/WeatherCacheTable.swift|} else if let fetch = flights[key] {|} else if let fetch = Optional<Int>.none {|WeatherCacheTests|SharedWeatherCacheTests"
+  "weather cache never expires|Sources/WundercastPipeline/Cache/WeatherCacheTable.swift|return age >= .zero && age < ttl|return true|WeatherCacheTests/theAnswerExpiresTTLAfterItsRequestStarted|LookupServiceTests/aCachedPositionIsServedForMaxAgeAndJoinedWhileInFlight"
+  "fetches in flight not joined|Sources/WundercastPipeline/Cache/WeatherCacheTable.swift|} else if let fetch = flights[key] {|} else if let fetch = Optional<Int>.none {|WeatherCacheTests/concurrentRequestsForOneRoundedPositionMakeOneRequest|SharedWeatherCacheTests/aLookupJoinsTheDaemonsFetchInFlight"
   "a stored answer refreshed MaxAge after the daemon's fetch, not after its request|Sources/WundercastPipeline/Refresh/RefreshStateMachine.swift|if let requestedAt, let started = lastStart, requestedAt < started { lastStart = requestedAt }|_ = requestedAt"
   "weather cache unbounded|Sources/WundercastPipeline/Cache/WeatherCacheTable.swift|if entries[key] == nil, entries.count >= capacity {|if false {"
   "public lookup served from the daemon's cell|Sources/WundercastPipeline/Lookup/LookupService.swift|case .public(let precision): (min(max(0, precision), settings.precision), publicCache)|case .public(let precision): (min(max(0, precision), settings.precision), cache)|LookupServiceTests"
@@ -50,17 +58,45 @@ mutants=(
   "any TPV resets the back-off|Sources/WundercastGPSD/ReconnectSchedule.swift|let stable = sawFix && upFor >= stableFor|let stable = evidence != .other|WundercastGPSDTests.ReconnectScheduleTests|aGpsdThatSendsOneTPVAndClosesIsReconnectedWithGrowingBackoff"
   "unreadable decision ignored|Sources/WundercastServer/Daemon.swift|initial = .denied|initial = configuration.location.authorization|SavedDecisionTests"
   "redaction after the cut|Sources/WundercastProviders/HTTP/RedactingHTTPClient.swift|clean.body = secrets.redact(response.body)|clean.body = response.body|WundercastProvidersTests.EntryRedactionTests"
+  # Outside the core (issue 15): access control, socket limits, the gpsd reader's back-off, HTTP
+  # limits, the session's one request at a time, the cache's MaxAge. Each names the tests that kill it.
+  "the precise group's supplementary members read publicly|Sources/WundercastServer/Socket/SocketServer+Accept.swift|credentials.gid == group \|\| (try? UnixSocket.peerHasSupplementaryGroup(fd, group)) == true|credentials.gid == group|AccessControlTests/aMemberOfPreciseGroupReadsPrecisely"
+  "a public reader may decide and refresh|Sources/WundercastServer/Socket/SocketServer+Routing.swift|if request.isPrivileged && client.peer.reader != .precise {|if false {|AccessControlTests/anotherUserReadsPublicPositionsAndMayNotDecide"
+  "clients beyond MaxClients served|Sources/WundercastServer/Socket/SocketServer+Accept.swift|guard clients.count < cap else {|guard true else {|SocketLimitsTests/beyondMaxClientsAConnectionGetsTooManyClientsAndIsClosed"
+  "one user may take every client place|Sources/WundercastServer/Socket/SocketServer+Accept.swift|guard exempt \|\| clientsPerUser[peer.uid, default: 0] < settings.maxClientsPerUser else {|guard true else {|AccessControlTests/oneUserGetsAtMostItsShareOfTheClients"
+  "an overlong request line accepted|Sources/WundercastServer/Socket/SocketClient+Input.swift|guard line.count <= SocketProtocol.maxRequestLength else {|guard true else {|SocketLimitsTests/anOverlongLineEndedByANewlineGetsTooLongAndIsClosed"
+  "answers pile up without limit for a client that reads none|Sources/WundercastServer/Socket/SocketClient.swift|guard pendingBytes + count <= server.settings.maxPendingBytes else {|guard true else {|SocketLimitsTests/aClientThatReadsNoAnswersIsDroppedBeyondMaxPendingBytes"
+  "the gpsd back-off does not grow|Sources/WundercastGPSD/ReconnectSchedule.swift|return backoff.delay(attempt: failures)|return backoff.initial|WundercastGPSDTests.ReconnectScheduleTests"
+  "a back-off longer than StableAfter not waited out before a reset|Sources/WundercastGPSD/ReconnectSchedule.swift|failures == 0 ? stableAfter : max(stableAfter, backoff.delay(attempt: failures))|stableAfter|WundercastGPSDTests.ReconnectScheduleTests"
+  "the gpsd reader reconnects without waiting its back-off|Sources/WundercastGPSD/GPSDReader.swift|clock.schedule(at: clock.now + delay, name: Self.backoffTimer) { [self] in|clock.schedule(at: clock.now, name: Self.backoffTimer) { [self] in|GPSDFixSourceTests/aGpsdThatSendsOneTPVAndClosesIsReconnectedWithGrowingBackoff"
+  "a body over the cap is kept|Sources/WundercastHTTP/CurlTransfer.swift|guard body.count + chunk.count <= request.maxBodySize else {|guard true else {|FailureKindsOverHTTPTests/bodyOverTheCapIsTooLarge"
+  "response headers unbounded|Sources/WundercastHTTP/CurlTransfer.swift|guard headerBytes <= CurlHTTPClient.maxHeaderBytes else {|guard true else {|FailureKindsOverHTTPTests/headersOverTheirCapAreAnError"
+  "redirects followed without limit|Sources/WundercastHTTP/CurlHTTPClient.swift|guard hops < Self.maxRedirects else {|guard true else {|CurlHTTPClientTests/sameOriginRedirectsAreFollowedTwiceAndCounted"
+  "the superseded fetch is not awaited|Sources/WundercastPipeline/Service/RefreshSession.swift|await running.task.value|_ = running|SupersededFetchTests"
+  "the cache keeps answers for twice MaxAge|Sources/WundercastPipeline/Cache/WeatherCacheTable.swift|return age >= .zero && age < ttl|return age >= .zero && age < ttl * 2|LookupServiceTests/aCachedPositionIsServedForMaxAgeAndJoinedWhileInFlight|WeatherServiceTests/aPositionAgesAndAMaxAgeRefreshDoesNotMakeItFresh"
 )
 
+only=${MUTANT:-${1:-}}
+if [ "$only" = --list ]; then
+  for i in "${!mutants[@]}"; do echo "$((i + 1)): ${mutants[$i]%%|*}"; done
+  exit 0
+fi
 bundle="$($SWIFT build --show-bin-path)/wundercastPackageTests.xctest"
-only=${1:-}
 total=0
 killed=0
 survivors=()
 for i in "${!mutants[@]}"; do
   n=$((i + 1))
-  [ -n "$only" ] && [ "$only" != "$n" ] && continue
-  IFS='|' read -r name file line replacement filter <<<"${mutants[$i]}"
+  entry=${mutants[$i]//\\|/$'\x01'}
+  IFS='|' read -r name file line replacement filter <<<"$entry"
+  name=${name//$'\x01'/|}
+  line=${line//$'\x01'/|}
+  replacement=${replacement//$'\x01'/|}
+  if [[ $only =~ ^[0-9]+$ ]]; then
+    [ "$only" = "$n" ] || continue
+  elif [ -n "$only" ]; then
+    grep -qiE -- "$only" <<<"$name" || continue
+  fi
   filter=${filter:-$FILTER}
   matches=$(awk -v l="$line" '{ s = $0; sub(/^[ \t]+/, "", s); if (s == l) c++ } END { print c + 0 }' "$file")
   if [ "$matches" != 1 ]; then
@@ -74,6 +110,7 @@ for i in "${!mutants[@]}"; do
   awk -v l="$line" -v r="$replacement" '{ s = $0; sub(/^[ \t]+/, "", s); if (s == l) { match($0, /^[ \t]*/); print substr($0, 1, RLENGTH) r } else print }' "$backup" > "$file"
   total=$((total + 1))
   log=$(mktemp)
+  started=$SECONDS
   if ! $SWIFT build --build-tests >"$log" 2>&1; then
     cp "$backup" "$file"
     echo "mutant $n ($name) does not build — update the mutant:" >&2
@@ -81,18 +118,26 @@ for i in "${!mutants[@]}"; do
     exit 2
   fi
   # The test bundle runs directly, so that the time limit ends a hang — which is not a kill.
-  # (In a subshell, so that bash's own note of a crashed or killed bundle stays out of the output.)
-  (timeout -s KILL "$LIMIT" "$bundle" --testing-library swift-testing --filter "$filter" >"$log" 2>&1) 2>/dev/null
+  # (In a group whose stderr is /dev/null, so that bash's own note of a crashed or killed bundle —
+  # a precondition that traps is a kill too — stays out of the output.)
+  built=$SECONDS
+  { (timeout -s KILL "$LIMIT" "$bundle" --testing-library swift-testing --filter "$filter" >"$log" 2>&1); } 2>/dev/null
   status=$?
-  if [ "$status" = 0 ]; then
+  times="build $((built - started)) s, tests $((SECONDS - built)) s"
+  if [ "$status" = 126 ] || [ "$status" = 127 ]; then
+    cp "$backup" "$file"
+    echo "mutant $n ($name): the test bundle $bundle did not run (status $status)" >&2
+    exit 2
+  elif [ "$status" = 0 ]; then
     survivors+=("$n: $name")
-    echo "mutant $n: $name — SURVIVED"
+    echo "mutant $n: $name — SURVIVED ($times)"
   elif [ "$status" = 137 ]; then
     survivors+=("$n: $name (only a time-out after ${LIMIT} s)")
     echo "mutant $n: $name — NOT KILLED: the tests hung until the ${LIMIT}-s limit instead of failing"
   else
     killed=$((killed + 1))
-    echo "mutant $n: $name — killed by: $(grep -oE '✘ Test [^ ]+' "$log" | sort -u | head -3 | sed 's/✘ Test //' | tr '\n' ' ')"
+    failed=$(grep -oE '✘ Test [^ ]+' "$log" | grep -v '^✘ Test run$' | sort -u | head -3 | sed 's/✘ Test //' | tr '\n' ' ')
+    echo "mutant $n: $name — killed by: ${failed:-a crash (status $status)} ($times)"
   fi
   cp "$backup" "$file"
   trap - EXIT INT TERM

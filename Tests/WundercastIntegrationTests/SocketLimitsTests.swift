@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WundercastProtocol
 import WundercastServer
 import WundercastTestSupport
 
@@ -28,6 +29,41 @@ import WundercastTestSupport
         defer { fourth.close() }
         fourth.send("version\n")
         #expect(try jsonObject(await fourth.readLine())["class"] as? String == "VERSION")
+    }
+
+    /// A request line over `SocketProtocol.maxRequestLength` that ends with its newline (one
+    /// chunk, the whole line read at once) gets `too-long` and the end, as one cut off unended.
+    @Test func anOverlongLineEndedByANewlineGetsTooLongAndIsClosed() async throws {
+        let test = try TestServer()
+        let client = try test.client()
+        defer { client.close() }
+        client.send(String(repeating: "a", count: 2 * SocketProtocol.maxRequestLength) + "\n")
+        let refusal = try jsonObject(await client.readLine())
+        try #require(refusal["code"] as? String == "too-long", "\(refusal)")
+        #expect(await client.readLine() == nil, "closed after the refusal")
+    }
+
+    /// A client that sends requests and reads none of the answers is disconnected once more than
+    /// `maxPendingBytes` of them wait (the kernel's socket buffer full before): its later
+    /// requests are not answered, and nothing of it stays in the server.
+    @Test func aClientThatReadsNoAnswersIsDroppedBeyondMaxPendingBytes() async throws {
+        let test = try TestServer(settings: .init(maxPendingBytes: 4096))
+        let client = try test.client()
+        defer { client.close() }
+        // 4000 answers of a few hundred bytes each: far more than the socket buffer holds.
+        client.send(String(repeating: "now\n", count: 4000) + "version\n")
+        // Only now read: what the kernel held, then the end (never the VERSION answer).
+        let lines = try await onDedicatedThread("the reader of a client that read late") { () -> [String] in
+            var lines: [String] = []
+            while let line = client.readLineBlocking() {
+                lines.append(line)
+                if line.contains(#""VERSION""#) { break }
+            }
+            return lines
+        }
+        #expect(lines.last?.contains(#""VERSION""#) != true, "every request was answered")
+        #expect(lines.count < 4000, "\(lines.count) answers")
+        #expect(test.server.clientCount == 0)
     }
 
     /// No request within `IdleTimeout=`: an `idle-timeout` line, then the end. A client that

@@ -63,7 +63,7 @@ import WundercastTestSupport
         }
         #expect(lines.last?.contains(#""VERSION""#) != true, "every request was answered")
         #expect(lines.count < 4000, "\(lines.count) answers")
-        #expect(test.server.clientCount == 0)
+        #expect(await test.server.clientCount == 0)
     }
 
     /// No request within `IdleTimeout=`: an `idle-timeout` line, then the end. A client that

@@ -8,10 +8,11 @@ import WundercastProviders
 import WundercastPipeline
 import WundercastTestSupport
 
-/// The refresh session's own rule of one request at a time (issue 5, point 6; issue 15): a fetch
-/// the machine supersedes is cancelled *and awaited* before the next one starts — also when the
-/// provider takes a while to end a cancelled request (an HTTP transfer being aborted), and with
-/// no ``ProviderQueue`` between the service and the provider to serialise them.
+/// One request at a time (issue 5, point 6; issue 15): a fetch the machine supersedes is cancelled,
+/// and the next one reaches the provider only once the cancelled one has ended — also when the
+/// provider takes a while to end a cancelled request (an HTTP transfer being aborted). The rule's
+/// one owner is the ``ProviderQueue`` (a service without a shared cache puts its own in front of
+/// the provider): the session does not wait for the superseded fetch itself.
 @Suite(.timeLimit(.minutes(1))) struct SupersededFetchTests {
     /// A provider whose first request never answers and, once cancelled, ends only when the test
     /// lets it (``endCancelled()``); every later request answers at once. Logs starts and ends.

@@ -331,7 +331,10 @@ struct GPSDFixSourceTests {
         await clock.advance(by: .seconds(9.999))
         #expect(!session.events.values.contains(.condition(.connected)), "\(session.events.values)")
         await clock.advance(by: .milliseconds(1))
+        // The timer ran on the loop; its event reaches the session's recorder through the stream.
+        #expect(await session.events.wait { !$0.isEmpty }, "no event after connectedAfter")
         #expect(session.events.values == [.condition(.connected)])
+        #expect(await session.connection.wait { !$0.isEmpty }, "no connection event")
         #expect(session.connection.values == [.connected])
         await session.stop()
     }

@@ -18,6 +18,7 @@ import WundercastTestSupport
         }
         let third = try test.client()
         defer { third.close() }
+        third.receiveTimeout(seconds: 15)  // the refusal comes at once; a server that serves it sends nothing
         let refusal = try jsonObject(await third.readLine())
         #expect(refusal["code"] as? String == "too-many-clients")
         #expect((refusal["message"] as? String)?.contains("at most 2 clients") == true)

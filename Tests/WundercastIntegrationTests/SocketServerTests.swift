@@ -27,6 +27,13 @@ final class LineClient: @unchecked Sendable {
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
+    /// Reads end after `seconds` without data from now on (instead of 60 s): for a read whose
+    /// answer comes at once or, when the behaviour is broken, never.
+    func receiveTimeout(seconds: Int) {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
     func send(_ text: String) {
         let bytes = Array(text.utf8)
         guard !lock.withLock({ closed }) else { return }

@@ -31,10 +31,13 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
         case fetched(id: Int, Result<CachedWeather, WeatherError>)
         /// The timer reached the deadline it was set for.
         case tick
-        /// A reader asked for fresh weather (``WeatherService/refresh()``: the session tells the
-        /// machine), or the world came back (``WeatherService/wake(_:asleepFor:)``: the machine
-        /// already knows): the machine is ticked and the position's age checked at this instant.
+        /// A reader asked for fresh weather (``WeatherService/refresh()``): the session tells the
+        /// machine; the machine is ticked and the position's age checked at this instant.
         case refresh
+        /// The world came back (``WeatherService/wake(_:asleepFor:)``, the oldest of the
+        /// service's pending wakes): the session tells the machine and answers the caller; when
+        /// that leads to something, as ``refresh``.
+        case wake
         /// The watchdog's liveness probe (``WeatherService/probeLiveness()``).
         case probe
     }
@@ -51,12 +54,16 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
         let (inbox, sink) = AsyncStream<Event>.makeStream()
         service.sessionInbox.withLock { $0.inbox = sink }
         defer {
-            service.sessionInbox.withLock { s in
+            let wakes = service.sessionInbox.withLock { s in
                 s.inbox = nil
                 // A `refresh` the session did not get to: the machine keeps it for the next one.
                 if s.refreshRequested { service.machine.withLock { $0.requestRefresh() } }
                 s.refreshRequested = false
+                defer { s.wakes = [] }
+                return s.wakes
             }
+            // Wakes the session did not get to: the machine takes them, as with no session.
+            for wake in wakes { service.wokenWithoutSession(wake) }
             // A probe left in the inbox: the session ended, it did not hang.
             service.heartbeat.answer()
         }
@@ -117,6 +124,16 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
                     if requested { m.requestRefresh() }
                     return m.tick(at: now)
                 }
+            case .wake:
+                let oldest: PendingWake? = service.sessionInbox.withLock { s in
+                    s.wakes.isEmpty ? nil : s.wakes.removeFirst()
+                }
+                guard let pending = oldest else { continue }
+                let outcome = service.machine.withLock { $0.wake(pending.reason, at: now) }
+                service.answer(pending, outcome)
+                // Nothing changed for the machine: nothing to tick or check.
+                guard outcome != .nothing || pending.reason.isResume else { continue }
+                action = service.machine.withLock { $0.tick(at: now) }
             case .probe:
                 break
             }

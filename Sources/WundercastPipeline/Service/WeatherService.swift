@@ -86,9 +86,12 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
         >
     /// The inbox of the running location session, for ``refresh()``, ``wake(_:asleepFor:)`` and
     /// the probe; `refreshRequested`: a ``refresh()`` sent to it and not handled yet (the
-    /// session takes it when it handles the event, or hands it to the machine when it ends).
-    let sessionInbox = Mutex<(inbox: AsyncStream<RefreshSession<C>.Event>.Continuation?, refreshRequested: Bool)>(
-        (nil, false))
+    /// session takes it when it handles the event, or hands it to the machine when it ends);
+    /// `wakes`: the wakes sent to it, oldest first, not handled yet (likewise: one per `.wake`
+    /// event; those left when it ends go to the machine then).
+    let sessionInbox = Mutex<
+        (inbox: AsyncStream<RefreshSession<C>.Event>.Continuation?, refreshRequested: Bool, wakes: [PendingWake])
+    >((nil, false, []))
     /// The watchdog's liveness probe, answered by the running session (``probeLiveness()``).
     let heartbeat = Heartbeat()
     /// Test hook (``wedgeOnRefreshForTesting()``): a `refresh` stops the session's event loop.

@@ -82,7 +82,10 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
     ) async {
         var fetch: (id: Int, task: CancellableChild)?
         var timer: (deadline: C.Instant, task: CancellableChild)?
-        var currency = FixCurrency(current: tracksFixAge && service.locationProblem(at: clock.now) == nil)
+        // The fix age is the session's while it runs (parked in the service between sessions).
+        var fixAge = service.fixAge.withLock { $0 }
+        defer { service.fixAge.withLock { [fixAge] in $0 = fixAge } }
+        var currency = FixCurrency(current: tracksFixAge && service.locationProblem(fixAge, at: clock.now) == nil)
         for await event in inbox {
             if case .probe = event {
                 service.heartbeat.answer()
@@ -102,11 +105,11 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
             switch event {
             case .update(.fix):
                 guard let received, let at = received.receivedAt else { break }
-                service.fixAge.withLock { $0.fix(at: now) }
+                fixAge.fix(at: now)
                 store.noteFix(at: at, uptime: received.receivedUptime)
                 action = service.machine.withLock { $0.offer(received, at: now) }
             case .update(.condition(let condition)):
-                service.fixAge.withLock { $0.condition(condition) }
+                fixAge.condition(condition)
             case .position(let position):
                 action = service.machine.withLock { $0.offer(position, at: now) }
             case .fetched(let id, let result):
@@ -141,18 +144,18 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
                 // Not awaited: its end arrives in the inbox as a superseded `.fetched`, and the
                 // provider queue holds the new request until the cancelled one has ended.
                 if let running = fetch, running.id == cancelling { running.task.cancel() }
-                fetch = (id, start(id, position, reason, sink, &group))
+                fetch = (id, start(id, position, reason, fixAge, sink, &group))
             }
             if let scheduled = service.machine.withLock({ $0.scheduledPosition }) {
                 // A fetch for a new place is scheduled (MinInterval, or the fetch in flight).
-                show(scheduled, fetching: true)
+                show(scheduled, fetching: true, fixAge)
             } else if let received, store.ownPosition == nil {
                 // A place near the last fetched one (after a gate reopened): its weather stands.
-                show(received, fetching: false)
+                show(received, fetching: false, fixAge)
             }
             // After the position: a first fix must not show "no location" without a reason.
             if tracksFixAge {
-                let problem = service.locationProblem(at: now)
+                let problem = service.locationProblem(fixAge, at: now)
                 store.publishLocationProblem(problem)
                 // The fix that made the position current names it (after a reload to another
                 // gpsd, the store still shows the old one's place for a moment).
@@ -163,7 +166,7 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
             // for it would fire at once, again and again.
             let deadline = [
                 service.machine.withLock { $0.deadline },
-                tracksFixAge ? service.fixAge.withLock { $0.deadline(after: now) } : nil,
+                tracksFixAge ? fixAge.deadline(after: now) : nil,
             ].compactMap { $0 }.filter { $0 > now }.min()
             if timer?.deadline != deadline {
                 timer?.task.cancel()
@@ -178,10 +181,10 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
 
     /// Starts fetch `id` for `position`; its end arrives in the inbox.
     private func start(
-        _ id: Int, _ position: Position, _ reason: RefreshStateMachine<C.Instant>.Reason,
+        _ id: Int, _ position: Position, _ reason: RefreshStateMachine<C.Instant>.Reason, _ fixAge: FixAge<C.Instant>,
         _ sink: AsyncStream<Event>.Continuation, _ group: inout DiscardingTaskGroup
     ) -> CancellableChild {
-        let rounded = show(position, fetching: true)
+        let rounded = show(position, fetching: true, fixAge)
         let shown = rounded.rounded(toDecimals: service.settings.journalPrecision)
         service.logger.debug("fetching weather for \(shown.latitude),\(shown.longitude) (\(reason))")
         let cache = service.cache
@@ -205,7 +208,7 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
     /// Shows `position` unless the same place (rounded) from the same kind of source is shown
     /// already (a state per fix would flood watchers). Returns the rounded coordinate.
     @discardableResult
-    private func show(_ position: Position, fetching: Bool) -> Coordinate {
+    private func show(_ position: Position, fetching: Bool, _ fixAge: FixAge<C.Instant>) -> Coordinate {
         let rounded = position.coordinate.rounded(toDecimals: service.settings.precision)
         let source = WeatherState.Location.Source(position.source)
         // The daemon's own position: a place restored from before the restart is shown anew.
@@ -220,7 +223,7 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
         store.publishPosition(
             position, rounded: rounded, receivedAt: position.receivedAt ?? service.wallClock(),
             receivedUptime: taken ? service.uptime?() : position.receivedUptime, fetching: fetching,
-            locationProblem: tracksFixAge ? service.locationProblem(at: clock.now) : nil)
+            locationProblem: tracksFixAge ? service.locationProblem(fixAge, at: clock.now) : nil)
         return rounded
     }
 

@@ -265,8 +265,10 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
 
     /// Reads the shared location updates into the session until cancelled.
     private func follow(into inbox: AsyncStream<RefreshSession<C>.Event>.Continuation) async {
-        for await update in locationManager.updates() {
-            inbox.yield(.update(update))
+        await locationManager.reading { updates in
+            for await update in updates {
+                inbox.yield(.update(update))
+            }
         }
     }
 

@@ -36,6 +36,29 @@ import WundercastTestSupport
         #expect(!manager.isSourceOpen)
     }
 
+    /// A scoped reader (the pipeline's) returns only once it is released and, when it was the
+    /// last, the pump it stopped has ended: the source is released by then, not some time after.
+    @Test func theLastScopedReaderReleasesTheSourceBeforeItReturns() async throws {
+        let source = ScriptedFixSource()
+        let manager = LocationManager(
+            source: source, authorization: ObservableValue(.authorizedAlways), maxHorizontalError: 50)
+        defer { manager.close() }
+        let other = Task { await manager.reading { updates in for await _ in updates {} } }
+        try await source.waitForOpen()
+        let first = await manager.reading { updates -> FixSourceEvent? in
+            source.send(makeFix(10, 20))
+            for await event in updates { return event }
+            return nil
+        }
+        #expect(first == .fix(makeFix(10, 20)))
+        #expect(source.releaseCount == 0, "another reader still reads")
+        other.cancel()
+        await other.value
+        #expect(source.releaseCount == 1, "released before the last reader returned")
+        #expect(!manager.isSourceOpen)
+        #expect(source.openCount == 1)
+    }
+
     @Test func fixesWorseThanTheBoundAreDropped() async throws {
         let source = ScriptedFixSource()
         let manager = LocationManager(

@@ -23,7 +23,9 @@ extension WeatherServiceTests {
         }
         #expect(clock.deadlines == [clock.at(.seconds(35))])
         clock.advance(by: .seconds(6))  // t+21: no timer fires
-        #expect(running.service.wake(reason, asleepFor: reason.isResume ? .seconds(6) : nil) == .backoffCutShort)
+        #expect(
+            await running.service.wake(reason, asleepFor: reason.isResume ? .seconds(6) : nil).outcome()
+                == .backoffCutShort)
         try await provider.waitForRequests(4)
         provider.answerNext(with: .success(makeWeather(4)))
         let fresh = await running.state("fresh after the wake") { $0.status == .fresh }
@@ -44,7 +46,7 @@ extension WeatherServiceTests {
         provider.answerNext(with: .failure(.http(status: 429, reason: nil, retryAfter: 600)))
         try await clock.waitForSleeper(until: clock.at(.seconds(600)))
         clock.advance(by: .seconds(100))
-        #expect(running.service.wake(reason) == .backoffKept(remaining: .seconds(500), code: "http"))
+        #expect(await running.service.wake(reason).outcome() == .backoffKept(remaining: .seconds(500), code: "http"))
         let line = log.all.last { $0.message.contains("stands") }
         #expect(line?.message.contains("retry in 8min 20s") == true, "\(log.texts)")
         // The retry comes at the provider's time, as the first request after the failure.
@@ -65,7 +67,7 @@ extension WeatherServiceTests {
         try await clock.waitForSleeper(until: clock.at(.seconds(120)))
         clock.jump(by: .seconds(3600))  // suspended for an hour: no timer fired
         #expect(running.store.current.status == .fresh)
-        #expect(running.service.wake(.resumed, asleepFor: .seconds(3600)) == .refresh)
+        #expect(await running.service.wake(.resumed, asleepFor: .seconds(3600)).outcome() == .refresh)
         let stale = await running.state("last known at once") { $0.location?.status == .lastKnown }
         #expect(stale?.status == .stale)
         #expect(stale?.error?.code == "no-fix")
@@ -76,6 +78,38 @@ extension WeatherServiceTests {
         let lines = log.all.filter { $0.fields.contains { $0 == ("MESSAGE_ID", MessageID.resumed) } }
         #expect(lines.count == 1)
         #expect(lines.first?.fields.contains { $0 == ("WUNDERCAST_ASLEEP_SECONDS", "3600") } == true)
+        await running.stop()
+    }
+
+    /// A wake is an event of the session's inbox, handled in turn: behind a refresh that wedged
+    /// the session it is not handled (nothing logged, the machine untouched) until the session
+    /// ends; then the machine takes it, as with no session, and says so in one line.
+    @Test func aWakeWaitsItsTurnInTheSessionsInbox() async throws {
+        let log = CapturedLog()
+        let running = start(.denied, minInterval: .seconds(10), fallback: Self.place, logger: log.logger)
+        try await provider.waitForRequests(1)
+        provider.answerNext(with: .success(makeWeather(1)))
+        await running.state("fresh") { $0.status == .fresh }
+        func resumes() -> [CapturedLog.Entry] {
+            log.all.filter { $0.fields.contains { $0 == ("MESSAGE_ID", MessageID.resumed) } }
+        }
+        running.service.wedgeOnRefreshForTesting()
+        running.service.refresh()
+        let wake = running.service.wake(.resumed, asleepFor: .seconds(60))
+        #expect(resumes().isEmpty, "handled outside the inbox, before the refresh queued ahead of it")
+        await running.stop()
+        #expect(await wake.outcome() == .refresh)
+        #expect(resumes().count == 1, "\(log.texts)")
+    }
+
+    /// With no session running (a status that fetches nothing), a wake is decided at once.
+    @Test func aWakeWithoutASessionIsDecidedAtOnce() async throws {
+        let log = CapturedLog()
+        let running = start(.notDetermined, minInterval: .seconds(10), logger: log.logger)
+        let wake = running.service.wake(.clockJump, asleepFor: .seconds(60))
+        let lines = log.all.filter { $0.fields.contains { $0 == ("MESSAGE_ID", MessageID.resumed) } }
+        #expect(lines.count == 1, "\(log.texts)")
+        #expect(await wake.outcome() == .refresh)
         await running.stop()
     }
 

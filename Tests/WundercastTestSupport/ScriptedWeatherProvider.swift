@@ -53,7 +53,8 @@ public final class ScriptedWeatherProvider: WeatherProvider {
             return p
         }
         pending?.continuation.resume(
-            returning: .failure(.transport(code: 28, message: "the scripted provider was not answered within \(unansweredAfter)")))
+            returning: .failure(
+                .transport(code: 28, message: "the scripted provider was not answered within \(unansweredAfter)")))
     }
 
     public func currentWeather(at coordinate: Coordinate) async throws(WeatherError) -> Weather {

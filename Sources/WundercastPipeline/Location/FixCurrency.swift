@@ -4,7 +4,7 @@ import WundercastModel
 /// ``MessageID/fixLost``): one per change of the position's currency, none per fix.
 ///
 /// Fed after each event of a location session with the state's location problem at that
-/// moment (``WeatherService/locationProblem(at:)``). The position becomes current with a fix
+/// moment (``WeatherService/locationProblem(_:at:)``). The position becomes current with a fix
 /// (acquired); it is lost when no fix came for `MaxFixAge` (`no-fix`). A gpsd that cannot be
 /// reached or a receiver that is gone also ends the currency, but those have entries of their
 /// own (``MessageID/gpsdDisconnected``, ``MessageID/deviceGone``): no second entry here.

@@ -32,6 +32,8 @@ public final class LocationManager: Sendable {
         var nextID = 0
         var pump: Task<Void, Never>?
         var closed = false
+        /// The pump ``close()`` cancelled (``ended()`` awaits it).
+        var stopped: Task<Void, Never>?
     }
     private let state = Mutex(State())
 
@@ -48,8 +50,32 @@ public final class LocationManager: Sendable {
     /// Fixes within `maxHorizontalError` and the source's condition changes, until the reader
     /// stops. Each call is one reader of the one shared source. A reader that falls behind by
     /// more than 64 updates loses the oldest (a position is only worth its newest value).
+    ///
+    /// Unscoped: the source is released when the stream ends, without waiting for it (the
+    /// pump's end). The pipeline reads through ``reading(_:)``, which waits.
     public func updates() -> AsyncStream<FixSourceEvent> {
         let (stream, continuation) = AsyncStream<FixSourceEvent>.makeStream(bufferingPolicy: .bufferingNewest(64))
+        guard let id = subscribe(continuation) else { return stream }
+        continuation.onTermination = { [weak self] _ in _ = self?.release(id) }
+        return stream
+    }
+
+    /// Runs `body` as one reader of ``updates()``; returns what it returns once the reader is
+    /// released and, when it was the last one, the source's pump has ended (its events stream
+    /// closed: for gpsd, the reader told to disconnect). So a reader that leaves does not
+    /// leave the pump behind it.
+    public func reading<R>(_ body: (AsyncStream<FixSourceEvent>) async -> R) async -> R {
+        let (stream, continuation) = AsyncStream<FixSourceEvent>.makeStream(bufferingPolicy: .bufferingNewest(64))
+        let id = subscribe(continuation)
+        let result = await body(stream)
+        continuation.finish()
+        if let id, let pump = release(id) { await pump.value }
+        return result
+    }
+
+    /// Adds a reader (opening the source for the first); `nil` after ``close()`` (the reader
+    /// is finished at once).
+    private func subscribe(_ continuation: AsyncStream<FixSourceEvent>.Continuation) -> Int? {
         let id: Int? = state.withLock { s in
             guard !s.closed else { return nil }
             let id = s.nextID
@@ -57,6 +83,8 @@ public final class LocationManager: Sendable {
             s.readers[id] = continuation
             if s.pump == nil {
                 let events = source.events()
+                // Unstructured: the pump is shared by every reader and outlives each; the reader
+                // that stops it awaits its end (``reading(_:)``, ``ended()``).
                 s.pump = Task { [weak self] in
                     for await event in events {
                         guard let self else { return }
@@ -66,12 +94,8 @@ public final class LocationManager: Sendable {
             }
             return id
         }
-        guard let id else {
-            continuation.finish()
-            return stream
-        }
-        continuation.onTermination = { [weak self] _ in self?.release(id) }
-        return stream
+        if id == nil { continuation.finish() }
+        return id
     }
 
     /// The first fix within `maxHorizontalError` after the gate opens (the book's
@@ -84,10 +108,12 @@ public final class LocationManager: Sendable {
         let result: Result<Fix, LocationError> = await withTaskGroup(of: Result<Fix, LocationError>?.self) { group in
             group.addTask {
                 for await status in statuses where status.allows(source: .gpsd) {
-                    for await case .fix(let fix) in self.updates() {
-                        return .success(fix)
+                    return await self.reading { updates -> Result<Fix, LocationError>? in
+                        for await case .fix(let fix) in updates {
+                            return .success(fix)
+                        }
+                        return nil
                     }
-                    return nil
                 }
                 return nil
             }
@@ -113,7 +139,8 @@ public final class LocationManager: Sendable {
         return try result.get()
     }
 
-    /// Releases the source and finishes every reader (shutdown).
+    /// Releases the source and finishes every reader (shutdown); returns at once (``ended()``
+    /// waits for the pump).
     public func close() {
         let (readers, pump) = state.withLock { s in
             s.closed = true
@@ -121,10 +148,16 @@ public final class LocationManager: Sendable {
                 s.readers.removeAll()
                 s.pump = nil
             }
+            s.stopped = s.pump
             return (Array(s.readers.values), s.pump)
         }
         pump?.cancel()
         for reader in readers { reader.finish() }
+    }
+
+    /// After ``close()``: returns once the source's pump has ended.
+    public func ended() async {
+        await state.withLock { $0.stopped }?.value
     }
 
     /// Whether `fix` is good enough to use (`eph` within `MaxHorizontalError`).
@@ -132,14 +165,15 @@ public final class LocationManager: Sendable {
         fix.isWithin(horizontalError: maxHorizontalError)
     }
 
-    private func release(_ id: Int) {
+    /// Removes reader `id`; returns the pump it stopped (cancelled) when it was the last one.
+    private func release(_ id: Int) -> Task<Void, Never>? {
         let pump: Task<Void, Never>? = state.withLock { s in
-            s.readers.removeValue(forKey: id)
-            guard s.readers.isEmpty, let pump = s.pump else { return nil }
+            guard s.readers.removeValue(forKey: id) != nil, s.readers.isEmpty, let pump = s.pump else { return nil }
             s.pump = nil
             return pump
         }
         pump?.cancel()
+        return pump
     }
 
     private func deliver(_ event: FixSourceEvent) {

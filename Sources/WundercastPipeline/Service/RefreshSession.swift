@@ -31,10 +31,13 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
         case fetched(id: Int, Result<CachedWeather, WeatherError>)
         /// The timer reached the deadline it was set for.
         case tick
-        /// A reader asked for fresh weather (``WeatherService/refresh()``: the session tells the
-        /// machine), or the world came back (``WeatherService/wake(_:asleepFor:)``: the machine
-        /// already knows): the machine is ticked and the position's age checked at this instant.
+        /// A reader asked for fresh weather (``WeatherService/refresh()``): the session tells the
+        /// machine; the machine is ticked and the position's age checked at this instant.
         case refresh
+        /// The world came back (``WeatherService/wake(_:asleepFor:)``, the oldest of the
+        /// service's pending wakes): the session tells the machine and answers the caller; when
+        /// that leads to something, as ``refresh``.
+        case wake
         /// The watchdog's liveness probe (``WeatherService/probeLiveness()``).
         case probe
     }
@@ -51,12 +54,16 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
         let (inbox, sink) = AsyncStream<Event>.makeStream()
         service.sessionInbox.withLock { $0.inbox = sink }
         defer {
-            service.sessionInbox.withLock { s in
+            let wakes = service.sessionInbox.withLock { s in
                 s.inbox = nil
                 // A `refresh` the session did not get to: the machine keeps it for the next one.
                 if s.refreshRequested { service.machine.withLock { $0.requestRefresh() } }
                 s.refreshRequested = false
+                defer { s.wakes = [] }
+                return s.wakes
             }
+            // Wakes the session did not get to: the machine takes them, as with no session.
+            for wake in wakes { service.wokenWithoutSession(wake) }
             // A probe left in the inbox: the session ended, it did not hang.
             service.heartbeat.answer()
         }
@@ -75,7 +82,10 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
     ) async {
         var fetch: (id: Int, task: CancellableChild)?
         var timer: (deadline: C.Instant, task: CancellableChild)?
-        var currency = FixCurrency(current: tracksFixAge && service.locationProblem(at: clock.now) == nil)
+        // The fix age is the session's while it runs (parked in the service between sessions).
+        var fixAge = service.fixAge.withLock { $0 }
+        defer { service.fixAge.withLock { [fixAge] in $0 = fixAge } }
+        var currency = FixCurrency(current: tracksFixAge && service.locationProblem(fixAge, at: clock.now) == nil)
         for await event in inbox {
             if case .probe = event {
                 service.heartbeat.answer()
@@ -95,11 +105,11 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
             switch event {
             case .update(.fix):
                 guard let received, let at = received.receivedAt else { break }
-                service.fixAge.withLock { $0.fix(at: now) }
+                fixAge.fix(at: now)
                 store.noteFix(at: at, uptime: received.receivedUptime)
                 action = service.machine.withLock { $0.offer(received, at: now) }
             case .update(.condition(let condition)):
-                service.fixAge.withLock { $0.condition(condition) }
+                fixAge.condition(condition)
             case .position(let position):
                 action = service.machine.withLock { $0.offer(position, at: now) }
             case .fetched(let id, let result):
@@ -117,6 +127,16 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
                     if requested { m.requestRefresh() }
                     return m.tick(at: now)
                 }
+            case .wake:
+                let oldest: PendingWake? = service.sessionInbox.withLock { s in
+                    s.wakes.isEmpty ? nil : s.wakes.removeFirst()
+                }
+                guard let pending = oldest else { continue }
+                let outcome = service.machine.withLock { $0.wake(pending.reason, at: now) }
+                service.answer(pending, outcome)
+                // Nothing changed for the machine: nothing to tick or check.
+                guard outcome != .nothing || pending.reason.isResume else { continue }
+                action = service.machine.withLock { $0.tick(at: now) }
             case .probe:
                 break
             }
@@ -124,18 +144,18 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
                 // Not awaited: its end arrives in the inbox as a superseded `.fetched`, and the
                 // provider queue holds the new request until the cancelled one has ended.
                 if let running = fetch, running.id == cancelling { running.task.cancel() }
-                fetch = (id, start(id, position, reason, sink, &group))
+                fetch = (id, start(id, position, reason, fixAge, sink, &group))
             }
             if let scheduled = service.machine.withLock({ $0.scheduledPosition }) {
                 // A fetch for a new place is scheduled (MinInterval, or the fetch in flight).
-                show(scheduled, fetching: true)
+                show(scheduled, fetching: true, fixAge)
             } else if let received, store.ownPosition == nil {
                 // A place near the last fetched one (after a gate reopened): its weather stands.
-                show(received, fetching: false)
+                show(received, fetching: false, fixAge)
             }
             // After the position: a first fix must not show "no location" without a reason.
             if tracksFixAge {
-                let problem = service.locationProblem(at: now)
+                let problem = service.locationProblem(fixAge, at: now)
                 store.publishLocationProblem(problem)
                 // The fix that made the position current names it (after a reload to another
                 // gpsd, the store still shows the old one's place for a moment).
@@ -146,7 +166,7 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
             // for it would fire at once, again and again.
             let deadline = [
                 service.machine.withLock { $0.deadline },
-                tracksFixAge ? service.fixAge.withLock { $0.deadline(after: now) } : nil,
+                tracksFixAge ? fixAge.deadline(after: now) : nil,
             ].compactMap { $0 }.filter { $0 > now }.min()
             if timer?.deadline != deadline {
                 timer?.task.cancel()
@@ -161,10 +181,10 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
 
     /// Starts fetch `id` for `position`; its end arrives in the inbox.
     private func start(
-        _ id: Int, _ position: Position, _ reason: RefreshStateMachine<C.Instant>.Reason,
+        _ id: Int, _ position: Position, _ reason: RefreshStateMachine<C.Instant>.Reason, _ fixAge: FixAge<C.Instant>,
         _ sink: AsyncStream<Event>.Continuation, _ group: inout DiscardingTaskGroup
     ) -> CancellableChild {
-        let rounded = show(position, fetching: true)
+        let rounded = show(position, fetching: true, fixAge)
         let shown = rounded.rounded(toDecimals: service.settings.journalPrecision)
         service.logger.debug("fetching weather for \(shown.latitude),\(shown.longitude) (\(reason))")
         let cache = service.cache
@@ -188,7 +208,7 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
     /// Shows `position` unless the same place (rounded) from the same kind of source is shown
     /// already (a state per fix would flood watchers). Returns the rounded coordinate.
     @discardableResult
-    private func show(_ position: Position, fetching: Bool) -> Coordinate {
+    private func show(_ position: Position, fetching: Bool, _ fixAge: FixAge<C.Instant>) -> Coordinate {
         let rounded = position.coordinate.rounded(toDecimals: service.settings.precision)
         let source = WeatherState.Location.Source(position.source)
         // The daemon's own position: a place restored from before the restart is shown anew.
@@ -203,7 +223,7 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
         store.publishPosition(
             position, rounded: rounded, receivedAt: position.receivedAt ?? service.wallClock(),
             receivedUptime: taken ? service.uptime?() : position.receivedUptime, fetching: fetching,
-            locationProblem: tracksFixAge ? service.locationProblem(at: clock.now) : nil)
+            locationProblem: tracksFixAge ? service.locationProblem(fixAge, at: clock.now) : nil)
         return rounded
     }
 

@@ -3,7 +3,7 @@ import WundercastSupport
 
 extension WeatherService {
     /// The world may have come back (issue 8, point 2): the machine resumed from suspend, or
-    /// the network returned. Returns at once; logs one line.
+    /// the network returned. Returns the outcome once it is decided; logs one line.
     ///
     /// - The position's age is checked at once against the clock (`ContinuousClock` counts
     ///   the time asleep): a fix older than `MaxFixAge` makes the position `lastKnown` and the
@@ -12,15 +12,37 @@ extension WeatherService {
     ///   a daily limit keep their wait (``RefreshStateMachine/wake(_:at:)``).
     /// - After a resume the weather is fetched again as soon as `MinInterval` allows.
     ///
+    /// While a session runs, the wake is an event of its inbox, handled in order with the
+    /// events before it (the session alone touches its machine, and logs the line when it
+    /// handles the wake); if the session ends first, the machine (which outlives the sessions)
+    /// takes it then. With no session, it is decided and logged before this returns. Returns at
+    /// once either way: the outcome can be awaited (``PendingWake/outcome()``).
+    ///
     /// `asleepFor`: how long the machine was suspended, when known (for the log line).
     @discardableResult
-    public func wake(_ reason: WakeReason, asleepFor: Duration? = nil) -> WakeOutcome {
-        let outcome = machine.withLock { $0.wake(reason, at: clock.now) }
-        if outcome != .nothing || reason.isResume {
-            _ = sessionInbox.withLock { $0.inbox?.yield(.refresh) }
+    public func wake(_ reason: WakeReason, asleepFor: Duration? = nil) -> PendingWake {
+        let wake = PendingWake(reason: reason, asleepFor: asleepFor)
+        let queued = sessionInbox.withLock { s -> Bool in
+            guard let inbox = s.inbox else { return false }
+            s.wakes.append(wake)
+            inbox.yield(.wake)
+            return true
         }
-        log(reason, asleepFor, outcome)
-        return outcome
+        if !queued { wokenWithoutSession(wake) }
+        return wake
+    }
+
+    /// A wake no session handles (none runs, or it ended before it got to it): the machine
+    /// takes it at once. Answers and logs it.
+    func wokenWithoutSession(_ wake: PendingWake) {
+        let outcome = machine.withLock { $0.wake(wake.reason, at: clock.now) }
+        answer(wake, outcome)
+    }
+
+    /// Logs what `wake` did and hands the outcome to its caller.
+    func answer(_ wake: PendingWake, _ outcome: WakeOutcome) {
+        log(wake.reason, wake.asleepFor, outcome)
+        wake.answer(outcome)
     }
 
     private func log(_ reason: WakeReason, _ asleepFor: Duration?, _ outcome: WakeOutcome) {
@@ -72,5 +94,43 @@ extension WeatherService {
     /// The daemon calls it only in debug builds, when `WUNDERCAST_TEST_WEDGE=pipeline`.
     public func wedgeOnRefreshForTesting() {
         wedgeOnRefresh.store(true, ordering: .relaxed)
+    }
+}
+
+/// A ``WeatherService/wake(_:asleepFor:)`` on its way through the session's inbox: what woke
+/// the pipeline, and its outcome once the session (or, with none, the service) decided it —
+/// exactly once.
+public final class PendingWake: Sendable {
+    let reason: WakeReason
+    let asleepFor: Duration?
+    private let reply = Mutex<(outcome: WakeOutcome?, waiter: CheckedContinuation<WakeOutcome, Never>?)>((nil, nil))
+
+    init(reason: WakeReason, asleepFor: Duration?) {
+        self.reason = reason
+        self.asleepFor = asleepFor
+    }
+
+    /// Waits until the wake is handled (at once when it is already) and returns what it did.
+    /// A running session handles it in turn; one that ends first hands it to the machine, so
+    /// an answer always comes (not cancellable: it comes when the session gets to the wake).
+    public func outcome() async -> WakeOutcome {
+        await withCheckedContinuation { waiter in
+            let ready = reply.withLock { r -> WakeOutcome? in
+                if r.outcome == nil { r.waiter = waiter }
+                return r.outcome
+            }
+            if let ready { waiter.resume(returning: ready) }
+        }
+    }
+
+    /// The wake was handled: `outcome` goes to the caller.
+    func answer(_ outcome: WakeOutcome) {
+        let waiter = reply.withLock { r -> CheckedContinuation<WakeOutcome, Never>? in
+            guard r.outcome == nil else { return nil }
+            r.outcome = outcome
+            defer { r.waiter = nil }
+            return r.waiter
+        }
+        waiter?.resume(returning: outcome)
     }
 }

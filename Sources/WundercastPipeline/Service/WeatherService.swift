@@ -73,9 +73,15 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
     let uptime: (@Sendable () -> Duration)?
     let logger: Logger
     let machine: Mutex<RefreshStateMachine<C.Instant>>
-    /// How old the newest fix is; like the machine, it outlives a session (a switch between
-    /// two statuses that read the GPS does not make the position less current).
+    /// How old the newest fix is, parked between sessions: the running session owns it (a
+    /// value in its event loop, taken from here when it starts and put back when it ends), so
+    /// it has one owner at any moment; like the machine, it outlives a session (a switch
+    /// between two statuses that read the GPS does not make the position less current).
+    /// Read here only while no session runs: by ``serve(_:)`` before it starts one, and by the
+    /// service that continues this one (``continuing(_:sameSource:)``) once this one ended.
     let fixAge: Mutex<FixAge<C.Instant>>
+    /// The service this one replaced (a reload), whose fix age it takes over when it starts.
+    private let predecessor = Mutex<(service: WeatherService, sameSource: Bool)?>(nil)
     private let inUse = ObservableValue(false)
     /// Where `now` requests go while when-in-use has no watcher; `pending` keeps one that
     /// came under when-in-use before that session was ready for it; `limit` decides which
@@ -86,9 +92,12 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
         >
     /// The inbox of the running location session, for ``refresh()``, ``wake(_:asleepFor:)`` and
     /// the probe; `refreshRequested`: a ``refresh()`` sent to it and not handled yet (the
-    /// session takes it when it handles the event, or hands it to the machine when it ends).
-    let sessionInbox = Mutex<(inbox: AsyncStream<RefreshSession<C>.Event>.Continuation?, refreshRequested: Bool)>(
-        (nil, false))
+    /// session takes it when it handles the event, or hands it to the machine when it ends);
+    /// `wakes`: the wakes sent to it, oldest first, not handled yet (likewise: one per `.wake`
+    /// event; those left when it ends go to the machine then).
+    let sessionInbox = Mutex<
+        (inbox: AsyncStream<RefreshSession<C>.Event>.Continuation?, refreshRequested: Bool, wakes: [PendingWake])
+    >((nil, false, []))
     /// The watchdog's liveness probe, answered by the running session (``probeLiveness()``).
     let heartbeat = Heartbeat()
     /// Test hook (``wedgeOnRefreshForTesting()``): a `refresh` stops the session's event loop.
@@ -130,17 +139,26 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
     /// Runs until the calling task is cancelled; returns after the work of the current
     /// status has ended (fetch in flight cancelled and awaited, gpsd released).
     public func run() async {
+        // The predecessor has ended (the pipeline runner awaits it): its fix age is final.
+        let taken = predecessor.withLock { p in
+            defer { p = nil }
+            return p
+        }
+        if let (previous, sameSource) = taken {
+            let old = previous.fixAge.withLock { $0 }
+            fixAge.withLock { $0.continuing(old, sameSource: sameSource) }
+        }
         await forEachLatest(locationManager.authorization.values()) { status in
             await self.serve(status)
         }
     }
 
-    /// A reload replaced `previous` with this service (not running yet): the newest fix it saw
+    /// A reload replaces `previous` with this service (not running yet): the newest fix it saw
     /// stays the newest (``FixAge/continuing(_:sameSource:)``), so a reload does not make the
-    /// position look lost for an instant.
+    /// position look lost for an instant. Taken over when ``run()`` starts, which must be after
+    /// `previous`'s ``run()`` returned (its session owns the fix age until then).
     public func continuing(_ previous: WeatherService, sameSource: Bool) {
-        let old = previous.fixAge.withLock { $0 }
-        fixAge.withLock { $0.continuing(old, sameSource: sameSource) }
+        predecessor.withLock { $0 = (previous, sameSource) }
     }
 
     /// The number of `watch` readers changed (when-in-use follows the GPS while there are any).
@@ -194,9 +212,11 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
     private func serve(_ status: AuthorizationStatus) async {
         let fallback: Coordinate? =
             status == .denied ? settings.fallback?.coordinate : nil
+        // No session runs now (the previous status's has ended): the parked fix age is current.
+        let parked = fixAge.withLock { $0 }
         store.beginStatus(
             status, gate: fallback == nil ? Self.closedGate(status, settings.fallback) : nil,
-            locationProblem: status.allows(source: .gpsd) ? locationProblem(at: clock.now) : nil)
+            locationProblem: status.allows(source: .gpsd) ? locationProblem(parked, at: clock.now) : nil)
         switch status {
         case .authorizedAlways:
             await session(tracksFixAge: true) { inbox in await self.follow(into: inbox) }
@@ -245,8 +265,10 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
 
     /// Reads the shared location updates into the session until cancelled.
     private func follow(into inbox: AsyncStream<RefreshSession<C>.Event>.Continuation) async {
-        for await update in locationManager.updates() {
-            inbox.yield(.update(update))
+        await locationManager.reading { updates in
+            for await update in updates {
+                inbox.yield(.update(update))
+            }
         }
     }
 
@@ -292,9 +314,9 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
         await session.run(feed)
     }
 
-    /// The state's `error` for why the GPS position is not current at `now`, or `nil`.
-    func locationProblem(at now: C.Instant) -> WeatherState.ErrorInfo? {
-        switch fixAge.withLock({ $0.problem(at: now) }) {
+    /// The state's `error` for why the GPS position is not current at `now` by `fixAge`, or `nil`.
+    func locationProblem(_ fixAge: FixAge<C.Instant>, at now: C.Instant) -> WeatherState.ErrorInfo? {
+        switch fixAge.problem(at: now) {
         case nil:
             return nil
         case .unreachable(let reason):

@@ -73,6 +73,7 @@ final class PipelineRunner: DaemonService {
             group.cancelAll()
         }
         pipeline.locationManager.close()
+        await pipeline.locationManager.ended()
         await pipeline.gpsd.readersEnded()
     }
 }

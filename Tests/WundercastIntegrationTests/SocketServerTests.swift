@@ -23,8 +23,7 @@ final class LineClient: @unchecked Sendable {
 
     init(path: String) throws {
         fd = try UnixSocket.connect(path: path)
-        var timeout = timeval(tv_sec: 60, tv_usec: 0)  // a broken server fails the test, never hangs it
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        receiveTimeout(seconds: 60)  // a broken server fails the test, never hangs it
     }
 
     /// Reads end after `seconds` without data from now on (instead of 60 s): for a read whose

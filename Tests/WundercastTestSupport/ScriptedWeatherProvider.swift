@@ -45,14 +45,19 @@ public final class ScriptedWeatherProvider: WeatherProvider {
         self.unansweredAfter = unansweredAfter
     }
 
-    /// Ends the call `id` with a failure naming the wait, if it still waits.
-    private func expire(_ id: Int) {
-        let pending = state.withLock { s -> Pending? in
+    /// Takes call `id` out of the line if it still waits (counted as cancelled when `cancelled`).
+    private func take(_ id: Int, cancelled: Bool = false) -> Pending? {
+        state.withLock { s -> Pending? in
             guard let p = s.pending.removeValue(forKey: id) else { return nil }
             s.order.removeAll { $0 == id }
+            if cancelled { s.cancelled += 1 }
             return p
         }
-        pending?.continuation.resume(
+    }
+
+    /// Ends the call `id` with a failure naming the wait, if it still waits.
+    private func expire(_ id: Int) {
+        take(id)?.continuation.resume(
             returning: .failure(
                 .transport(code: 28, message: "the scripted provider was not answered within \(unansweredAfter)")))
     }
@@ -80,13 +85,7 @@ public final class ScriptedWeatherProvider: WeatherProvider {
                 return .failure(.cancelled)
             }
         } onCancel: {
-            let pending = state.withLock { s -> Pending? in
-                guard let p = s.pending.removeValue(forKey: id) else { return nil }
-                s.order.removeAll { $0 == id }
-                s.cancelled += 1
-                return p
-            }
-            pending?.continuation.resume(returning: .failure(.cancelled))
+            take(id, cancelled: true)?.continuation.resume(returning: .failure(.cancelled))
         }
         state.withLock { s in
             s.log.append(.ended(coordinate))

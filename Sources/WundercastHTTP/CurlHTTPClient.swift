@@ -21,7 +21,7 @@ import WundercastSupport
 /// Each GET accepts gzip, sends ``userAgent`` (libcurl sends none by default; PITFALLS) and
 /// returns any HTTP status. Redirects (301, 302, 303, 307, 308) are followed only within the
 /// URL's own origin (scheme, host and port) and at most ``maxRedirects`` hops, each hop a request
-/// of its own counted in the provider's requests (``RedirectTally``); a redirect to another
+/// of its own counted in the provider's requests (``RequestTally``); a redirect to another
 /// origin, or one hop too many, is not followed and fails as ``WeatherError/http(status:reason:retryAfter:)``
 /// with its status (`http-302`) and a message naming the origins (never a path or query).
 /// Response header names are lower-cased and belong to the final response.
@@ -148,7 +148,6 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
                     retryAfter: outcome.response.retryAfter)
             }
             hops += 1
-            RedirectTally.current?.countHop()
             current = target
         }
     }
@@ -159,6 +158,7 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         _ url: String, headers: [String: String], timeout: Duration
     ) async throws(WeatherError) -> CurlTransfer.Outcome {
         if Task.isCancelled { throw .cancelled }
+        RequestTally.current?.countRequest()
         let request = CurlTransfer.Request(
             url: url, headers: headers, userAgent: userAgent,
             connectTimeoutMilliseconds: Self.milliseconds(connectTimeout),

@@ -34,6 +34,8 @@ final class CityTableFile: CitySource, Sendable {
         var identity: FileStatus.Identity
         /// The identity of the last file refused, not read again until it changes.
         var refused: FileStatus.Identity?
+        /// How often the copy was replaced by a new one (``generation``).
+        var generation: UInt64 = 0
     }
     private let state: Mutex<State>
     /// Held while the file is read again: one reload at a time.
@@ -74,6 +76,13 @@ final class CityTableFile: CitySource, Sendable {
         withTable(reloading: true, body)
     }
 
+    /// Counts the copies read after the first: checks the file's identity first, as a lookup
+    /// off the reactor does (``PlaceResolver`` forgets the names it found in an older copy).
+    var generation: UInt64 {
+        _ = table(reloading: true)
+        return state.withLock { $0.generation }
+    }
+
     /// `body` run with the copy, after reading the file again when its identity changed and
     /// `reloading` allows it (false on the reactor: no read there). Never nil: the last good
     /// copy serves when the file is gone or bad.
@@ -98,7 +107,7 @@ final class CityTableFile: CitySource, Sendable {
         do {
             let file = try read(path, Self.limit)
             let table = try Self.table(of: file)
-            state.withLock { $0 = State(table: table, identity: file.identity, refused: nil) }
+            state.withLock { $0 = State(table: table, identity: file.identity, generation: $0.generation + 1) }
             report(true, "the city table \(path) changed and was read again: \(table.count) cities")
             return table
         } catch {

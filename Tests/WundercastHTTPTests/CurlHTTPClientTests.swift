@@ -126,9 +126,9 @@ import WundercastTestSupport
         let other = try await PythonFixtureHTTPServer()
         defer { other.stop() }
         let client = CurlHTTPClient(userAgent: Self.userAgent, loop: TestLoop.shared)
-        let tally = RedirectTally()
+        let tally = RequestTally()
         do {
-            _ = try await RedirectTally.$current.withValue(tally) {
+            _ = try await RequestTally.$current.withValue(tally) {
                 try await client.get(server.baseURL + Self.redirect(to: other.baseURL + "/v1/forecast"), headers: [:])
             }
             Issue.record("the redirect to another origin was followed")
@@ -141,27 +141,27 @@ import WundercastTestSupport
         }
         #expect(try other.requests().isEmpty)
         #expect(try server.requests().count == 1)
-        #expect(tally.count == 0)
+        #expect(tally.count == 1)  // the one request sent
     }
 
-    /// Redirects within the origin: at most two hops, each counted (``RedirectTally``); a third
+    /// Redirects within the origin: at most two hops, each a request counted (``RequestTally``); a third
     /// is not followed (`http-302`).
     @Test func sameOriginRedirectsAreFollowedTwiceAndCounted() async throws {
         let server = try await PythonFixtureHTTPServer()
         defer { server.stop() }
         let client = Self.followingClient()
         let twice = Self.redirect(to: Self.redirect(to: "/v1/forecast"))
-        let tally = RedirectTally()
-        let response = try await RedirectTally.$current.withValue(tally) {
+        let tally = RequestTally()
+        let response = try await RequestTally.$current.withValue(tally) {
             try await client.get(server.baseURL + twice, headers: [:])
         }
         #expect(response.status == 200)
-        #expect(tally.count == 2)
+        #expect(tally.count == 3)
         #expect(try server.requests().map(\.path) == ["/redirect", "/redirect", "/v1/forecast"])
         try server.reset()
-        let thrice = RedirectTally()
+        let thrice = RequestTally()
         do {
-            _ = try await RedirectTally.$current.withValue(thrice) {
+            _ = try await RequestTally.$current.withValue(thrice) {
                 try await client.get(server.baseURL + Self.redirect(to: twice), headers: [:])
             }
             Issue.record("a third redirect was followed")
@@ -169,7 +169,7 @@ import WundercastTestSupport
             #expect(error.code == "http-302")
             #expect(error.message == "HTTP 302: more than 2 redirects: not followed")
         }
-        #expect(thrice.count == 2)
+        #expect(thrice.count == 3)
         #expect(try server.requests().map(\.path) == ["/redirect", "/redirect", "/redirect"])
     }
 

@@ -79,6 +79,9 @@ import WundercastTestSupport
         let waybar = try await daemon.ctl("now", "--format", "waybar")
         #expect(waybar.stdout.contains(#""alt":"rain""#), "\(waybar.stdout)")
         let status = try await daemon.ctl("status")
+        // Both of the fetch's requests are counted: what reached the provider.
+        let counted = try JSONSerialization.jsonObject(with: Data(try await daemon.ctl("status", "--json").stdout.utf8))
+        #expect((counted as? [String: Any])?[path: "counters.requests"] as? Int == 2)
         for text in [daemon.log, template.stdout, waybar.stdout, status.stdout, status.stderr] {
             #expect(!text.contains(Self.key) && !text.contains(String(Self.key.prefix(10))))
         }

@@ -180,6 +180,28 @@ import WundercastTestSupport
         }
     }
 
+    @Test func namesFoundInAnOlderCopyAreLookedUpAgain() async throws {
+        let directory = try DatagramSocket.temporaryDirectory()
+        defer { rmdir(directory) }
+        let path = directory + "/cities.bin"
+        defer { unlink(path) }
+        try WholeFile.writeAtomically(try Self.image(Self.tromso), to: path)
+        let file = try Reads().file(path)
+        let resolver = PlaceResolver(table: file, geocoder: nil)
+        await #expect(throws: PlaceError.noSuchPlace(name: "Oslo")) { try await resolver.resolve("Oslo") }
+        #expect(file.generation == 0)
+
+        var damaged = try Self.image(Self.oslo)
+        damaged[damaged.count - 3] = 0x1B
+        try Self.overwrite(path, damaged)  // refused: the last good copy serves, no new generation
+        await #expect(throws: PlaceError.noSuchPlace(name: "Oslo")) { try await resolver.resolve("Oslo") }
+        #expect(file.generation == 0)
+
+        try WholeFile.writeAtomically(try Self.image(Self.oslo, Self.tromso), to: path)
+        #expect(try await resolver.resolve("Oslo").name == "Oslo")
+        #expect(file.generation == 1)
+    }
+
     @Test func aTextTableIsParsedAndABadOneRefused() throws {
         try Self.withTemporaryPath("cities.tsv") { path in
             try WholeFile.writeAtomically(

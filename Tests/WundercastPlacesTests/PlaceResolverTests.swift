@@ -101,3 +101,28 @@ final class ScriptedGeocoder: PlaceGeocoder {
         await #expect(throws: PlaceError.noSuchPlace(name: "")) { try await resolver.resolve(" \n ") }
     }
 }
+
+/// A table a test replaces, as the daemon's file is replaced on disk: each new one is a new
+/// ``CitySource/generation``.
+final class ReplaceableTable: CitySource {
+    private let current: Mutex<(table: CityTable, generation: UInt64)>
+    init(_ table: CityTable) { current = Mutex((table, 0)) }
+    func replace(with table: CityTable) { current.withLock { $0 = (table, $0.generation + 1) } }
+    func withTable<Result>(_ body: (CityTable) -> Result) -> Result? { body(current.withLock { $0.table }) }
+    var generation: UInt64 { current.withLock { $0.generation } }
+}
+
+@Suite struct PlaceResolverTableChangeTests {
+    @Test func answersFromAnOlderTableAreForgotten() async throws {
+        let source = ReplaceableTable(try PlaceResolverTests.table())
+        let resolver = PlaceResolver(table: source, geocoder: nil)
+        await #expect(throws: PlaceError.noSuchPlace(name: "Bodø")) { try await resolver.resolve("Bodø") }
+        #expect(try await resolver.resolve("Tromsø").name == "Tromsø")
+        #expect(await resolver.cachedCount == 2)
+
+        source.replace(with: try cityTable([Row(name: "Bodø", country: "NO", latitude: 67.28, longitude: 14.40)]))
+        #expect(try await resolver.resolve("Bodø").name == "Bodø")  // "no such place" was the old table's
+        await #expect(throws: PlaceError.noSuchPlace(name: "Tromsø")) { try await resolver.resolve("Tromsø") }
+        #expect(await resolver.cachedCount == 2)
+    }
+}

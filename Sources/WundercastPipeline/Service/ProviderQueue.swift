@@ -92,15 +92,14 @@ public final class ProviderQueue: BatchWeatherProvider, Sendable {
         }
     }
 
-    /// Waits for the turn, counts the request (and each redirect the HTTP client followed for it:
-    /// ``RedirectTally``), runs `request`; a failure is noted.
+    /// Waits for the turn, runs `request` and counts the HTTP requests it sent (``RequestTally``:
+    /// OpenWeatherMap's two, each redirect followed; at least one); a failure is noted.
     private func perform<T>(_ request: () async throws(WeatherError) -> T) async throws(WeatherError) -> T {
         try await acquire()
         defer { release() }
-        state.withLock { $0.requests += 1 }
-        let tally = RedirectTally()
-        defer { state.withLock { $0.requests += tally.count } }
-        let result: Result<T, WeatherError> = await RedirectTally.$current.withValue(tally) {
+        let tally = RequestTally()
+        defer { state.withLock { $0.requests += max(1, tally.count) } }
+        let result: Result<T, WeatherError> = await RequestTally.$current.withValue(tally) {
             do throws(WeatherError) {
                 return .success(try await request())
             } catch {

@@ -6,7 +6,9 @@ import WundercastSupport
 ///
 /// Answers are cached, found places and "no such place" alike, for at most ``cacheLimit``
 /// names (the least recently used goes first); a failed online lookup is not cached, so the
-/// next request tries again. Names are never logged (other users' lookups are theirs).
+/// next request tries again; every answer is forgotten when the city table changes (its
+/// ``CitySource/generation``: a file read again), so a name the new table has, or no longer
+/// has, is looked up again. Names are never logged (other users' lookups are theirs).
 /// The search runs on the actor's executor, never on the caller's (the socket loop).
 ///
 /// Online lookups go one at a time and at most ``onlinePerMinute`` a minute for the whole
@@ -20,6 +22,8 @@ public actor PlaceResolver {
     private let geocoder: (any PlaceGeocoder)?
     private var cache: [String: (result: Result<City, PlaceError>, used: UInt64)] = [:]
     private var clock: UInt64 = 0
+    /// The table's ``CitySource/generation`` the cached answers were found with.
+    private var cachedGeneration: UInt64 = 0
     /// Online lookups made (for tests and `status`).
     public private(set) var onlineLookups = 0
     /// Online lookups allowed per minute (all users together).
@@ -59,6 +63,10 @@ public actor PlaceResolver {
         let name = UntrustedText.sanitized(query)
         let key = NameFolding.folded(name)
         clock += 1
+        if let generation = table?.generation, generation != cachedGeneration {
+            cache.removeAll()
+            cachedGeneration = generation
+        }
         if let cached = cache[key] {
             cache[key]?.used = clock
             return try cached.result.get()

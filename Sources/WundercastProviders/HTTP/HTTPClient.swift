@@ -65,7 +65,7 @@ public enum RetryAfter {
 /// A minimal HTTP GET client, implemented over libcurl in `WundercastHTTP`.
 public protocol HTTPClient: Sendable {
     /// GETs `url` with extra request `headers` (e.g. `If-Modified-Since`). Follows redirects within
-    /// `url`'s origin only (each hop counted in ``RedirectTally/current``), accepts gzip, sends
+    /// `url`'s origin only (each request sent, hops too, counted in ``RequestTally/current``), accepts gzip, sends
     /// the client's User-Agent. Throws ``WeatherError/transport(code:message:)`` when no
     /// complete answer arrived (its code names the ``TransportFailure``), `http(status:…)` for a
     /// redirect not followed,

@@ -66,6 +66,14 @@ import WundercastTestSupport
         try body(path)
     }
 
+    static func withTemporaryPath(_ name: String, _ body: (String) async throws -> Void) async throws {
+        let directory = try DatagramSocket.temporaryDirectory()
+        defer { rmdir(directory) }
+        let path = directory + "/" + name
+        defer { unlink(path) }
+        try await body(path)
+    }
+
     @Test func manyLookupsReadTheFileOnce() throws {
         try Self.withTemporaryPath("cities.bin") { path in
             try WholeFile.writeAtomically(try Self.image(Self.tromso), to: path)
@@ -123,23 +131,21 @@ import WundercastTestSupport
     /// The daemon's nearest city (`Daemon.placeFinder`): a `now` on the reactor serves the copy
     /// it has; a lookup off it reads the changed file, and the reactor sees the new copy after.
     @Test func theDaemonReadsAChangedFileOnlyOffTheReactor() async throws {
-        let directory = try DatagramSocket.temporaryDirectory()
-        defer { rmdir(directory) }
-        let path = directory + "/cities.bin"
-        defer { unlink(path) }
-        try WholeFile.writeAtomically(try Self.image(Self.tromso), to: path)
-        var configuration = Configuration()
-        configuration.places.cities = path
-        configuration.places.onlineGeocoding = false
-        let loop = try EventLoop(name: "test-cities")
-        defer { loop.stop() }
-        let places = Daemon.placeFinder(configuration, loop: loop, logger: .discard)
-        let north = Self.north
-        #expect(places.nearest(north, false)?.name == "Tromsø")
-        try WholeFile.writeAtomically(try Self.image(Self.oslo), to: path)
-        #expect(await loop.perform { places.nearest(north, false)?.name } == "Tromsø")
-        #expect(places.nearest(north, false)?.name == "Oslo")
-        #expect(await loop.perform { places.nearest(north, false)?.name } == "Oslo")
+        try await Self.withTemporaryPath("cities.bin") { path in
+            try WholeFile.writeAtomically(try Self.image(Self.tromso), to: path)
+            var configuration = Configuration()
+            configuration.places.cities = path
+            configuration.places.onlineGeocoding = false
+            let loop = try EventLoop(name: "test-cities")
+            defer { loop.stop() }
+            let places = Daemon.placeFinder(configuration, loop: loop, logger: .discard)
+            let north = Self.north
+            #expect(places.nearest(north, false)?.name == "Tromsø")
+            try WholeFile.writeAtomically(try Self.image(Self.oslo), to: path)
+            #expect(await loop.perform { places.nearest(north, false)?.name } == "Tromsø")
+            #expect(places.nearest(north, false)?.name == "Oslo")
+            #expect(await loop.perform { places.nearest(north, false)?.name } == "Oslo")
+        }
     }
 
     @Test(arguments: ["truncated", "damaged", "removed"])
@@ -181,25 +187,23 @@ import WundercastTestSupport
     }
 
     @Test func namesFoundInAnOlderCopyAreLookedUpAgain() async throws {
-        let directory = try DatagramSocket.temporaryDirectory()
-        defer { rmdir(directory) }
-        let path = directory + "/cities.bin"
-        defer { unlink(path) }
-        try WholeFile.writeAtomically(try Self.image(Self.tromso), to: path)
-        let file = try Reads().file(path)
-        let resolver = PlaceResolver(table: file, geocoder: nil)
-        await #expect(throws: PlaceError.noSuchPlace(name: "Oslo")) { try await resolver.resolve("Oslo") }
-        #expect(file.generation == 0)
+        try await Self.withTemporaryPath("cities.bin") { path in
+            try WholeFile.writeAtomically(try Self.image(Self.tromso), to: path)
+            let file = try Reads().file(path)
+            let resolver = PlaceResolver(table: file, geocoder: nil)
+            await #expect(throws: PlaceError.noSuchPlace(name: "Oslo")) { try await resolver.resolve("Oslo") }
+            #expect(file.generation == 0)
 
-        var damaged = try Self.image(Self.oslo)
-        damaged[damaged.count - 3] = 0x1B
-        try Self.overwrite(path, damaged)  // refused: the last good copy serves, no new generation
-        await #expect(throws: PlaceError.noSuchPlace(name: "Oslo")) { try await resolver.resolve("Oslo") }
-        #expect(file.generation == 0)
+            var damaged = try Self.image(Self.oslo)
+            damaged[damaged.count - 3] = 0x1B
+            try Self.overwrite(path, damaged)  // refused: the last good copy serves, no new generation
+            await #expect(throws: PlaceError.noSuchPlace(name: "Oslo")) { try await resolver.resolve("Oslo") }
+            #expect(file.generation == 0)
 
-        try WholeFile.writeAtomically(try Self.image(Self.oslo, Self.tromso), to: path)
-        #expect(try await resolver.resolve("Oslo").name == "Oslo")
-        #expect(file.generation == 1)
+            try WholeFile.writeAtomically(try Self.image(Self.oslo, Self.tromso), to: path)
+            #expect(try await resolver.resolve("Oslo").name == "Oslo")
+            #expect(file.generation == 1)
+        }
     }
 
     @Test func aTextTableIsParsedAndABadOneRefused() throws {

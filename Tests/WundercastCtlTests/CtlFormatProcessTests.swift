@@ -20,7 +20,7 @@ import WundercastTestSupport
     }
 
     func ctl(_ arguments: String...) async throws -> ProcessResult {
-        try await runProcess(try Binaries.path("wundercastctl"), ["--socket", path] + arguments, timeout: .seconds(20))
+        try await runProcess(try Binaries.path("wundercastctl"), ["--socket", path] + arguments, timeout: .seconds(50))
     }
 
     func json(_ text: some StringProtocol) throws -> [String: Any] {

@@ -22,8 +22,9 @@ import WundercastTestSupport
     final class KeyedProvider: WeatherProvider {
         let name = "keyed-test"
         var secrets: Secrets { http.secrets }
+        /// 2 s: a TLS handshake refused by a fixture server on a loaded machine is still `tls`.
         let http = RedactingHTTPClient(
-            CurlHTTPClient(userAgent: "wundercast-tests/1.0", loop: TestLoop.shared, timeout: .milliseconds(500)),
+            CurlHTTPClient(userAgent: "wundercast-tests/1.0", loop: TestLoop.shared, timeout: .seconds(2)),
             secrets: Secrets([RedactionOverHTTPTests.key]))
         /// Everything before `latitude=` in the URL.
         let prefix: Mutex<String>
@@ -56,7 +57,7 @@ import WundercastTestSupport
     static let cases: [Case] = [
         Case(code: "dns", prefix: { _, _ in "http://no-such-host.invalid/v1/forecast?" }),
         Case(code: "connect", prefix: { _, closed in "http://127.0.0.1:\(closed)/v1/forecast?appid=\(key)&" }),
-        Case(code: "timeout", prefix: nil) { try $0.respond(delaySeconds: 3) },
+        Case(code: "timeout", prefix: nil) { try $0.respond(delaySeconds: 6) },
         Case(code: "tls", prefix: { s, _ in "https://127.0.0.1:\(s.port)/v1/forecast?" }),
         Case(code: "http-302", prefix: { s, _ in s.baseURL + "/redirect?to=ftp://127.0.0.1/x%3Fappid%3D\(key)&" }),
         Case(code: "truncated", prefix: nil) { try $0.respond(gzip: false, truncateAt: 100) },

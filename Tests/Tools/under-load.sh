@@ -15,6 +15,9 @@ cd "$(dirname "$0")/../.."
 SWIFT=${SWIFT:-swift}
 TESTS=${UNDER_LOAD_TESTS:-WundercastIntegrationTests|WundercastGPSDTests|WundercastHTTPTests|WundercastCtlTests|WundercastSystemdTests|WundercastPOSIXTests}
 RUNS=${UNDER_LOAD_RUNS:-3}
+# As many test cases at once as `make test` runs (the Makefile's TEST_WIDTH owns the number).
+SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-$(make -s print-test-width)}
+export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH
 command -v stress-ng >/dev/null || { echo "under-load: stress-ng is not installed (apt-get install stress-ng)" >&2; exit 2; }
 
 # The hogs: their own process group, ended by its id whatever happens (never by name: other
@@ -34,7 +37,7 @@ for run in $(seq 1 "$RUNS"); do
   took=$((SECONDS - start))
   minutes+=("$(printf '%d:%02d' $((took / 60)) $((took % 60)))")
   summary=$(grep -E '^(✔|✘) Test run with' "$log" | tail -1)
-  echo "under load, run $run of $RUNS: ${minutes[-1]} min, ${summary:-no summary (status $status)}"
+  echo "under load, run $run of $RUNS (width $SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH): ${minutes[-1]} min, ${summary:-no summary (status $status)}"
   if [ "$status" != 0 ]; then
     failed=1
     grep -E -A3 '✘ Test .* recorded an issue' "$log" | head -60

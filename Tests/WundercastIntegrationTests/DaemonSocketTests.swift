@@ -18,7 +18,10 @@ import WundercastTestSupport
         var info = stat()
         #expect(stat(daemon.socketPath, &info) == 0)
         #expect(UInt32(info.st_mode) & 0o7777 == 0o640)
-        #expect(daemon.log.components(separatedBy: "PreciseGroup=no-such-group-wundercast: no such group").count == 2)
+        // The warning reaches the daemon's output pipe in its own time: wait for it, then count.
+        let warning = "PreciseGroup=no-such-group-wundercast: no such group"
+        _ = try await daemon.output.waitFor(containing: warning, timeout: .seconds(20))
+        #expect(daemon.log.components(separatedBy: warning).count == 2)
         // MaxClients=1: a second connection is refused while the first stays.
         let first = try LineClient(path: daemon.socketPath)
         defer { first.close() }

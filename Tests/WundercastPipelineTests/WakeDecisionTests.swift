@@ -176,14 +176,30 @@ import WundercastTestSupport
     @Test func theHeartbeatCountsProbes() {
         let beat = Heartbeat()
         #expect(beat.isAnswered)
-        beat.send()
+        let first = beat.send()
         #expect(!beat.isAnswered)
-        beat.answer()
+        beat.answer(first)
+        #expect(beat.isAnswered)
+        let second = beat.send()
+        let third = beat.send()
+        #expect(!beat.isAnswered)
+        beat.answer(third)
+        #expect(beat.isAnswered)
+        beat.answer(second)  // late: answers nothing new
         #expect(beat.isAnswered)
         beat.send()
-        beat.send()
         #expect(!beat.isAnswered)
-        beat.answer()
+        beat.answerAll()
         #expect(beat.isAnswered)
+    }
+
+    /// A probe answered late answers only itself and those before it: not the one sent after
+    /// it, still queued behind work that stuck the loop (the watchdog would miss the wedge).
+    @Test func aLateAnswerDoesNotAnswerALaterProbe() {
+        let beat = Heartbeat()
+        let early = beat.send()
+        beat.send()  // queued behind the work that wedges the loop
+        beat.answer(early)
+        #expect(!beat.isAnswered)
     }
 }

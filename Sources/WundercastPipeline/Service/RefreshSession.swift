@@ -39,7 +39,8 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
         /// that leads to something, as ``refresh``.
         case wake
         /// The watchdog's liveness probe (``WeatherService/probeLiveness()``).
-        case probe
+        /// Answered with its number (``Heartbeat/answer(_:)``).
+        case probe(UInt64)
     }
 
     let service: WeatherService<C>
@@ -65,7 +66,7 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
             // Wakes the session did not get to: the machine takes them, as with no session.
             for wake in wakes { service.wokenWithoutSession(wake) }
             // A probe left in the inbox: the session ended, it did not hang.
-            service.heartbeat.answer()
+            service.heartbeat.answerAll()
         }
         // The feed, the fetch and the timer are child tasks of this group: when it returns, the
         // fetch in flight has ended (nothing of the session outlives it).
@@ -87,8 +88,8 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
         defer { service.fixAge.withLock { [fixAge] in $0 = fixAge } }
         var currency = FixCurrency(current: tracksFixAge && service.locationProblem(fixAge, at: clock.now) == nil)
         for await event in inbox {
-            if case .probe = event {
-                service.heartbeat.answer()
+            if case .probe(let number) = event {
+                service.heartbeat.answer(number)
                 continue
             }
             if case .refresh = event, service.wedgeOnRefresh.load(ordering: .relaxed) {

@@ -79,13 +79,13 @@ extension WeatherService {
     /// machine's lock. Call it once per watchdog tick; cheap (no allocation, no wait).
     public func probeLiveness() -> Bool {
         let answered = heartbeat.isAnswered
-        heartbeat.send()
+        let probe = heartbeat.send()
         let delivered = sessionInbox.withLock { s -> Bool in
             guard let inbox = s.inbox else { return false }
-            if case .enqueued = inbox.yield(.probe) { return true }
+            if case .enqueued = inbox.yield(.probe(probe)) { return true }
             return false
         }
-        if !delivered { machine.withLock { _ in heartbeat.answer() } }
+        if !delivered { machine.withLock { _ in heartbeat.answer(probe) } }
         return answered
     }
 

@@ -74,6 +74,7 @@ mutants=(
   "redirects followed without limit|Sources/WundercastHTTP/CurlHTTPClient.swift|guard hops < Self.maxRedirects else {|guard true else {|CurlHTTPClientTests/sameOriginRedirectsAreFollowedTwiceAndCounted"
   "the superseded fetch is not awaited (the next request does not wait at the provider queue for the cancelled one to end)|Sources/WundercastPipeline/Service/ProviderQueue.swift|defer { release() }|release()|SupersededFetchTests|ProviderQueueTests"
   "the cache keeps answers for twice MaxAge|Sources/WundercastPipeline/Cache/WeatherCacheTable.swift|return age >= .zero && age < ttl|return age >= .zero && age < ttl * 2|LookupServiceTests/aCachedPositionIsServedForMaxAgeAndJoinedWhileInFlight|WeatherServiceTests/aPositionAgesAndAMaxAgeRefreshDoesNotMakeItFresh"
+  "a late liveness answer answers the probes sent after it (the watchdog misses a wedge)|Sources/WundercastPipeline/Wake/Heartbeat.swift|var current = answered.load(ordering: .relaxed)|var current = answered.load(ordering: .relaxed); let number = sent.load(ordering: .acquiring)|WakeDecisionTests"
 )
 
 only=${MUTANT:-${1:-}}

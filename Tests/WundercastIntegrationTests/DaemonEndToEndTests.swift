@@ -275,7 +275,7 @@ import WundercastTestSupport
         _ = try await daemon.waitForState(timeout: .seconds(30), "fresh fallback weather") {
             $0["status"] as? String == "fresh"
         }
-        var env = ProcessInfo.processInfo.environment
+        var env = Spawn.environment
         env["WUNDERCAST_SOCKET"] = daemon.socketPath
         let result = try await runProcess(try Binaries.path("wundercastctl"), ["now", "--json"], environment: env)
         #expect(result.status == 0)

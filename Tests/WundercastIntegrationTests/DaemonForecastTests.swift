@@ -48,7 +48,7 @@ import WundercastTestSupport
         #expect(
             forecast["windGusts"] == nil && forecast["seaLevelPressure"] == nil && forecast["pressureTendency"] == nil)
 
-        var env = ProcessInfo.processInfo.environment
+        var env = Spawn.environment
         env["WUNDERCAST_SOCKET"] = daemon.socketPath
         let ctl = try Binaries.path("wundercastctl")
         let template = try await runProcess(

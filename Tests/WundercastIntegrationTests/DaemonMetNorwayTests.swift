@@ -52,7 +52,7 @@ import WundercastTestSupport
         #expect(state[path: "weather.forecast.today.high"] as? Double == 36)
         #expect(state[path: "weather.forecast.tomorrow.date"] as? String == "2020-07-21")
 
-        var env = ProcessInfo.processInfo.environment
+        var env = Spawn.environment
         env["WUNDERCAST_SOCKET"] = daemon.socketPath
         let ctl = try Binaries.path("wundercastctl")
         let template = try await runProcess(

@@ -137,7 +137,7 @@ import WundercastTestSupport
                 "wundercast-\(UUID().uuidString).conf")
             try Self.configuration(http, keyLine: line).write(to: directory, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(at: directory) }
-            var environment = ProcessInfo.processInfo.environment
+            var environment = Spawn.environment
             environment.removeValue(forKey: "CREDENTIALS_DIRECTORY")
             let result = try await runProcess(
                 try Binaries.path("wundercastd"), ["--config", directory.path], environment: environment)
@@ -165,7 +165,7 @@ import WundercastTestSupport
                 "wundercast-\(UUID().uuidString).conf")
             try Self.configuration(http, keyLine: line).write(to: path, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(at: path) }
-            var environment = ProcessInfo.processInfo.environment
+            var environment = Spawn.environment
             environment.removeValue(forKey: "CREDENTIALS_DIRECTORY")
             let result = try await runProcess(
                 try Binaries.path("wundercastd"), ["--check-config", "--config", path.path], environment: environment)

@@ -1,4 +1,5 @@
 import Testing
+import WundercastTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -13,12 +14,18 @@ import Glibc
 @discardableResult
 func withEnvironment<T>(_ changes: [String: String?], _ body: () throws -> T) rethrows -> T {
     let saved = changes.keys.map { name in (name, getenv(name).map { String(cString: $0) }) }
-    for (name, value) in changes {
-        if let value { setenv(name, value, 1) } else { unsetenv(name) }
+    // Under the spawn lock: no other test's child is started while the variables change (and
+    // children get the environment the process started with, not these).
+    Spawn.changingEnvironment {
+        for (name, value) in changes {
+            if let value { setenv(name, value, 1) } else { unsetenv(name) }
+        }
     }
     defer {
-        for (name, value) in saved {
-            if let value { setenv(name, value, 1) } else { unsetenv(name) }
+        Spawn.changingEnvironment {
+            for (name, value) in saved {
+                if let value { setenv(name, value, 1) } else { unsetenv(name) }
+            }
         }
     }
     return try body()

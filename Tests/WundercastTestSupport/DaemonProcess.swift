@@ -84,7 +84,7 @@ public final class DaemonProcess: @unchecked Sendable {
         logPath = directory.appendingPathComponent("wundercastd.log").path
         try (configuration + "\n[Socket]\nPath=\(socketPath)\n").write(
             toFile: configPath, atomically: true, encoding: .utf8)
-        var env = ProcessInfo.processInfo.environment
+        var env = Spawn.environment
         env["WUNDERCAST_DEBUG"] = "1"
         env.removeValue(forKey: "NOTIFY_SOCKET")
         env.removeValue(forKey: "JOURNAL_STREAM")

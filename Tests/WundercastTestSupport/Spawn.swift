@@ -53,6 +53,25 @@ public enum Spawn {
     /// a copy of every descriptor of this process, close-on-exec or not.
     private static let spawning = NSLock()
 
+    /// The environment this process started with, read once under ``spawning`` before any
+    /// test changed it (through ``changingEnvironment(_:)``): what every child gets unless it
+    /// is given its own. Never `environ` itself: a test that sets `NOTIFY_SOCKET` or
+    /// `LISTEN_FDS` for the code it calls must not hand them to another test's children, and
+    /// `setenv` may free the array a concurrent `posix_spawn` is reading (`EFAULT`).
+    private static let original: [String: String] = ProcessInfo.processInfo.environment
+
+    /// ``original``, for a caller that adds variables of its own to it.
+    public static var environment: [String: String] { spawning.withLock { original } }
+
+    /// Runs `body` (which calls `setenv`/`unsetenv`) while no child is being started, after
+    /// ``original`` was read: no spawn reads the environment while it changes.
+    public static func changingEnvironment(_ body: () -> Void) {
+        spawning.withLock {
+            _ = original
+            body()
+        }
+    }
+
     /// Runs `body` while no child is being started by this process: a descriptor closed in
     /// `body` is closed for good (no child in the middle of `posix_spawn` holds a copy), e.g.
     /// a listening socket that must refuse connections afterwards.
@@ -102,13 +121,10 @@ public enum Spawn {
         for fd in open.compactMap({ Int32($0) }) where fd > 2 {
             posix_spawn_file_actions_addclose(&actions, fd)
         }
-        if let environment {
-            var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-            defer { for pointer in envp { free(pointer) } }
-            result = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, &envp)
-        } else {
-            result = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, environ)
-        }
+        var envp: [UnsafeMutablePointer<CChar>?] =
+            (environment ?? original).map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in envp { free(pointer) } }
+        result = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, &envp)
         guard result == 0 else {
             throw SpawnError(description: "posix_spawn \(arguments[0]): \(String(cString: strerror(result)))")
         }

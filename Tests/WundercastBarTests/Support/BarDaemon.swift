@@ -51,7 +51,7 @@ struct BarDaemon {
     var environment: [String: String] { Self.environment(socket: socketPath) }
 
     static func environment(socket: String, _ extra: [String: String] = [:]) -> [String: String] {
-        var env = ProcessInfo.processInfo.environment
+        var env = Spawn.environment
         env["PATH"] = Binaries.directory.path + ":" + (env["PATH"] ?? "/usr/bin:/bin")
         env["WUNDERCAST_SOCKET"] = socket
         for (k, v) in extra { env[k] = v }

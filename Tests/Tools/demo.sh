@@ -31,6 +31,7 @@ else
   echo "demo: Open-Meteo is NOT reachable (no network). Serving RECORDED Open-Meteo responses"
   echo "      (Tests/Fixtures/weather/open-meteo, recorded in Bucharest) from a loopback server."
   echo "      Every line below is recorded weather, not live weather, and says so."
+  echo "      (wundercastctl --socket on this daemon answers the same recorded weather, unlabelled.)"
   start_fixture_server
   url=$fixture_url
   label="[recorded] "

@@ -105,6 +105,22 @@ import WundercastTestSupport
         #expect(stale["state"] as? String == "Warning")
     }
 
+    /// At night (the provider's day flag off) the icon is the icon sets' night variant; snow
+    /// has none. By day the same codes keep the day icons.
+    @Test(arguments: [
+        (0, "weather_moon", "weather_sun"), (2, "weather_clouds_night", "weather_clouds"),
+        (61, "weather_rain_night", "weather_rain"), (95, "weather_thunder_night", "weather_thunder"),
+        (71, "weather_snow", "weather_snow"),
+    ])
+    func i3statusRsShowsTheNightIconsAtNight(_ code: Int, _ night: String, _ day: String) throws {
+        let dark = try object(
+            I3statusRsFormat.line(BarItem(state: SampleStates.weather(code: code, isDay: false), now: now)))
+        #expect(dark["icon"] as? String == night)
+        let light = try object(
+            I3statusRsFormat.line(BarItem(state: SampleStates.weather(code: code, isDay: true), now: now)))
+        #expect(light["icon"] as? String == day)
+    }
+
     func i3barBlocks(_ line: String) throws -> [[String: Any]] {
         #expect(line.hasSuffix("],\n"))
         let array = String(line.dropLast(2))

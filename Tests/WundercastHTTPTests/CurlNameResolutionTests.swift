@@ -34,7 +34,10 @@ import Glibc
         #expect(result.status == 0)
     }
 
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["WUNDERCAST_SLOW_NAMES"] == "1"))
+    @Test(
+        .enabled(
+            if: ProcessInfo.processInfo.environment["WUNDERCAST_SLOW_NAMES"] == "1",
+            "run alone in a child process by aSlowNameNeverHoldsTheLoop"))
     func slowNamesOnTheLoop() async throws {
         // The name server that never answers: queries are received and dropped.
         let sink = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)

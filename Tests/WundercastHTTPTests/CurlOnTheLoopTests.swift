@@ -102,7 +102,10 @@ import WundercastTestSupport
         #expect(result.status == 0)
     }
 
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["WUNDERCAST_THREAD_CENSUS"] == "1"))
+    @Test(
+        .enabled(
+            if: ProcessInfo.processInfo.environment["WUNDERCAST_THREAD_CENSUS"] == "1",
+            "run alone in a child process by noThreadAppearsWhileTransfersRun"))
     func threadCensus() async throws {
         let server = try await HoldingHTTPServer()
         defer { server.stop() }

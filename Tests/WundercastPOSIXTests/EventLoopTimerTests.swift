@@ -96,7 +96,10 @@ import WundercastTestSupport
         #expect(result.status != 0)
     }
 
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["WUNDERCAST_LOOPBOUND_PROBE"] == "1"))
+    @Test(
+        .enabled(
+            if: ProcessInfo.processInfo.environment["WUNDERCAST_LOOPBOUND_PROBE"] == "1",
+            "run alone in a child process by loopBoundStateOffTheLoopStopsTheProcess"))
     func offTheLoopProbe() throws {
         let loop = try EventLoop(name: "probe")
         let counter = LoopBound(0, loop: loop)

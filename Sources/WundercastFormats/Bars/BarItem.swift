@@ -66,7 +66,8 @@ public struct BarItem: Sendable, Equatable {
     /// Whether the item shows weather (else `--hide-offline` hides it).
     public var hasWeather: Bool
     /// The i3status-rust icon name (`weather_sun`, `weather_clouds`, `weather_rain`,
-    /// `weather_snow`, `weather_thunder`, `weather_default`) for its `icon` member.
+    /// `weather_snow`, `weather_thunder`, `weather_default`; at night `weather_moon`,
+    /// `weather_clouds_night`, `weather_rain_night`, `weather_thunder_night`) for its `icon` member.
     public var i3statusIcon: String
 
     /// The default template of bars.
@@ -82,7 +83,8 @@ public struct BarItem: Sendable, Equatable {
         percentage = state.weather?.relativeHumidity.flatMap {
             (0...100).contains($0) ? DisplayRounding.integer($0) : nil
         }
-        i3statusIcon = hasWeather ? Self.i3statusIcon(condition.kind) : "weather_default"
+        i3statusIcon =
+            hasWeather ? Self.i3statusIcon(condition.kind, isDay: state.weather?.isDay) : "weather_default"
 
         let marker: String
         switch state.status {
@@ -181,14 +183,20 @@ public struct BarItem: Sendable, Equatable {
         return lines
     }
 
-    static func i3statusIcon(_ kind: WeatherCondition.Kind) -> String {
+    /// The icon of `kind`; at night (`isDay == false`, the provider's day flag) the night
+    /// variants i3status-rust's icon sets have (`weather_moon`, `weather_clouds_night`,
+    /// `weather_rain_night`, `weather_thunder_night`); snow and the default have none. An
+    /// unknown day flag (`nil`) gives the day icons.
+    static func i3statusIcon(_ kind: WeatherCondition.Kind, isDay: Bool?) -> String {
+        let night = isDay == false
         switch kind {
-        case .clear, .mainlyClear: "weather_sun"
-        case .partlyCloudy, .overcast, .fog, .haze, .dust: "weather_clouds"
-        case .drizzle, .freezingDrizzle, .lightRain, .rain, .heavyRain, .freezingRain, .showers: "weather_rain"
-        case .snow, .snowGrains, .snowShowers, .sleet: "weather_snow"
-        case .thunderstorm, .thunderstormWithHail, .tornado: "weather_thunder"
-        case .squall, .unknown: "weather_default"
+        case .clear, .mainlyClear: return night ? "weather_moon" : "weather_sun"
+        case .partlyCloudy, .overcast, .fog, .haze, .dust: return night ? "weather_clouds_night" : "weather_clouds"
+        case .drizzle, .freezingDrizzle, .lightRain, .rain, .heavyRain, .freezingRain, .showers:
+            return night ? "weather_rain_night" : "weather_rain"
+        case .snow, .snowGrains, .snowShowers, .sleet: return "weather_snow"
+        case .thunderstorm, .thunderstormWithHail, .tornado: return night ? "weather_thunder_night" : "weather_thunder"
+        case .squall, .unknown: return "weather_default"
         }
     }
 }

@@ -93,37 +93,3 @@ extension Daemon {
         }
     }
 }
-
-extension Daemon {
-    /// What a reload from one configuration to another restarts or changes.
-    enum ReloadPart: Hashable, Sendable {
-        /// `Authorization=`: switched at once.
-        case authorization
-        /// A new ``WeatherSide`` (and so a new pipeline over it).
-        case weather
-        /// A new ``Pipeline``.
-        case pipeline
-        /// `[Socket]` settings in place.
-        case socket
-        /// `[Journal]`: the journal's view.
-        case journal
-        /// Keys that take effect only after a restart (`[Socket] Path=`, `[Cache]`: the kept
-        /// file is read once, at start).
-        case restart
-    }
-
-    /// The parts a reload from `old` to `new` touches; empty when nothing changed. `new` has
-    /// `Fallback=` as `old` when it names the place `old` resolved.
-    static func reloadParts(from old: Configuration, to new: Configuration) -> Set<ReloadPart> {
-        var parts: Set<ReloadPart> = []
-        if old.location.authorization != new.location.authorization { parts.insert(.authorization) }
-        if !WeatherSide.same(old, new) { parts.formUnion([.weather, .pipeline]) }
-        if !Pipeline.same(old, new) { parts.insert(.pipeline) }
-        var socket = new.socket
-        socket.path = old.socket.path
-        if socket != old.socket { parts.insert(.socket) }
-        if new.socket.path != old.socket.path || new.cache != old.cache { parts.insert(.restart) }
-        if new.journal != old.journal { parts.insert(.journal) }
-        return parts
-    }
-}

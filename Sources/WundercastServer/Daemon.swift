@@ -6,7 +6,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 import WundercastSupport
 import WundercastModel
 import WundercastProviders
@@ -143,23 +142,12 @@ public enum Daemon {
         StandardError.write(text)
     }
 
-    /// One running daemon: the parts that live as long as the process (the published state,
-    /// the authorization, the socket's view of health) and the parts a reload may replace
-    /// (``Running``: the weather side, the viewer; the pipeline in ``pipelines``).
+    /// One running daemon, as wiring: the parts that live as long as the process (the published
+    /// state, the authorization store, the socket's view of health), the configuration source that
+    /// owns what a reload may replace (the weather side, the viewers; the pipeline in
+    /// ``pipelines``), and the one list of the parts a reload changes
+    /// (``configurationParts(server:ownedPath:)``).
     final class Instance: Sendable {
-        /// What the configuration in force made.
-        struct Running: Sendable {
-            /// As in force: `Fallback=` resolved.
-            var configuration: Configuration
-            /// The configuration files as last read (start-up or SIGHUP): a reload compares with
-            /// this, so that editing a key back to its start-up value applies too.
-            var loaded: Configuration
-            var weather: Daemon.WeatherSide
-            var viewer: StateViewer
-            /// Positions as the journal and `STATUS=` show them (`[Journal] Precision=`).
-            var journalViewer: StateViewer
-        }
-
         let options: Options
         /// The one event loop: socket, signals, monitors, HTTP transfers. Stopped by ``Daemon/main(_:)``
         /// after ``run()``.
@@ -175,7 +163,8 @@ public enum Daemon {
         var authorization: ObservableValue<AuthorizationStatus> { decisions.status }
         let store: StateStore
         let health: Health
-        let running: Mutex<Running>
+        /// The configuration in force and what it made; reloads go through it.
+        let source: ConfigurationSource
         let pipelines: PipelineRunner
 
         /// - Parameters:
@@ -191,33 +180,15 @@ public enum Daemon {
             self.reactor = reactor
             self.logger = logger
             self.unredacted = unredacted
-            let decisionFile = Environment.value("STATE_DIRECTORY")
-                .flatMap { $0.split(separator: ":").first.map(String.init) }
-                .map { $0 + "/authorization" }
-            var initial = configuration.location.authorization
             health = Health(gpsdServer: "\(configuration.location.gpsdHost):\(configuration.location.gpsdPort)")
-            // A saved `denied` wins over any configured value (the more private choice);
-            // another saved decision only answers `ask`. A file that cannot be read counts as
-            // `denied`: it may have held one.
-            switch Self.savedDecision(decisionFile) {
-            case .none:
-                break
-            case .decided(let saved):
-                if saved == .denied || initial == .notDetermined { initial = saved }
-            case .unreadable(let reason):
-                initial = .denied
-                let path = decisionFile ?? ""
-                health.unreadableDecision(.init(path: path, reason: reason))
-                logger.log(
-                    .warning,
-                    "the saved authorization decision in \(path) cannot be read: \(reason); GPS use counts as denied until `wundercastctl authorize` replaces it",
-                    fields: [("MESSAGE_ID", MessageID.decisionUnreadable), ("WUNDERCAST_DECISION_FILE", path)])
-            }
-            decisions = AuthorizationStore(
-                initial: initial, decisionFile: decisionFile, health: health, logger: logger)
-            store = StateStore(provider: weather.queue.name, authorization: initial)
-            running = Mutex(
-                Running(
+            decisions = AuthorizationStore.load(
+                configured: configuration.location.authorization,
+                stateDirectory: Environment.value("STATE_DIRECTORY")
+                    .flatMap { $0.split(separator: ":").first.map(String.init) },
+                health: health, logger: logger)
+            store = StateStore(provider: weather.queue.name, authorization: decisions.status.value)
+            source = ConfigurationSource(
+                .init(
                     configuration: configuration, loaded: loaded, weather: weather,
                     viewer: StateViewer(publicPrecision: configuration.socket.publicPrecision, places: weather.places),
                     journalViewer: StateViewer(publicPrecision: configuration.journal.precision, places: weather.places)
@@ -229,9 +200,9 @@ public enum Daemon {
         }
 
         /// The configuration in force.
-        var configuration: Configuration { running.withLock { $0.configuration } }
-        var viewer: StateViewer { running.withLock { $0.viewer } }
-        var journalViewer: StateViewer { running.withLock { $0.journalViewer } }
-        var weather: Daemon.WeatherSide { running.withLock { $0.weather } }
+        var configuration: Configuration { source.current.configuration }
+        var viewer: StateViewer { source.current.viewer }
+        var journalViewer: StateViewer { source.current.journalViewer }
+        var weather: Daemon.WeatherSide { source.current.weather }
     }
 }

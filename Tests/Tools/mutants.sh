@@ -56,7 +56,7 @@ mutants=(
   "the kept file written again for an unchanged state|Sources/WundercastPipeline/LastState/LastStateRecorder.swift|return record == written ? nil : record|return record"
   "a wake cuts short a Retry-After|Sources/WundercastPipeline/Refresh/RefreshStateMachine+Wake.swift|guard streak.kind.isNetwork else {|guard true else {"
   "any TPV resets the back-off|Sources/WundercastGPSD/ReconnectSchedule.swift|let stable = sawFix && upFor >= stableFor|let stable = evidence != .other|WundercastGPSDTests.ReconnectScheduleTests|aGpsdThatSendsOneTPVAndClosesIsReconnectedWithGrowingBackoff"
-  "unreadable decision ignored|Sources/WundercastServer/Daemon.swift|initial = .denied|initial = configuration.location.authorization|SavedDecisionTests"
+  "unreadable decision ignored|Sources/WundercastServer/AuthorizationStore.swift|initial = .denied|initial = configured|SavedDecisionTests"
   "redaction after the cut|Sources/WundercastProviders/HTTP/RedactingHTTPClient.swift|clean.body = secrets.redact(response.body)|clean.body = response.body|WundercastProvidersTests.EntryRedactionTests"
   # Outside the core (issue 15): access control, socket limits, the gpsd reader's back-off, HTTP
   # limits, the session's one request at a time, the cache's MaxAge. Each names the tests that kill it.

@@ -138,4 +138,36 @@ import WundercastTestSupport
         #expect(state["provider"] as? String == "open-meteo")
         #expect(state["status"] as? String == "fresh")
     }
+
+    /// One reload that touches several parts: each says what it did, in the parts' order; the
+    /// keys that need a restart say so (`WUNDERCAST_RESTART_NEEDED=yes`) and the daemon keeps
+    /// serving where it was; reading the same file again changes nothing.
+    @Test func eachPartSaysWhatItAppliedInOrder() async throws {
+        let http = try await FixtureHTTPServer()
+        let daemon = try await DaemonProcess(configuration: fallback(url: http.baseURL))
+        _ = try await daemon.waitForState(timeout: .seconds(30), "fresh") { $0["status"] as? String == "fresh" }
+        let moved = daemon.socketPath + ".moved"
+        let text =
+            fallback(url: http.baseURL, extra: "[Cache]\nEnabled=no\n")
+            .replacingOccurrences(of: "Authorization=denied", with: "Authorization=ask")
+            + "\n[Socket]\nPath=\(moved)\nPublicPrecision=2\n"
+        try text.write(toFile: daemon.configPath, atomically: true, encoding: .utf8)
+        daemon.signal(SIGHUP)
+        let line = try await daemon.output.waitFor(containing: "configuration reloaded: ")
+        #expect(
+            line.contains(
+                "; socket settings for the connections that follow; [Socket] Path= takes effect after a restart (still serving on \(daemon.socketPath)); [Cache] takes effect after a restart"
+            ), "\(line)")
+        #expect(line.contains("WUNDERCAST_RESTART_NEEDED=yes"), "\(line)")
+        for key in ["Authorization=ask", "Path=\(moved)", "PublicPrecision=2", "Enabled=no"] {
+            #expect(line.contains(key), "\(key): \(line)")
+        }
+        // The authorization switched at once; the old socket still serves.
+        let state = try await daemon.now()
+        #expect(state["authorization"] as? String == "notDetermined", "\(state)")
+        #expect(!FileManager.default.fileExists(atPath: moved))
+        daemon.signal(SIGHUP)
+        let again = try await daemon.output.waitFor(containing: "configuration reloaded: nothing changed")
+        #expect(again.contains("WUNDERCAST_RESTART_NEEDED=no"), "\(again)")
+    }
 }

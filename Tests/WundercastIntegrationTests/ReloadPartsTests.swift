@@ -4,11 +4,26 @@ import Testing
 @testable import WundercastConfiguration
 @testable import WundercastServer
 
-/// Every key of the configuration is applied by a reload (or, `[Socket] Path=` alone, said to
-/// need a restart): none is read again and silently ignored.
+/// Every key of the configuration is applied by a reload (or, `[Socket] Path=` and `[Cache]`,
+/// said to need a restart): none is read again and silently ignored. The parts are the
+/// configuration source's (``ConfigurationPart/touches(_:_:)``).
 @Suite struct ReloadPartsTests {
+    enum Part: CaseIterable {
+        case authorization, weather, pipeline, socket, viewers, restart, health
+    }
+
+    /// Which parts of the configuration source a reload from `old` to `new` touches.
+    static func touched(_ old: Configuration, _ new: Configuration) -> Set<Part> {
+        let parts: [Part: any ConfigurationPart.Type] = [
+            .authorization: Daemon.AuthorizationPart.self, .weather: Daemon.WeatherPart.self,
+            .pipeline: Daemon.PipelinePart.self, .socket: Daemon.SocketPart.self, .viewers: Daemon.ViewersPart.self,
+            .restart: Daemon.RestartPart.self, .health: Daemon.HealthPart.self,
+        ]
+        return Set(parts.filter { $0.value.touches(old, new) }.keys)
+    }
+
     /// A valid value other than the default, per key, and the part a reload restarts for it.
-    static let changes: [String: (value: String, part: Daemon.ReloadPart)] = [
+    static let changes: [String: (value: String, part: Part)] = [
         "Location.Authorization": ("ask", .authorization),
         "Location.GPSD": ("10.0.0.7:2948", .pipeline),
         "Location.MaxHorizontalError": ("30m", .pipeline),
@@ -30,7 +45,7 @@ import Testing
         "Weather.Cell": ("sea", .weather),
         "Weather.APIKeyFile": ("/etc/wundercast/key", .weather),
         "Weather.Language": ("de", .weather),
-        "Socket.Path": ("/run/wundercast/other.sock", .restart),
+        "Socket.Path": ("/run/wundercast/other.sock", .socket),
         "Socket.Mode": ("0660", .socket),
         "Socket.PreciseGroup": ("adm", .socket),
         "Socket.PublicPrecision": ("2", .socket),
@@ -41,7 +56,7 @@ import Testing
         "Places.OnlineGeocoding": ("no", .weather),
         "Places.GeocodingURL": ("http://127.0.0.1:8081", .weather),
         "Places.Cities": ("/var/lib/cities.bin", .weather),
-        "Journal.Precision": ("3", .journal),
+        "Journal.Precision": ("3", .viewers),
         "Cache.Enabled": ("no", .restart),
         "Cache.Path": ("/var/tmp/state.json", .restart),
         "Cache.Precision": ("1", .restart),
@@ -64,10 +79,11 @@ import Testing
         let changed = try Configuration.parse(text)
         let base = Configuration()
         #expect(changed != base, "\(key)=\(change.value) is the default")
-        let touched = Daemon.reloadParts(from: base, to: changed)
+        let touched = Self.touched(base, changed)
         #expect(touched.contains(change.part), "\(key): \(touched)")
-        #expect(Daemon.reloadParts(from: changed, to: changed).isEmpty)
+        #expect(Self.touched(changed, changed).isEmpty)
         if change.part == .weather { #expect(touched.contains(.pipeline), "a new weather side, a new pipeline") }
         if change.part != .weather { #expect(!touched.contains(.weather), "\(key) keeps the weather side") }
+        #expect(touched.contains(.health) == (key == "Location.GPSD"), "\(key): only GPSD= is health's")
     }
 }

@@ -45,19 +45,19 @@ import WundercastTestSupport
         let directory = try Self.stateDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("authorization").path
-        #expect(Daemon.Instance.savedDecision(nil) == .none)
-        #expect(Daemon.Instance.savedDecision(path) == .none)
+        #expect(SavedDecision.read(nil) == .none)
+        #expect(SavedDecision.read(path) == .none)
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
-        #expect(Daemon.Instance.savedDecision(path) == .unreadable(reason: "Is a directory"))
+        #expect(SavedDecision.read(path) == .unreadable(reason: "Is a directory"))
         try FileManager.default.removeItem(atPath: path)
         try Data("denied\n".utf8).write(to: URL(fileURLWithPath: path))
-        #expect(Daemon.Instance.savedDecision(path) == .decided(.denied))
+        #expect(SavedDecision.read(path) == .decided(.denied))
         try Data(repeating: UInt8(ascii: "a"), count: 100).write(to: URL(fileURLWithPath: path))
-        #expect(Daemon.Instance.savedDecision(path) == .unreadable(reason: "larger than 64 bytes"))
+        #expect(SavedDecision.read(path) == .unreadable(reason: "larger than 64 bytes"))
         // A dangling symbolic link exists: unreadable, not missing (the hostile pass of issue 14).
         try FileManager.default.removeItem(atPath: path)
         try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: "/nonexistent/decision")
-        #expect(Daemon.Instance.savedDecision(path) == .unreadable(reason: "a symbolic link to nothing"))
+        #expect(SavedDecision.read(path) == .unreadable(reason: "a symbolic link to nothing"))
     }
 
     @Test(arguments: damaged.map(\.name))

@@ -39,6 +39,13 @@ static inline CURLcode ccurl_getinfo_pointer(CURL *handle, CURLINFO info, void *
     return curl_easy_getinfo(handle, info, value);
 }
 
+// Why: CURLOPT_OPENSOCKETFUNCTION is set through the variadic curl_easy_setopt as well: the
+// daemon makes libcurl's sockets itself, so that they keep its descriptor reserve.
+typedef curl_socket_t (*ccurl_opensocket_callback)(void *clientp, curlsocktype purpose, struct curl_sockaddr *address);
+static inline CURLcode ccurl_setopt_opensocket_function(CURL *handle, ccurl_opensocket_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, value);
+}
+
 // Why: curl_multi_setopt is variadic too. The multi-socket interface (CURLMOPT_SOCKETFUNCTION,
 // CURLMOPT_TIMERFUNCTION and their data pointers) lets the daemon's event loop drive libcurl.
 typedef int (*ccurl_socket_callback)(CURL *easy, curl_socket_t socket, int what, void *userdata, void *socketdata);

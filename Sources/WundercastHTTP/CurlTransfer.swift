@@ -46,6 +46,9 @@ final class CurlTransfer {
     private var headerBytes = 0
     private var headersTooLarge = false
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+    /// Why libcurl got no socket for a connection: it would have taken one of the
+    /// ``WundercastPOSIX/DescriptorReserve`` (or `socket` failed); the transfer's error says so.
+    private var socketRefusal: Errno?
     /// The loop it is confined to (asked only by the probe).
     private let loop: EventLoop
 
@@ -135,6 +138,14 @@ final class CurlTransfer {
                 return transfer.receiveHeader(UnsafeRawBufferPointer(start: data, count: size * count))
             },
             ccurl_setopt_pointer(easy, CURLOPT_HEADERDATA, userdata),
+            // Its sockets are made by the daemon, so that they keep the descriptor reserve: one
+            // refused makes libcurl fail the connection (CURLE_COULDNT_CONNECT).
+            ccurl_setopt_opensocket_function(easy) { userdata, _, address in
+                guard let userdata, let address else { return -1 }  // CURL_SOCKET_BAD
+                let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+                return transfer.openSocket(address.pointee)
+            },
+            ccurl_setopt_pointer(easy, CURLOPT_OPENSOCKETDATA, userdata),
             // The way back from curl_multi_info_read's easy handle to this transfer.
             ccurl_setopt_pointer(easy, CURLOPT_PRIVATE, userdata),
         ]
@@ -198,6 +209,19 @@ final class CurlTransfer {
         return line.count
     }
 
+    /// A socket for libcurl's connection (`CURLOPT_OPENSOCKETFUNCTION`), or `-1`
+    /// (`CURL_SOCKET_BAD`) with the reason kept for the transfer's error.
+    private func openSocket(_ address: curl_sockaddr) -> curl_socket_t {
+        do throws(Errno) {
+            return try DescriptorReserve.socket(
+                family: address.family, type: address.socktype, protocol: address.protocol,
+                subject: "libcurl's connection")
+        } catch {
+            socketRefusal = error
+            return -1
+        }
+    }
+
     private func transportError(_ code: CURLcode) -> WeatherError {
         if (code == CURLE_WRITE_ERROR && bodyTooLarge) || code == CURLE_FILESIZE_EXCEEDED {
             return .tooLarge(limit: request.maxBodySize)
@@ -205,6 +229,8 @@ final class CurlTransfer {
         var message = String(cString: curl_easy_strerror(code))
         if code == CURLE_WRITE_ERROR && headersTooLarge {
             message = "response headers larger than \(CurlHTTPClient.maxHeaderBytes) bytes"
+        } else if let socketRefusal, code == CURLE_COULDNT_CONNECT {
+            message += ": no socket: \(socketRefusal)"
         } else {
             let detail = String(cString: errorBuffer).trimmingWhitespace()
             if !detail.isEmpty && detail != message { message += ": " + detail }

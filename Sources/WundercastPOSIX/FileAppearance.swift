@@ -25,7 +25,9 @@ public enum FileAppearance {
         guard !exists(path) else { return true }
         let fd: Int32
         do {
-            fd = try blockingSyscall("inotify_init1", path) { inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK)) }
+            fd = try DescriptorReserve.claim(
+                try blockingSyscall("inotify_init1", path) { inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK)) },
+                "inotify_init1", path)
         } catch {
             return false
         }

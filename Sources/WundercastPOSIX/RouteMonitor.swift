@@ -66,9 +66,9 @@ public final class RouteMonitor: Sendable {
 
     /// A non-blocking `NETLINK_ROUTE` socket bound to ``groups``.
     static func open() throws(Errno) -> Int32 {
-        let fd = try blockingSyscall("socket", "AF_NETLINK") {
-            socket(AF_NETLINK, Int32(SOCK_RAW.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
-        }
+        let fd = try DescriptorReserve.socket(
+            family: AF_NETLINK, type: Int32(SOCK_RAW.rawValue | SOCK_NONBLOCK.rawValue), protocol: 0,
+            subject: "AF_NETLINK")
         // struct sockaddr_nl: nl_family (u16), nl_pad (u16), nl_pid (u32: 0, the kernel picks), nl_groups (u32).
         var address = [UInt8](repeating: 0, count: 12)
         address.withUnsafeMutableBytes { raw in

@@ -18,15 +18,13 @@ public enum TCPSocket {
     /// requests are not held back, as libgps's `netlib_connectsock` sets it) and starts
     /// connecting. Never blocks. The caller owns the descriptor (``Descriptor/close(_:)``).
     ///
-    /// - Throws: ``Errno`` from `socket` (e.g. `EMFILE`) or from `connect` when it fails at
+    /// - Throws: ``Errno`` from `socket` (e.g. `EMFILE`, also when the descriptor would take one
+    ///   of the ``DescriptorReserve``) or from `connect` when it fails at
     ///   once (e.g. `ECONNREFUSED` on loopback, `ENETUNREACH`); the descriptor is closed then.
     public static func connect(nonBlocking address: SocketAddress) throws(Errno) -> Connect {
-        let fd = try blockingSyscall("socket", "\(address)") {
-            socket(
-                address.family,
-                Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
-                    | Int32(SOCK_CLOEXEC.rawValue), 0)
-        }
+        let fd = try DescriptorReserve.socket(
+            family: address.family, type: Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), protocol: 0,
+            subject: "\(address)")
         var one: Int32 = 1
         _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         let result = address.withSockaddr { Glibc.connect(fd, $0, $1) }

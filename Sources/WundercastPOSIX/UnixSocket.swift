@@ -131,9 +131,8 @@ public enum UnixSocket {
     ///   `ECONNREFUSED`: nobody listens; `EACCES`; `ENAMETOOLONG` for a path over 107 bytes).
     public static func connect(path: String) throws(Errno) -> Int32 {
         guard fits(path) else { throw Errno(call: "connect", subject: path, code: ENAMETOOLONG) }
-        let fd = try blockingSyscall("socket", path) {
-            socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        }
+        let fd = try DescriptorReserve.socket(
+            family: AF_UNIX, type: Int32(SOCK_STREAM.rawValue), protocol: 0, subject: path)
         var address = makeAddress(path)
         do throws(Errno) {
             // A connect interrupted by a signal goes on asynchronously; retrying it on EINTR

@@ -65,7 +65,8 @@ public enum WholeFile {
     /// `O_NONBLOCK` so that a FIFO does not block the open). The descriptor is the caller's.
     public static func openForReading(_ path: String) throws(ReadError) -> Int32 {
         do {
-            return try blockingSyscall("open", path) { open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) }
+            let fd = try blockingSyscall("open", path) { open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) }
+            return try DescriptorReserve.claim(fd, "open", path)
         } catch {
             throw .system(error)
         }
@@ -109,7 +110,9 @@ public enum WholeFile {
             unlink(temporary)
             throw error
         }
-        let directoryFD = try blockingSyscall("open", directory) { open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        let directoryFD = try DescriptorReserve.claim(
+            try blockingSyscall("open", directory) { open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }, "open",
+            directory)
         defer { try? Descriptor.close(directoryFD) }
         _ = try blockingSyscall("fsync", directory) { fsync(directoryFD) }
     }
@@ -125,11 +128,19 @@ public enum WholeFile {
         var attempt = 0
         while true {
             let name = path + temporarySuffix + String((0..<6).map { _ in letters.randomElement()! })
+            let fd: Int32
             do {
                 let flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW
-                return (try blockingSyscall("open", name) { open(name, flags, 0o600) }, name)
+                fd = try blockingSyscall("open", name) { open(name, flags, 0o600) }
             } catch  where error.code == EEXIST && attempt < 100 {
                 attempt += 1
+                continue
+            }
+            do throws(Errno) {
+                return (try DescriptorReserve.claim(fd, "open", name), name)
+            } catch {
+                unlink(name)
+                throw error
             }
         }
     }

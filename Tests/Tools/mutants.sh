@@ -75,6 +75,7 @@ mutants=(
   "the superseded fetch is not awaited (the next request does not wait at the provider queue for the cancelled one to end)|Sources/WundercastPipeline/Service/ProviderQueue.swift|defer { release() }|release()|SupersededFetchTests|ProviderQueueTests"
   "the cache keeps answers for twice MaxAge|Sources/WundercastPipeline/Cache/WeatherCacheTable.swift|return age >= .zero && age < ttl|return age >= .zero && age < ttl * 2|LookupServiceTests/aCachedPositionIsServedForMaxAgeAndJoinedWhileInFlight|WeatherServiceTests/aPositionAgesAndAMaxAgeRefreshDoesNotMakeItFresh"
   "a late liveness answer answers the probes sent after it (the watchdog misses a wedge)|Sources/WundercastPipeline/Wake/Heartbeat.swift|var current = answered.load(ordering: .relaxed)|var current = answered.load(ordering: .relaxed); let number = sent.load(ordering: .acquiring)|WakeDecisionTests"
+  "the descriptor reserve disabled (clients, libcurl's sockets and files may take the last descriptors libdispatch needs)|Sources/WundercastPOSIX/DescriptorLimit.swift|return Int(fd) < limit - count|return true|DescriptorFloodTests/atALowLimitFortyClientsAndAFetchLeaveTheReserveFree"
 )
 
 only=${MUTANT:-${1:-}}

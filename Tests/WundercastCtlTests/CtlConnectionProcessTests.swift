@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WundercastFormats
+import WundercastPOSIX
 import WundercastTestSupport
 
 /// The built `wundercastctl` when the daemon is down, stuck, or restarts under a `watch`.
@@ -42,6 +43,30 @@ import WundercastTestSupport
         #expect(object["class"] as? [String] == ["offline"])
         #expect(object["text"] as? String == "⚠ wundercast offline")
         #expect(stuck.requests.value == ["now", "now"])
+    }
+
+    /// A daemon that never accepts, its connection queue full (a listening socket nobody
+    /// accepts on, backlog 0, filled by the test): the connect itself has the deadline of the
+    /// reads (`--timeout`), so `now` ends within it with status 1 and the reason.
+    @Test func nowEndsWithinTheTimeoutAgainstADaemonThatNeverAccepts() async throws {
+        let listener = try UnixSocket.listen(path: path, backlog: 0)
+        defer { try? Descriptor.close(listener) }
+        var queued: [DeadlineSocket] = []
+        defer { withExtendedLifetime(queued) {} }
+        // Connections nobody accepts, until the queue is full (Linux queues backlog + 1).
+        while queued.count < 64, let socket = try? DeadlineSocket(connectingTo: path, deadline: .now) {
+            queued.append(socket)
+        }
+        #expect(queued.count < 64, "the queue never filled")
+        let binary = try Binaries.path("wundercastctl")
+        let path = self.path
+        // Safety nets only: a run that does not end by itself is killed at 30 s and fails below.
+        let plain = try await withDeadline(.seconds(45), "now against a daemon that never accepts") {
+            try await runProcess(binary, ["--socket", path, "now", "--timeout", "300ms"], timeout: .seconds(30))
+        }
+        #expect(plain.status == 1)
+        #expect(plain.stderr.contains("within 300ms (its connection queue is full)"), "\(plain.stderr)")
+        #expect(plain.stdout.isEmpty)
     }
 
     @Test(arguments: OutputFormat.allCases)

@@ -1,11 +1,13 @@
 import Foundation
 import Testing
+import WundercastPOSIX
 import WundercastTestSupport
 
 /// A flood of connections against a real daemon with a low descriptor limit (`prlimit`): the
-/// clients beyond what the limit allows are refused with a line, the daemon's own weather
-/// fetches go on, and when descriptors do run out accepting pauses with one log line and
-/// resumes by itself.
+/// clients whose descriptor would take one of the reserve (``DescriptorReserve``, the last 8
+/// below the limit) are refused with a line naming the limit, the reserve stays free, the
+/// daemon's own weather fetches go on, and when descriptors do run out accepting pauses with
+/// one log line and resumes by itself.
 @Suite struct DescriptorFloodTests {
     /// Sets the daemon's soft descriptor limit; a daemon that has ended is a failure that says
     /// how it ended and what it logged (not prlimit's "No such process").
@@ -18,9 +20,14 @@ import WundercastTestSupport
         )
     }
 
+    /// The descriptors `pid` has open now.
+    private func openDescriptors(_ pid: pid_t) throws -> Set<Int> {
+        Set(try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").compactMap { Int($0) })
+    }
+
     /// The lowest descriptor number `pid` has free: with that as its limit, it can open none.
     private func lowestFreeDescriptor(_ pid: pid_t) throws -> Int {
-        let open = Set(try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").compactMap { Int($0) })
+        let open = try openDescriptors(pid)
         return (0...).first { !open.contains($0) }!
     }
 
@@ -48,8 +55,10 @@ import WundercastTestSupport
     @Test func aFloodIsRefusedBeyondTheDescriptorReserveAndFetchesGoOn() async throws {
         let http = try await FixtureHTTPServer()
         let daemon = try await daemon(http, maxAge: "4s")
-        // 128 descriptors: at most 96 clients (a quarter kept for the daemon's own work).
+        _ = try await daemon.output.waitFor(containing: "closed (0 connected)", timeout: .seconds(30))
+        // 128 descriptors: clients take what is free below the reserve (the last 8).
         try await prlimit(daemon, 128)
+        let held = try openDescriptors(daemon.pid)
         let flood = try (0..<300).map { _ in try LineClient(path: daemon.socketPath) }
         defer { for client in flood { client.close() } }
         for client in flood { client.send("version\n") }
@@ -58,10 +67,13 @@ import WundercastTestSupport
         }
         let served = zip(flood, answers).filter { $0.1.contains("\"VERSION\"") }.map(\.0)
         let refused = answers.filter { $0.contains("\"too-many-clients\"") }
-        #expect(served.count == 96)
-        #expect(refused.count == 204, "\(Set(answers.filter { !$0.contains("VERSION") }))")
+        #expect(served.count == 128 - DescriptorReserve.count - held.count, "\(held.count) held before")
+        #expect(refused.count == 300 - served.count, "\(Set(answers.filter { !$0.contains("VERSION") }))")
+        #expect(refused.allSatisfy { $0.contains("the last 8 of the descriptor limit 128 are kept free") })
+        #expect(try openDescriptors(daemon.pid).count <= 128 - DescriptorReserve.count)
 
-        // With 96 clients held, the daemon's fetches go on (MaxAge=4s) and stay fresh.
+        // With every client place held, the daemon's fetches go on (MaxAge=4s; libcurl keeps
+        // its connection to the fixture) and stay fresh.
         let before = try http.requests().count
         _ = try await http.waitForRequests(count: before + 2, timeout: .seconds(30))
         let probe = try #require(served.first)
@@ -72,6 +84,66 @@ import WundercastTestSupport
         for client in flood { client.close() }
         #expect(try await daemon.now()["status"] as? String == "fresh")
         #expect(daemon.log.components(separatedBy: "refusing clients beyond").count == 2, "one log line")
+    }
+
+    /// The finding (libdispatch traps when its `open` of `/proc/<tid>/stat` fails with
+    /// `EMFILE`): with the limit at 16 (or the lowest that leaves two clients room: the
+    /// daemon's own descriptors and the reserve), 40 clients at once and a lookup's fetch
+    /// leave the reserve free; the daemon lives on, answers `now` once the others have left,
+    /// and its log names the limit.
+    @Test func atALowLimitFortyClientsAndAFetchLeaveTheReserveFree() async throws {
+        let http = try await FixtureHTTPServer()
+        // libcurl keeps no connection: the lookup's fetch below needs a socket of its own.
+        try http.respond(headers: ["Connection": "close"])
+        let daemon = try await daemon(http, maxAge: "1h")
+        _ = try await daemon.output.waitFor(containing: "closed (0 connected)", timeout: .seconds(30))
+        let held = try openDescriptors(daemon.pid)
+        let limit = max(16, (held.max() ?? 0) + 1 + DescriptorReserve.count + 2)
+        try await prlimit(daemon, limit)
+        let flood = try (0..<40).map { _ in try LineClient(path: daemon.socketPath) }
+        defer { for client in flood { client.close() } }
+        for client in flood {
+            client.receiveTimeout(seconds: 10)  // a client left in the backlog fails, never hangs
+            client.send("now\n")
+        }
+        // Every client is answered at once (served or refused); after one that is not, the
+        // rest are not waited for: one time-out, not forty.
+        let answers = try await onDedicatedThread("the flood's answers") {
+            var unanswered = false
+            return flood.map { client -> String in
+                guard !unanswered, let line = client.readLineBlocking() else {
+                    unanswered = true
+                    return "nothing"
+                }
+                return line
+            }
+        }
+        let served = zip(flood, answers).filter { $0.1.contains("\"WEATHER\"") }.map(\.0)
+        let refused = answers.filter {
+            $0.contains("\"too-many-clients\"")
+                && $0.contains("the last \(DescriptorReserve.count) of the descriptor limit \(limit) are kept free")
+        }
+        #expect(served.count == limit - DescriptorReserve.count - held.count, "\(held.count) held before")
+        #expect(refused.count == 40 - served.count, "\(Set(answers.filter { !$0.contains("WEATHER") }))")
+        let open = try openDescriptors(daemon.pid)
+        #expect(open.allSatisfy { $0 < limit - DescriptorReserve.count }, "open: \(open.sorted())")
+
+        // A lookup's fetch while every place is held: its socket would take one of the reserve,
+        // so libcurl is refused one and the lookup fails with the reason; the reserve stays free.
+        let asker = try #require(served.first)
+        asker.send("weather 48.85,2.35\n")
+        let lookup = try jsonObject(await asker.readLine())
+        #expect(lookup["class"] as? String == "ERROR", "\(lookup)")
+        #expect(
+            (lookup["message"] as? String)?.contains("the last 8 of the descriptor limit \(limit) are kept free")
+                == true,
+            "\(lookup)")
+        #expect(try openDescriptors(daemon.pid).count <= limit - DescriptorReserve.count)
+
+        for client in flood { client.close() }
+        #expect(try await daemon.now()["class"] as? String == "WEATHER")
+        #expect(daemon.isRunning, "ended: \(daemon.exitCode ?? -1)")
+        #expect(daemon.log.contains("descriptor limit \(limit)"))
     }
 
     /// No descriptor free at all (a limit at the lowest free descriptor number; no fetch

@@ -7,9 +7,10 @@ import WundercastPOSIX
 
 extension SocketServer {
     /// Accepts every waiting connection: classifies its peer (`SO_PEERCRED`), refuses it
-    /// beyond the client limit, pauses when descriptors run out.
+    /// beyond the client limit or when its descriptor would take one of the
+    /// ``WundercastPOSIX/DescriptorReserve`` (a `too-many-clients` line naming the descriptor
+    /// limit), pauses when descriptors run out.
     func acceptAll() {
-        let cap = settings.descriptorCap(limit: DescriptorLimit.soft())
         while !stopped && !acceptPaused {
             let fd: Int32
             do throws(Errno) {
@@ -34,12 +35,15 @@ extension SocketServer {
                     .notice,
                     "socket: accepting clients again after \(tenths / 10).\(tenths % 10) s without free descriptors")
             }
-            guard clients.count < cap else {
+            if let limit = DescriptorLimit.soft(), !DescriptorReserve.admits(fd, limit: limit) {
                 refuse(
                     fd,
-                    cap < settings.maxClients
-                        ? "\(cap) clients at once (MaxClients=\(settings.maxClients), lowered by the descriptor limit)"
-                        : "\(cap) clients at once (MaxClients=\(settings.maxClients))")
+                    "\(clients.count) clients at once (MaxClients=\(settings.maxClients), lowered by the descriptor limit: \(DescriptorReserve.reason(limit: limit)))"
+                )
+                continue
+            }
+            guard clients.count < settings.maxClients else {
+                refuse(fd, "\(settings.maxClients) clients at once (MaxClients=\(settings.maxClients))")
                 continue
             }
             let peer = peer(of: fd)

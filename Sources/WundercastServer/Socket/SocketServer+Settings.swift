@@ -5,7 +5,8 @@ extension SocketServer {
     /// The limits of `[Socket]` (etc/wundercast.conf) and who reads precisely.
     public struct Settings: Sendable {
         /// `MaxClients=`: connections served at once; one more gets a `too-many-clients` line
-        /// and is closed. Also capped by the descriptor limit (``descriptorCap(limit:)``).
+        /// and is closed. Also capped by the descriptor limit: a client whose descriptor would take
+        /// one of the ``WundercastPOSIX/DescriptorReserve`` is refused the same way.
         public var maxClients: Int
         /// Connections one user (other than root and the daemon's own) may have at once, so
         /// that no user can take every place of `MaxClients=`: a quarter of it, at least 8.
@@ -49,15 +50,6 @@ extension SocketServer {
             self.init(
                 maxClients: socket.maxClients, idleTimeout: socket.idleTimeout, sendTimeout: socket.sendTimeout,
                 preciseGroupID: preciseGroupID, preciseGroupName: preciseGroupID == nil ? nil : socket.preciseGroup)
-        }
-
-        /// Clients served at once under a descriptor limit of `limit` (`RLIMIT_NOFILE`; `nil`:
-        /// unlimited): `MaxClients=`, but never more than the limit less a reserve of a quarter
-        /// of it (at least 16) that keeps descriptors for the daemon's own work — gpsd,
-        /// weather fetches, the journal, the configuration on reload.
-        public func descriptorCap(limit: Int?) -> Int {
-            guard let limit else { return maxClients }
-            return max(0, min(maxClients, limit - max(16, limit / 4)))
         }
     }
 

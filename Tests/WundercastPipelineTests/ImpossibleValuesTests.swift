@@ -7,10 +7,12 @@ import WundercastTestSupport
 /// Values no weather has are left out at the provider's door (``ProviderQueue``), in any unit;
 /// plausible ones, extremes included, stay as given.
 @Suite struct ImpossibleValuesTests {
-    static func hour(_ temperature: Double?, probability: Double?, amount: Double?) -> Forecast.Hour {
+    static func hour(
+        _ temperature: Double?, probability: Double?, amount: Double?,
+        time: Date = Date(timeIntervalSince1970: 1_700_000_000)
+    ) -> Forecast.Hour {
         Forecast.Hour(
-            time: Date(timeIntervalSince1970: 0), temperature: temperature, precipitationProbability: probability,
-            precipitation: amount)
+            time: time, temperature: temperature, precipitationProbability: probability, precipitation: amount)
     }
 
     static func weather(units: WeatherUnits) -> Weather {
@@ -41,6 +43,31 @@ import WundercastTestSupport
         #expect(forecast.windGusts == nil)
         #expect(forecast.seaLevelPressure == nil && forecast.pressureTendency == nil)
         #expect(forecast.today?.high == nil && forecast.today?.low == nil)
+    }
+
+    /// A time before 2000 or from 2100 on (a clock never set, a hostile year −1199) is left
+    /// out: the observation time, sunrise and sunset; a forecast hour at such a time is dropped.
+    /// The edges are kept.
+    @Test func timesOutsideTheCenturyAreLeftOut() throws {
+        let edges = Weather.plausibleTimes
+        for (time, kept) in [
+            (Date(timeIntervalSince1970: -99_999_999_999), false), (Date(timeIntervalSince1970: 0), false),
+            (edges.lowerBound, true), (Date(timeIntervalSince1970: 1_700_000_000), true), (edges.upperBound, true),
+            (edges.upperBound.addingTimeInterval(1), false), (Date(timeIntervalSince1970: 1e12), false),
+        ] {
+            var weather = Weather(temperature: 3, time: time, units: .requested(.metric))
+            var forecast = Forecast(units: .init(temperature: "°C"))
+            forecast.hours = [
+                Self.hour(1, probability: nil, amount: nil, time: time), Self.hour(2, probability: nil, amount: nil),
+            ]
+            forecast.today = .init(date: "2026-12-02", sunrise: time, sunset: time)
+            weather.forecast = forecast
+            let clean = weather.withoutImpossibleValues()
+            #expect((clean.time != nil) == kept, "\(time)")
+            #expect(clean.forecast?.hours?.map(\.temperature) == (kept ? [1, 2] : [2]), "\(time)")
+            #expect((clean.forecast?.today?.sunrise != nil) == kept && (clean.forecast?.today?.sunset != nil) == kept)
+            #expect(clean.temperature == 3)
+        }
     }
 
     @Test func theUnitDecides() {

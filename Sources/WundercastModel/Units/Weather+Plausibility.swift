@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Values no weather on Earth has, left out of an answer (never corrected, never invented): a
 /// provider's bug or a hostile answer must not reach a bar as `humidity 250%` or `-5 km/h`.
 ///
@@ -9,7 +15,11 @@
 /// | wind direction | 0 … 360° | |
 /// | sea-level pressure | 800 … 1100 hPa | 870 / 1084 hPa |
 /// | precipitation amount (per step) | 0 … 1000 mm | 305 mm in an hour |
+/// | observation time, forecast hours, sunrise and sunset | 2000-01-01 … 2100-01-01 UTC | |
 ///
+/// A time outside that range is a provider's clock never set or a hostile answer (a year
+/// −1199 cannot even be written back as ISO 8601 that readers parse): the observation time,
+/// a sunrise or a sunset is left out, a forecast hour dropped.
 /// A value whose unit label names no known unit is checked only where the unit does not matter
 /// (percentages, directions, signs).
 extension Weather {
@@ -22,9 +32,16 @@ extension Weather {
         copy.relativeHumidity = relativeHumidity.flatMap(Self.percent)
         copy.windSpeed = windSpeed.flatMap { Self.wind($0, windUnit) }
         copy.windDirection = windDirection.flatMap { (0...360).contains($0) ? $0 : nil }
+        copy.time = time.flatMap(Self.plausibleTime)
         copy.forecast = forecast?.withoutImpossibleValues()
         return copy
     }
+
+    /// The times an answer may carry (see the table above): 2000-01-01 to 2100-01-01 UTC.
+    public static let plausibleTimes =
+        Date(timeIntervalSince1970: 946_684_800)...Date(timeIntervalSince1970: 4_102_444_800)
+
+    static func plausibleTime(_ time: Date) -> Date? { plausibleTimes.contains(time) ? time : nil }
 
     /// ``withoutImpossibleValues()``, refusing an answer with no measured value and no condition
     /// left (all impossible, or all missing): weather without a single value is not weather (a
@@ -72,7 +89,7 @@ extension Forecast {
             guard let amountUnit else { return value }
             return amountUnit.toBase(value) <= 1000 ? value : nil
         }
-        copy.hours = hours?.map { hour in
+        copy.hours = hours?.filter { Weather.plausibleTimes.contains($0.time) }.map { hour in
             var hour = hour
             hour.temperature = hour.temperature.flatMap { Weather.temperature($0, temperatureUnit) }
             hour.precipitationProbability = hour.precipitationProbability.flatMap(Weather.percent)
@@ -82,6 +99,8 @@ extension Forecast {
         for day in [\Forecast.today, \Forecast.tomorrow] {
             copy[keyPath: day]?.high = self[keyPath: day]?.high.flatMap { Weather.temperature($0, temperatureUnit) }
             copy[keyPath: day]?.low = self[keyPath: day]?.low.flatMap { Weather.temperature($0, temperatureUnit) }
+            copy[keyPath: day]?.sunrise = self[keyPath: day]?.sunrise.flatMap(Weather.plausibleTime)
+            copy[keyPath: day]?.sunset = self[keyPath: day]?.sunset.flatMap(Weather.plausibleTime)
         }
         copy.windGusts = windGusts.flatMap { Weather.wind($0, units.windGusts.flatMap(WindSpeedUnit.init(label:))) }
         if let pressure = seaLevelPressure {

@@ -76,6 +76,7 @@ mutants=(
   "the cache keeps answers for twice MaxAge|Sources/WundercastPipeline/Cache/WeatherCacheTable.swift|return age >= .zero && age < ttl|return age >= .zero && age < ttl * 2|LookupServiceTests/aCachedPositionIsServedForMaxAgeAndJoinedWhileInFlight|WeatherServiceTests/aPositionAgesAndAMaxAgeRefreshDoesNotMakeItFresh"
   "a late liveness answer answers the probes sent after it (the watchdog misses a wedge)|Sources/WundercastPipeline/Wake/Heartbeat.swift|var current = answered.load(ordering: .relaxed)|var current = answered.load(ordering: .relaxed); let number = sent.load(ordering: .acquiring)|WakeDecisionTests"
   "the descriptor reserve disabled (clients, libcurl's sockets and files may take the last descriptors libdispatch needs)|Sources/WundercastPOSIX/DescriptorLimit.swift|return Int(fd) < limit - count|return true|DescriptorFloodTests/atALowLimitFortyClientsAndAFetchLeaveTheReserveFree"
+  "broadcasts not coalesced (a change the busy loop had not sent yet still queues a job of its own)|Sources/WundercastServer/Socket/SocketServer.swift|guard first else { return }|guard first else { loop.post { guard !self.stopped else { return }; self.cache?.update(views); self.deliverToWatchers() }; return }|BroadcastCoalescingTests"
 )
 
 only=${MUTANT:-${1:-}}

@@ -33,7 +33,7 @@ final class TestServer: @unchecked Sendable {
 
     init(
         settings: SocketServer.Settings = .init(), state: StateViews = TestServer.sample,
-        directoryMode: mode_t = 0o700
+        directoryMode: mode_t = 0o700, loop: EventLoop? = nil
     ) throws {
         directory = try DatagramSocket.temporaryDirectory()
         chmod(directory, directoryMode)
@@ -74,7 +74,7 @@ final class TestServer: @unchecked Sendable {
                         }
                     return SocketProtocol.line(SocketProtocol.ErrorResponse(.noSuchPlace, message: "lookup \(cell)"))
                 }),
-            settings: settings, timer: .init(clock), wallClock: { TestServer.wallNow })
+            settings: settings, loop: loop, timer: .init(clock), wallClock: { TestServer.wallNow })
         server.start()
         let server = self.server
         jobs = Task { await server.runJobs() }

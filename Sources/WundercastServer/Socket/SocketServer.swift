@@ -7,6 +7,7 @@ import WundercastSupport
 import WundercastModel
 import WundercastProtocol
 import WundercastPOSIX
+import Synchronization
 
 /// Serves the line protocol (``SocketProtocol``, docs/PROTOCOL.md) on a listening Unix stream
 /// socket.
@@ -115,6 +116,9 @@ public final class SocketServer: @unchecked Sendable {
     var clientsPerUser: [UInt32: Int] = [:]
     /// The encoded state per reader class; made on first use.
     var cache: StateCache?
+    /// The newest views ``broadcast(_:)`` has not handed to the loop yet (set by any thread,
+    /// taken by the one job on its way): `nil` when none waits.
+    let pendingBroadcast = Mutex<StateViews?>(nil)
     /// Accepting is suspended (out of descriptors) until a client leaves or a retry.
     var acceptPaused = false
     /// Since when descriptors ran out (one log line when it starts, one when it ends).
@@ -181,8 +185,24 @@ public final class SocketServer: @unchecked Sendable {
 
     /// Sends the new state to every `watch` client whose options let it through (encoded once
     /// per reader class).
+    ///
+    /// Latest wins: at most one broadcast waits for the loop at a time, carrying the newest
+    /// views; a state that changes again before the loop got to it is sent only as the newer
+    /// one. (One job per change let a gpsd flooding TPVs queue jobs faster than a busy loop
+    /// ran them: every client's answer waited behind a growing queue.)
     public func broadcast(_ views: StateViews) {
+        let first = pendingBroadcast.withLock { pending in
+            defer { pending = views }
+            return pending == nil
+        }
+        guard first else { return }
         loop.post {
+            guard
+                let views = self.pendingBroadcast.withLock({ pending in
+                    defer { pending = nil }
+                    return pending
+                })
+            else { return }
             guard !self.stopped else { return }
             if self.cache == nil {
                 self.cache = StateCache(views)

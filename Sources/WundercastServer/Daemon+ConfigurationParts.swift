@@ -82,8 +82,7 @@ extension Daemon {
             -> [ConfigurationSource.Applied]
         {
             let (old, next) = (change.old, change.new)
-            let sameSource =
-                next.location.gpsdHost == old.location.gpsdHost && next.location.gpsdPort == old.location.gpsdPort
+            let sameSource = !HealthPart.touches(old, next)
             let pipeline = Daemon.Pipeline(
                 next, weather: change.weather, authorization: authorization, store: store, health: health,
                 loop: reactor)
@@ -180,7 +179,8 @@ extension Daemon {
         }
     }
 
-    /// `GPSD=` as `status` names it (the new gpsd is not connected yet).
+    /// `GPSD=` as `status` names it (the new gpsd is not connected yet). Its ``touches(_:_:)``
+    /// is the one "another gpsd" rule: the pipeline reconnects (and says so) on the same test.
     struct HealthPart: ConfigurationPart {
         let health: Health
 

@@ -13,9 +13,10 @@ import WundercastTestSupport
     init() throws { socket = try TemporarySocketPath() }
 
     func ctl(_ arguments: [String]) async throws -> ProcessResult {
-        // The safety net kills it after 20 s: a run that does not end by itself within its
-        // --timeout fails the status checks below (137), it never hangs the suite.
-        try await runProcess(try Binaries.path("wundercastctl"), ["--socket", path] + arguments, timeout: .seconds(20))
+        // The safety net kills it after 30 s (a busy machine may start a process slowly): a run
+        // that does not end by itself within its --timeout fails the status checks (137), it
+        // never hangs the suite.
+        try await runProcess(try Binaries.path("wundercastctl"), ["--socket", path] + arguments, timeout: .seconds(30))
     }
 
     /// A daemon that accepts and never answers: `now` ends within its `--timeout`, plain with
@@ -23,21 +24,12 @@ import WundercastTestSupport
     @Test func nowEndsWithinTheTimeoutAgainstADaemonThatNeverAnswers() async throws {
         let stuck = try FakeDaemon(path: path) { _ in .silent }
         defer { stuck.stop() }
-        let binary = try Binaries.path("wundercastctl")
-        let path = self.path
-        // Safety nets only (a busy machine may start a process slowly): a run that does not end
-        // by itself is killed at 30 s and fails the status checks below.
-        let plain = try await withDeadline(.seconds(45), "now against a silent daemon") {
-            try await runProcess(binary, ["--socket", path, "now", "--timeout", "1s"], timeout: .seconds(30))
-        }
+        let plain = try await ctl(["now", "--timeout", "1s"])
         #expect(plain.status == 1)
         #expect(plain.stderr.contains("no answer from wundercastd"), "\(plain.stderr)")
         #expect(plain.stderr.contains("within 1s"), "\(plain.stderr)")
         #expect(plain.stdout.isEmpty)
-        let bar = try await withDeadline(.seconds(45), "waybar now against a silent daemon") {
-            try await runProcess(
-                binary, ["--socket", path, "now", "--timeout", "300ms", "--format", "waybar"], timeout: .seconds(30))
-        }
+        let bar = try await ctl(["now", "--timeout", "300ms", "--format", "waybar"])
         #expect(bar.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(bar.stdout.utf8)) as? [String: Any])
         #expect(object["class"] as? [String] == ["offline"])
@@ -58,12 +50,7 @@ import WundercastTestSupport
             queued.append(socket)
         }
         #expect(queued.count < 64, "the queue never filled")
-        let binary = try Binaries.path("wundercastctl")
-        let path = self.path
-        // Safety nets only: a run that does not end by itself is killed at 30 s and fails below.
-        let plain = try await withDeadline(.seconds(45), "now against a daemon that never accepts") {
-            try await runProcess(binary, ["--socket", path, "now", "--timeout", "300ms"], timeout: .seconds(30))
-        }
+        let plain = try await ctl(["now", "--timeout", "300ms"])
         #expect(plain.status == 1)
         #expect(plain.stderr.contains("within 300ms (its connection queue is full)"), "\(plain.stderr)")
         #expect(plain.stdout.isEmpty)

@@ -158,16 +158,25 @@ extension Daemon {
                         "cannot change the mode of \(ownedPath) to \(String(next.socket.mode, radix: 8)): \(error)")
                 }
             }
-            if next.socket.path != old.socket.path, ownedPath != nil, !pathFromCommandLine {
+            // Compared with the socket actually bound, not with the last reload's `Path=`: after
+            // a change and a change back, the daemon serves where the file says again.
+            if let ownedPath, !pathFromCommandLine, next.socket.path != old.socket.path {
                 applied.append(
-                    .needsRestart("[Socket] Path= takes effect after a restart (still serving on \(old.socket.path))"))
+                    next.socket.path == ownedPath
+                        ? .done("[Socket] Path= names the socket served (\(ownedPath)) again")
+                        : .needsRestart("[Socket] Path= takes effect after a restart (still serving on \(ownedPath))"))
             }
             return applied
         }
     }
 
     /// `[Cache]`: the kept file is read once, at start; a change takes effect after a restart.
+    /// Compared with `[Cache]` as read at start (``inForce``), which stays in force whatever a
+    /// reload reads: a change back to it needs no restart.
     struct RestartPart: ConfigurationPart {
+        /// `[Cache]` as read at start.
+        let inForce: Configuration.CacheSettings
+
         static func touches(_ old: Configuration, _ new: Configuration) -> Bool { old.cache != new.cache }
 
         func commit(
@@ -175,7 +184,9 @@ extension Daemon {
         ) async
             -> [ConfigurationSource.Applied]
         {
-            [.needsRestart("[Cache] takes effect after a restart")]
+            change.new.cache == inForce
+                ? [.done("[Cache] as in force since the start again")]
+                : [.needsRestart("[Cache] takes effect after a restart")]
         }
     }
 

@@ -73,7 +73,7 @@ extension Daemon.Instance {
             Daemon.SocketPart(
                 server: server, ownedPath: ownedPath, pathFromCommandLine: options.socketPath != nil,
                 settings: { [self] in socketSettings($0) }, logger: logger),
-            Daemon.RestartPart(),
+            Daemon.RestartPart(inForce: startupCache),
             Daemon.HealthPart(health: health),
         ]
     }

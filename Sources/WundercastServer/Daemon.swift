@@ -166,6 +166,9 @@ public enum Daemon {
         /// The configuration in force and what it made; reloads go through it.
         let source: ConfigurationSource
         let pipelines: PipelineRunner
+        /// `[Cache]` as read at start: the kept file is read once, so this stays in force until a
+        /// restart, whatever a reload reads (``RestartPart`` compares with it).
+        let startupCache: Configuration.CacheSettings
 
         /// - Parameters:
         ///   - configuration: as loaded, `Fallback=` resolved.
@@ -180,6 +183,7 @@ public enum Daemon {
             self.reactor = reactor
             self.logger = logger
             self.unredacted = unredacted
+            startupCache = configuration.cache
             health = Health(gpsdServer: "\(configuration.location.gpsdHost):\(configuration.location.gpsdPort)")
             decisions = AuthorizationStore.load(
                 configured: configuration.location.authorization,

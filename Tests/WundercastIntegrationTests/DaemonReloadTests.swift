@@ -169,5 +169,16 @@ import WundercastTestSupport
         daemon.signal(SIGHUP)
         let again = try await daemon.output.waitFor(containing: "configuration reloaded: nothing changed")
         #expect(again.contains("WUNDERCAST_RESTART_NEEDED=no"), "\(again)")
+
+        // Back to the start-up `Path=` and `[Cache]`: what is bound and read since the start is
+        // in force again, so no restart is needed and no other socket is named.
+        try rewrite(
+            daemon,
+            fallback(url: http.baseURL).replacingOccurrences(of: "Authorization=denied", with: "Authorization=ask"))
+        daemon.signal(SIGHUP)
+        let back = try await daemon.output.waitFor(containing: "[Cache] as in force since the start again")
+        #expect(back.contains("[Socket] Path= names the socket served (\(daemon.socketPath)) again; "), "\(back)")
+        #expect(back.contains("WUNDERCAST_RESTART_NEEDED=no"), "\(back)")
+        #expect(!back.contains(moved), "\(back)")
     }
 }

@@ -7,8 +7,9 @@ import Glibc
 /// A running `gpsfake` (and the `gpsd` it spawns) replaying an NMEA log on a private TCP port.
 ///
 /// Starts `gpsfake -q -P <port> -c <cycle> [-1] [-W <linger>] <log>`. Without `-P` gpsfake
-/// takes 2947 and collides with a real gpsd (PITFALLS, gpsfake). The initialiser returns
-/// once the port accepts TCP connections, or throws after `readyTimeout`.
+/// takes 2947 and collides with a real gpsd (PITFALLS, gpsfake). ``start(log:cycle:once:linger:port:readyTimeout:)``
+/// returns once gpsd accepts TCP connections and lists gpsfake's device (gpsfake can lose its
+/// add: ``deviceTimeout``), or throws after `readyTimeout`.
 ///
 /// Timing (PITFALLS, and checked here): gpsfake starts feeding the moment it has added the
 /// device, right after gpsd listens. A client that is already watching then sees the log
@@ -26,8 +27,8 @@ import Glibc
 /// ``OutputLog``: its end (EOF) is the event "gpsfake and gpsd are both gone".
 ///
 /// gpsd gives no event when it listens (with `-q` neither gpsd nor gpsfake prints one), so
-/// readiness is the one retried check here: a TCP connect, retried while waiting (20 ms at a
-/// time) for gpsfake's exit event. ``start(log:cycle:once:linger:port:readyTimeout:)`` does
+/// readiness is the one retried check here: `?DEVICES;` over TCP, asked again while waiting (20 ms
+/// at a time) for gpsfake's exit event, until gpsd lists the device. ``start(log:cycle:once:linger:port:readyTimeout:)`` does
 /// that without blocking a thread, and ``stopAndWait()`` and `deinit` end it without one.
 public final class GPSFake: @unchecked Sendable {
     /// The TCP port gpsd listens on (127.0.0.1).
@@ -59,19 +60,61 @@ public final class GPSFake: @unchecked Sendable {
     ///   - linger: with `once`, seconds gpsd stays up after the log ends (`-W`, gpsfake's
     ///     default is 60).
     ///   - port: the port to use (e.g. the port of a stopped instance); a free one by default.
-    ///   - readyTimeout: how long to wait for the port to accept connections.
+    ///   - readyTimeout: how long to wait for gpsd to accept connections and list the device.
     public static func start(
         log: URL, cycle: Double = 0.1, once: Bool = false, linger: Int? = nil, port: Int? = nil,
         readyTimeout: Duration = .seconds(30)
     ) async throws -> GPSFake {
-        let fake = try GPSFake(spawning: log, cycle: cycle, once: once, linger: linger, port: port)
         let deadline = ContinuousClock.now + readyTimeout
-        while !GPSFake.acceptsConnections(port: fake.port) {
-            try fake.checkStarting(deadline: deadline, readyTimeout: readyTimeout)
-            _ = try? await fake.child.exited(timeout: .milliseconds(20))  // ends early when gpsfake exits
+        var lost: [String] = []
+        while true {
+            let fake = try GPSFake(spawning: log, cycle: cycle, once: once, linger: linger, port: port)
+            if try await fake.hasDevice(
+                before: min(deadline, ContinuousClock.now + deviceTimeout), readyBy: deadline,
+                readyTimeout: readyTimeout)
+            {
+                return fake
+            }
+            // gpsfake's add was lost: start over, on the same port when one was given (``deviceTimeout``).
+            lost.append(fake.output)
+            await fake.stopAndWait()
+            guard ContinuousClock.now < deadline, lost.count < 3 else {
+                throw StartError(
+                    description:
+                        "gpsd on port \(fake.port) never listed gpsfake's device (\(lost.count) tries): \(lost)")
+            }
+        }
+    }
+
+    /// How long gpsd may listen without listing gpsfake's device before gpsfake is started again.
+    /// gpsfake waits only for its control socket's *file* (`fake.py` `wait_ready`), and its
+    /// `add_device` does nothing, silently, when connecting to that socket fails — as it does
+    /// between gpsd's `bind` and `listen` of it. Such a gpsd accepts clients and never sends a
+    /// fix (seen once in CI, on a loaded machine: `reconnectsWhenGpsdRestartsOnTheSamePort`
+    /// connected and waited 30 s in silence). Normally the device is listed within a second.
+    static let deviceTimeout: Duration = .seconds(10)
+
+    /// Waits until gpsd accepts connections and its `?DEVICES;` lists a device (gpsfake added its
+    /// pseudo-terminal): `true`; `false` when it has none by `deadline`. Throws when gpsfake exits,
+    /// when `readyTimeout` passed, or when the task is cancelled. No thread waits: the probe's
+    /// socket is non-blocking and each retry waits 20 ms for gpsfake's exit event.
+    private func hasDevice(
+        before deadline: ContinuousClock.Instant, readyBy: ContinuousClock.Instant, readyTimeout: Duration
+    ) async throws -> Bool {
+        var probe: DevicesProbe?
+        defer { probe?.close() }
+        while true {
+            if probe == nil { probe = DevicesProbe(port: port) }
+            switch probe?.answer() {
+            case .some(.listsDevice): return true
+            case .some(.noDevice), .some(.failed): probe?.close(); probe = nil  // ask again
+            case .some(.waiting), nil: break
+            }
+            try checkStarting(deadline: readyBy, readyTimeout: readyTimeout)
+            if ContinuousClock.now >= deadline { return false }
+            _ = try? await child.exited(timeout: .milliseconds(20))  // ends early when gpsfake exits
             try Task.checkCancellation()
         }
-        return fake
     }
 
     private init(spawning log: URL, cycle: Double, once: Bool, linger: Int?, port: Int?) throws {
@@ -197,22 +240,6 @@ public final class GPSFake: @unchecked Sendable {
         return port
     }
 
-    /// Whether something accepts TCP connections on 127.0.0.1:`port` (connects and closes).
-    public static func acceptsConnections(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-    }
-
     /// Live (not zombie) processes whose process group is `group`, from `/proc`.
     static func processes(inGroup group: pid_t) -> [pid_t] {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
@@ -236,5 +263,50 @@ public final class GPSFake: @unchecked Sendable {
         // state ppid pgrp ...
         guard fields.count > 2, let state = fields[0].first, let group = pid_t(fields[2]) else { return nil }
         return (state, group)
+    }
+}
+
+/// One `?DEVICES;` asked of gpsd over a non-blocking loopback connection (``GPSFake``'s readiness).
+struct DevicesProbe {
+    enum Answer { case waiting, listsDevice, noDevice, failed }
+
+    private var fd: Int32
+    private var received: [UInt8] = []
+
+    /// Connects to 127.0.0.1:`port` and asks.
+    init(port: Int) {
+        fd = LoopbackTCP.connect(port: port) ?? -1
+        let request = Array("?DEVICES;\n".utf8)
+        guard fd >= 0, send(fd, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else {
+            close()
+            return
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    }
+
+    /// What gpsd answered so far: its `DEVICES` line lists a device, lists none, has not come
+    /// yet, or the connection failed.
+    mutating func answer() -> Answer {
+        guard fd >= 0 else { return .failed }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count > 0 {
+                received += buffer[..<count]
+                continue
+            }
+            if count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { break }
+            return .failed  // closed or an error, without the answer
+        }
+        let text = String(decoding: received, as: UTF8.self)
+        guard let line = text.split(separator: "\n").first(where: { $0.contains(#""class":"DEVICES""#) }) else {
+            return .waiting
+        }
+        return line.contains(#""path":"#) ? .listsDevice : .noDevice
+    }
+
+    mutating func close() {
+        if fd >= 0 { _ = Glibc.close(fd) }
+        fd = -1
     }
 }

@@ -40,4 +40,27 @@ public enum LoopbackTCP {
         }
         return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
+
+    /// A socket connected to 127.0.0.1:`port` (a loopback connect completes or is refused at
+    /// once), or `nil` with `errno` set. The caller owns the descriptor.
+    public static func connect(port: Int) -> Int32? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+        guard connected else {
+            let saved = errno
+            close(fd)
+            errno = saved
+            return nil
+        }
+        return fd
+    }
 }

@@ -42,21 +42,12 @@ enum RawHTTP {
     /// the last with `Connection: close`, and reads every response until the server closes.
     static func exchange(port: Int, _ requests: [String], head: Bool = false) async throws -> [Response] {
         try await onDedicatedThread("RawHTTP :\(port)") {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
+            guard let fd = LoopbackTCP.connect(port: port) else {
+                throw Failure(description: "connect to \(port): \(errno)")
+            }
             defer { close(fd) }
             var timeout = timeval(tv_sec: 20, tv_usec: 0)
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = UInt16(port).bigEndian
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-                }
-            }
-            guard connected else { throw Failure(description: "connect to \(port): \(errno)") }
             let text = requests.enumerated().map { index, request in
                 request + (index == requests.count - 1 ? "Connection: close\r\n" : "") + "\r\n"
             }.joined()

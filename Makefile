@@ -3,12 +3,13 @@
 #   make test   install what it needs, build with warnings as errors, run every test
 SHELL := /bin/bash
 SWIFT ?= swift
-DEBIAN_PACKAGES := libgps-dev libcurl4-openssl-dev libsystemd-dev libgeonames-dev zlib1g-dev gpsd gpsd-clients python3-gps socat systemd
+DEBIAN_PACKAGES := libgps-dev libcurl4-openssl-dev libsystemd-dev libgeonames-dev libmosquitto-dev zlib1g-dev gpsd gpsd-clients python3-gps socat systemd
 # Only for `make test`: the real status bars the snippets in etc/ are tested in (waybar in a headless
 # sway read back by OCR, polybar under Xvfb, i3blocks), the man page checker and the shells of the
-# completions. Neither `make demo` nor `make install` needs them.
+# completions, and a real MQTT broker with its clients (mosquitto, mosquitto_sub) for the fleet tests.
+# Neither `make demo` nor `make install` needs them.
 TEST_PACKAGES := i3blocks waybar sway grim tesseract-ocr tesseract-ocr-eng fonts-dejavu-core polybar xvfb netpbm \
-  groff-base man-db fish zsh
+  groff-base man-db fish zsh mosquitto mosquitto-clients
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO_SECONDS ?= 120
 # Release builds as installed: the Swift runtime linked in, optimised for size (fewer code pages

@@ -23,6 +23,8 @@ let package = Package(
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // libmosquitto 2.0 (MQTT 5): the broker a fleet publishes into (issue 16).
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // libgeonames (GPL-3, GLib): only for the build-time tool wundercast-cities, never the daemon.
         .systemLibrary(name: "CGeonames", pkgConfig: "geonames", providers: [.apt(["libgeonames-dev"])]),
         // glibc's <sys/signalfd.h> (not in Swift's Glibc module); header only.
@@ -77,6 +79,10 @@ let package = Package(
             name: "WundercastHTTP",
             dependencies: ["WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastPOSIX", "CCurl"]),
         .target(name: "WundercastSystemd", dependencies: ["WundercastSupport", "WundercastPOSIX", "CSystemd"]),
+        // The MQTT client (libmosquitto) on the reactor, with our reconnect and back-off.
+        .target(
+            name: "WundercastMQTT",
+            dependencies: ["WundercastSupport", "WundercastModel", "WundercastPOSIX", "CMosquitto"]),
         .target(
             name: "WundercastServer",
             dependencies: logic + ["WundercastPOSIX", "WundercastGPSD", "WundercastHTTP", "WundercastSystemd"]),
@@ -174,6 +180,12 @@ let package = Package(
             name: "WundercastGPSDTests",
             dependencies: [
                 "WundercastSupport", "WundercastModel", "WundercastGPSD", "WundercastPOSIX", "WundercastTestSupport",
+            ]),
+        // The MQTT client against a real mosquitto broker.
+        .testTarget(
+            name: "WundercastMQTTTests",
+            dependencies: [
+                "WundercastSupport", "WundercastModel", "WundercastMQTT", "WundercastPOSIX", "WundercastTestSupport",
             ]),
         .testTarget(
             name: "WundercastHTTPTests",

@@ -15,7 +15,7 @@ public final class CapturedLog: LogSink {
         /// The value of field `name`, if the entry has it.
         public func field(_ name: String) -> String? { fields.first { $0.0 == name }?.1 }
     }
-    private let entries = Mutex<[Entry]>([])
+    private let entries = EventRecorder<Entry>()
 
     public init() {}
 
@@ -23,16 +23,24 @@ public final class CapturedLog: LogSink {
         _ priority: LogPriority, _ message: String, fields: [(String, String)], file: String, line: Int,
         function: String
     ) {
-        entries.withLock {
-            $0.append(
-                Entry(priority: priority, message: message, fields: fields, file: file, line: line, function: function))
-        }
+        entries.append(
+            Entry(priority: priority, message: message, fields: fields, file: file, line: line, function: function))
     }
 
     /// A logger that writes here, every priority included.
     public var logger: Logger { Logger(sink: self, threshold: .debug) }
 
-    public var all: [Entry] { entries.withLock { $0 } }
+    public var all: [Entry] { entries.values }
+
+    /// Waits until `condition` holds for the entries so far (woken by each new entry); `false`
+    /// after `deadline` or when the task is cancelled.
+    public func wait(
+        _ deadline: Duration = .seconds(30), until condition: @escaping @Sendable ([Entry]) -> Bool
+    ) async
+        -> Bool
+    {
+        await entries.wait(deadline, until: condition)
+    }
 
     /// Every message and field value, one string each: what a grep of the journal would see.
     public var texts: [String] { all.flatMap { [$0.message] + $0.fields.map { "\($0.0)=\($0.1)" } } }

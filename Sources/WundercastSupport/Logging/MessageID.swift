@@ -44,4 +44,12 @@ public enum MessageID {
     /// The network came back (a new address, route or link) while fetches were backing off after
     /// a network failure: the back-off was cut short.
     public static let networkBack = "05fef11c8cfb4a2fa00868ce5f8f6ae6"
+    /// The MQTT broker accepted the connection (first time, or after an outage).
+    public static let brokerConnected = "617c90f0c64a4b3194659a34a745d821"
+    /// The connection to the MQTT broker was lost, refused or could not be made; reconnecting
+    /// with back-off. Only the first failure of an outage, and each new reason, at this level.
+    public static let brokerDisconnected = "125e9b933bd3444197033d9cf44f377a"
+    /// The broker refused a message (MQTT 5 PUBACK reason ≥ 128, e.g. 135 not authorized by its
+    /// ACL); logged once per topic and reason.
+    public static let publishRefused = "688e4d32fb8b4aff8a85b1d1b35a1803"
 }

@@ -92,13 +92,10 @@ struct MQTTClientTests {
     /// Wrong credentials: the refusal is logged once with the broker's reason, the retries wait
     /// a growing back-off, and nothing else is refused meanwhile.
     @Test func badCredentialsAreLoggedOnceAndRetriedWithGrowingBackoff() async throws {
-        let placeholder = try await MosquittoBroker.start()
-        let passwords = try placeholder.file("passwords", "")
-        await placeholder.stop()
-        let made = try await runProcess("/usr/bin/mosquitto_passwd", ["-b", passwords, "van", "right"])
-        try #require(made.status == 0, "mosquitto_passwd: \(made.stderr)")
         let broker = try await MosquittoBroker.start(
-            port: placeholder.port, extra: "password_file \(passwords)", allowAnonymous: false)
+            extra: "password_file $DIR/passwords",
+            files: ["passwords": try await MosquittoBroker.passwordLine(user: "van", password: "right")],
+            allowAnonymous: false)
         let log = CapturedLog()
         let client = client(port: broker.port, log: log, username: "van", password: "wrong", maximum: .seconds(1))
         client.start()
@@ -120,10 +117,9 @@ struct MQTTClientTests {
     /// A topic the broker's ACL forbids: the refusal (PUBACK 135) is logged once per topic and
     /// reason, the message is not counted, and the topics it allows go on.
     @Test func aTopicTheACLForbidsIsLoggedOnceAndTheOthersGoOn() async throws {
-        let placeholder = try await MosquittoBroker.start()
-        let acl = try placeholder.file("acl", "topic readwrite van/state\ntopic readwrite van/availability\n")
-        await placeholder.stop()
-        let broker = try await MosquittoBroker.start(port: placeholder.port, extra: "acl_file \(acl)")
+        let broker = try await MosquittoBroker.start(
+            extra: "acl_file $DIR/acl",
+            files: ["acl": "topic readwrite van/state\ntopic readwrite van/availability\n"])
         let log = CapturedLog()
         let client = client(port: broker.port, log: log)
         client.start()

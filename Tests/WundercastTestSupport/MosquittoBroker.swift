@@ -27,11 +27,15 @@ public final class MosquittoBroker: @unchecked Sendable {
     }
 
     /// Starts a broker on `port` (a free one by default) with `extra` lines appended to its
-    /// configuration (a `password_file`, an `acl_file`, TLS listener options).
+    /// configuration (a `password_file`, an `acl_file`, TLS listener options). `files` are
+    /// written into its directory first (name → text), readable by the broker; `$DIR` in
+    /// `extra` names that directory.
     public static func start(
-        port: Int? = nil, extra: String = "", allowAnonymous: Bool = true, timeout: Duration = .seconds(30)
+        port: Int? = nil, extra: String = "", files: [String: String] = [:], allowAnonymous: Bool = true,
+        timeout: Duration = .seconds(30)
     ) async throws -> MosquittoBroker {
-        let broker = try MosquittoBroker(port: port ?? GPSFake.freePort(), extra: extra, allowAnonymous: allowAnonymous)
+        let broker = try MosquittoBroker(
+            port: port ?? GPSFake.freePort(), extra: extra, files: files, allowAnonymous: allowAnonymous)
         do {
             try await broker.child.output.waitFor("mosquitto running", timeout: timeout) { $0.contains(" running") }
         } catch {
@@ -40,12 +44,14 @@ public final class MosquittoBroker: @unchecked Sendable {
         return broker
     }
 
-    private init(port: Int, extra: String, allowAnonymous: Bool) throws {
+    private init(port: Int, extra: String, files: [String: String], allowAnonymous: Bool) throws {
         self.port = port
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("mosquitto-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         // Started as root, mosquitto runs as user `mosquitto`: it must read what it is given.
         _ = chmod(directory.path, 0o755)
+        for (name, text) in files { _ = try Self.write(text, to: directory.appendingPathComponent(name).path) }
+        let extra = extra.replacingOccurrences(of: "$DIR", with: directory.path)
         let configuration = """
             listener \(port) 127.0.0.1
             allow_anonymous \(allowAnonymous)
@@ -86,12 +92,21 @@ public final class MosquittoBroker: @unchecked Sendable {
         _ = try? await child.exited(timeout: .seconds(30))
     }
 
-    /// A file in the broker's directory, readable by the broker (a password or ACL file).
-    public func file(_ name: String, _ text: String) throws -> String {
-        let path = directory.appendingPathComponent(name).path
+    /// Writes `text` to `path`, readable by everyone (the broker runs as user `mosquitto`).
+    private static func write(_ text: String, to path: String) throws -> String {
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         _ = chmod(path, 0o644)
         return path
+    }
+
+    /// A `password_file` line for `user` with `password` (hashed by `mosquitto_passwd`).
+    public static func passwordLine(user: String, password: String) async throws -> String {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("passwd-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        _ = try write("", to: file)
+        let made = try await runProcess("/usr/bin/mosquitto_passwd", ["-b", file, user, password])
+        guard made.status == 0 else { throw StartError(description: "mosquitto_passwd: \(made.stderr)") }
+        return try String(contentsOfFile: file, encoding: .utf8)
     }
 
     /// `mosquitto_sub -v` on `topic` (MQTT 5): each message a line `TOPIC PAYLOAD`, retained ones

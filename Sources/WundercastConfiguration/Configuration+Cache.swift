@@ -29,10 +29,7 @@ extension Configuration {
             Key(name: "Enabled") { (c, v) throws(InvalidValue) in c.cache.enabled = try boolean(v) },
             Key(name: "Path") { (c, v) throws(InvalidValue) in c.cache.path = v.isEmpty ? nil : try filePath(v) },
             Key(name: "Precision") { (c, v) throws(InvalidValue) in
-                guard v.utf8.count == 1, let digits = Int(v), (0...4).contains(digits) else {
-                    throw InvalidValue("is not an integer from 0 to 4 (decimals of the position kept)")
-                }
-                c.cache.precision = digits
+                c.cache.precision = try decimals(v, in: 0...4, "decimals of the position kept")
             },
             Key(name: "ClockSyncFile") { (c, v) throws(InvalidValue) in
                 c.cache.clockSyncFile = v.isEmpty ? nil : try filePath(v)

@@ -8,7 +8,8 @@ extension ParsedConfiguration {
     /// line per key: `Key=value  # file:line`, or `Key=value  # (default)` for a key no file
     /// set. An unset optional value is empty (`URL=  # (default)`). Control characters in a
     /// value (only a `Fallback=` place name may hold one) are shown as `\u{…}` escapes. No key
-    /// holds a secret: API keys are refused in the file (`APIKeyFile=` is a path).
+    /// holds a secret: API keys and passwords are refused in the file (`APIKeyFile=` and
+    /// `[MQTT] PasswordFile=` are paths, and no file is read here).
     ///
     /// Example line: `GPSD=127.0.0.1:2947  # /etc/wundercast/wundercast.conf:12`.
     public func effectiveText() -> String {
@@ -93,6 +94,19 @@ extension Configuration {
         "Cache.Path": { $0.cache.path ?? "" },
         "Cache.Precision": { String($0.cache.precision) },
         "Cache.ClockSyncFile": { $0.cache.clockSyncFile ?? "" },
+        "MQTT.Broker": { $0.mqtt.broker?.description ?? "" },
+        "MQTT.ClientID": { $0.mqtt.clientID ?? "" },
+        "MQTT.TopicPrefix": { $0.mqtt.topicPrefix ?? "" },
+        "MQTT.Username": { $0.mqtt.username ?? "" },
+        "MQTT.PasswordFile": { $0.mqtt.passwordFile ?? "" },
+        "MQTT.CAFile": { $0.mqtt.caFile ?? "" },
+        "MQTT.CertFile": { $0.mqtt.certFile ?? "" },
+        "MQTT.KeyFile": { $0.mqtt.keyFile ?? "" },
+        "MQTT.QoS": { String($0.mqtt.qos.rawValue) },
+        "MQTT.Precision": { $0.mqtt.precision.map(String.init) ?? "" },
+        "MQTT.Discovery": { $0.mqtt.discovery ? "yes" : "no" },
+        "MQTT.DiscoveryPrefix": { $0.mqtt.discoveryPrefix },
+        "MQTT.OwnTracks": { $0.mqtt.ownTracks?.description ?? "" },
     ]
 
     /// `text` with control characters (C0, DEL, C1, U+2028/9) as `\u{…}` escapes.

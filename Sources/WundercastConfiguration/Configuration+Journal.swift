@@ -9,10 +9,8 @@ extension Configuration {
         public init() {}
 
         static func parsePrecision(_ c: inout Configuration, _ v: String) throws(InvalidValue) {
-            guard v.utf8.count == 1, let digits = Int(v), (0...6).contains(digits) else {
-                throw InvalidValue("is not an integer from 0 to 6 (decimals of latitude/longitude in the journal)")
-            }
-            c.journal.precision = digits
+            c.journal.precision = try Configuration.decimals(
+                v, in: 0...6, "decimals of latitude/longitude in the journal")
         }
     }
 }

@@ -93,12 +93,8 @@ extension Configuration {
                 },
             ] + unitKeys + [
                 Key(name: "Precision") { (c, v) throws(InvalidValue) in
-                    guard v.utf8.count == 1, let digits = Int(v), (0...4).contains(digits) else {
-                        throw InvalidValue(
-                            "is not an integer from 0 to 4 (decimals of latitude/longitude sent to the provider; 4 is about 11 m)"
-                        )
-                    }
-                    c.weather.precision = digits
+                    c.weather.precision = try decimals(
+                        v, in: 0...4, "decimals of latitude/longitude sent to the provider; 4 is about 11 m")
                 },
                 Key(name: "Timeout") { (c, v) throws(InvalidValue) in
                     c.weather.timeout = try timeSpan(v, atLeast: .seconds(1))
@@ -138,11 +134,8 @@ extension Configuration {
                     c.socket.preciseGroup = v
                 },
                 Key(name: "PublicPrecision") { (c, v) throws(InvalidValue) in
-                    guard v.utf8.count == 1, let digits = Int(v), (0...4).contains(digits) else {
-                        throw InvalidValue(
-                            "is not an integer from 0 to 4 (decimals of latitude/longitude public readers get)")
-                    }
-                    c.socket.publicPrecision = digits
+                    c.socket.publicPrecision = try decimals(
+                        v, in: 0...4, "decimals of latitude/longitude public readers get")
                 },
                 Key(name: "MaxClients") { (c, v) throws(InvalidValue) in
                     c.socket.maxClients = try count(v, in: 1...65_536)
@@ -170,11 +163,8 @@ extension Configuration {
             ]),
         Section(name: "Journal", keys: [Key(name: "Precision", apply: Journal.parsePrecision)]),
         cacheSection,
+        mqttSection,
     ]
-
-    /// Key names in `[Weather]` that would hold an API key itself: refused whatever their value,
-    /// which no message repeats (see ``refusedSecretKey(_:)``).
-    static let secretKeyNames: Set<String> = ["apikey", "api_key", "appid", "key", "token"]
 }
 
 extension AuthorizationStatus {
@@ -202,6 +192,15 @@ extension Configuration {
             throw InvalidValue("is longer than 30 days, the longest span any key takes")
         }
         return span
+    }
+
+    /// Decimals of a latitude/longitude: one digit in `range`, else refused as `is not an
+    /// integer from 0 to 4 (what)`.
+    static func decimals(_ v: String, in range: ClosedRange<Int>, _ what: String) throws(InvalidValue) -> Int {
+        guard v.utf8.count == 1, let digits = Int(v), range.contains(digits) else {
+            throw InvalidValue("is not an integer from \(range.lowerBound) to \(range.upperBound) (\(what))")
+        }
+        return digits
     }
 
     private static func count(_ v: String, in range: ClosedRange<Int>) throws(InvalidValue) -> Int {

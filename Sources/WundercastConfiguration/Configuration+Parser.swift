@@ -96,49 +96,54 @@ extension Configuration {
 extension ParsedConfiguration {
     /// Adds the errors of the rules between keys, checked once every file is applied, each at
     /// the origin of the assignment that broke it: `Provider=metno` needs `Contact=` (at
-    /// `Provider=`); `MaxAge=` may not be shorter than `MinInterval=` (at the later of the two).
+    /// `Provider=`); `MaxAge=` may not be shorter than `MinInterval=` (at the later of the two);
+    /// `Timeout=` at most a quarter of `MaxAge=`; the rules of `[MQTT]` (``mqttErrors()``).
     public func checked() -> ParsedConfiguration {
         var result = self
         let configuration = self.configuration
-        func origin(_ key: String) -> ConfigurationOrigin {
-            origins[key] ?? ConfigurationOrigin(file: "(default)", line: 0)
-        }
         if configuration.weather.provider == .metNorway, configuration.weather.contact == nil {
-            let at = origin("Weather.Provider")
             result.errors.append(
-                ConfigurationError(
-                    file: at.file, line: at.line,
-                    message:
-                        "Provider=metno needs [Weather] Contact= (an e-mail address or URL): MET Norway's terms require an identifying User-Agent with a contact and ban generic ones"
+                error(
+                    at: "Weather.Provider",
+                    "Provider=metno needs [Weather] Contact= (an e-mail address or URL): MET Norway's terms require an identifying User-Agent with a contact and ban generic ones"
                 ))
         }
         let throttle = configuration.throttle
         if throttle.maxAge < throttle.minInterval {
-            let maxAgeLater = (sequence["Throttle.MaxAge"] ?? 0) >= (sequence["Throttle.MinInterval"] ?? 0)
+            let at = later("Throttle.MaxAge", "Throttle.MinInterval")
             let maxAge = TimeSpan.format(throttle.maxAge)
             let minInterval = TimeSpan.format(throttle.minInterval)
             let message =
-                maxAgeLater
+                at == "Throttle.MaxAge"
                 ? "MaxAge=\(maxAge) is shorter than MinInterval=\(minInterval): no two fetches may start closer than MinInterval, so MaxAge must be at least that"
                 : "MinInterval=\(minInterval) is longer than MaxAge=\(maxAge): no two fetches may start closer than MinInterval, so MaxAge must be at least that"
-            let at = origin(maxAgeLater ? "Throttle.MaxAge" : "Throttle.MinInterval")
-            result.errors.append(ConfigurationError(file: at.file, line: at.line, message: message))
+            result.errors.append(error(at: at, message))
         }
         // Weather stays `fresh` while its refetch after `MaxAge` is under way: a fetch may take
         // `Timeout=`, so a long one would show old weather as fresh (a hung provider for hours).
         let timeout = configuration.weather.timeout
         if timeout * 4 > throttle.maxAge {
-            let at = origin(
-                (sequence["Weather.Timeout"] ?? 0) >= (sequence["Throttle.MaxAge"] ?? 0)
-                    ? "Weather.Timeout" : "Throttle.MaxAge")
             result.errors.append(
-                ConfigurationError(
-                    file: at.file, line: at.line,
-                    message:
-                        "Timeout=\(TimeSpan.format(timeout)) is more than a quarter of MaxAge=\(TimeSpan.format(throttle.maxAge)): weather is shown as fresh while its refetch runs, so a fetch may take at most MaxAge/4"
+                error(
+                    at: later("Weather.Timeout", "Throttle.MaxAge"),
+                    "Timeout=\(TimeSpan.format(timeout)) is more than a quarter of MaxAge=\(TimeSpan.format(throttle.maxAge)): weather is shown as fresh while its refetch runs, so a fetch may take at most MaxAge/4"
                 ))
         }
+        result.errors += mqttErrors()
         return result
+    }
+
+    /// An error of a rule between keys, at the origin of `key` (`"Section.Key"`), or
+    /// `(default):0` for a key no file set.
+    func error(at key: String, _ message: String) -> ConfigurationError {
+        let at = origins[key] ?? ConfigurationOrigin(file: "(default)", line: 0)
+        return ConfigurationError(file: at.file, line: at.line, message: message)
+    }
+
+    /// Of two keys (`"Section.Key"`), the one assigned later (the later file or line; `a` when
+    /// neither was assigned, or both at once): where a rule between them is reported.
+    func later(_ a: String, _ b: String) -> String {
+        (sequence[a] ?? 0) >= (sequence[b] ?? 0) ? a : b
     }
 }
 
@@ -206,9 +211,7 @@ extension Configuration {
             case .known(let s): section = s
             }
             if key.hasPrefix("X-") { return nil }
-            if section.name == "Weather", Configuration.secretKeyNames.contains(key.lowercased()) {
-                return Configuration.refusedSecretKey(key)
-            }
+            if let refusal = Configuration.refusedSecretKey(key, in: section.name) { return refusal }
             guard let entry = section.keys.first(where: { $0.name == key }) else {
                 let known = section.keys.map(\.name).joined(separator: ", ")
                 return "unknown key \(visible(key))= in [\(section.name)] (known keys: \(known))"

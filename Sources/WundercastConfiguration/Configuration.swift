@@ -124,6 +124,7 @@ public struct Configuration: Sendable, Equatable {
     public var places = Places()
     public var journal = Journal()
     public var cache = CacheSettings()
+    public var mqtt = MQTTSettings()
 
     public init() {}
 }

@@ -77,6 +77,8 @@ mutants=(
   "a late liveness answer answers the probes sent after it (the watchdog misses a wedge)|Sources/WundercastPipeline/Wake/Heartbeat.swift|var current = answered.load(ordering: .relaxed)|var current = answered.load(ordering: .relaxed); let number = sent.load(ordering: .acquiring)|WakeDecisionTests"
   "the descriptor reserve disabled (clients, libcurl's sockets and files may take the last descriptors libdispatch needs)|Sources/WundercastPOSIX/DescriptorLimit.swift|return Int(fd) < limit - count|return true|DescriptorFloodTests/atALowLimitFortyClientsAndAFetchLeaveTheReserveFree"
   "broadcasts not coalesced (a change the busy loop had not sent yet still queues a job of its own)|Sources/WundercastServer/Socket/SocketServer.swift|guard first else { return }|guard first else { loop.post { guard !self.stopped else { return }; self.cache?.update(views); self.deliverToWatchers() }; return }|BroadcastCoalescingTests"
+  "a password goes over plain mqtt:// to any broker|Sources/WundercastConfiguration/Configuration+MQTT.swift|public var allowsPassword: Bool { usesTLS \|\| isLoopback }|public var allowsPassword: Bool { true }|MQTTConfigurationTests"
+  "[MQTT] Precision= finer than [Weather] Precision= allowed|Sources/WundercastConfiguration/Configuration+MQTT.swift|if let precision = mqtt.precision, precision > weather {|if let precision = mqtt.precision, precision > weather + 4 {|MQTTConfigurationTests"
 )
 
 only=${MUTANT:-${1:-}}

@@ -100,4 +100,32 @@ import Glibc
             result.stderr.split(separator: "\n").map(String.init)
                 == Self.expectedErrors(files).map { "wundercastd: \($0)" })
     }
+
+    /// `[MQTT] PasswordFile=` is shown as its path; the password never is, in the effective
+    /// configuration or in an error, whether it is in the file or written where it does not belong.
+    @Test func theBrokerPasswordIsNeverPrinted() async throws {
+        let files = try Files()
+        defer { files.remove() }
+        let secret = "hunter2-\(UUID().uuidString.prefix(8))"
+        let passwordFile = files.root.appendingPathComponent("mqtt.password").path
+        try files.write(passwordFile, secret + "\n")
+        try files.write(
+            files.main, "[MQTT]\nBroker=mqtts://broker.example.org\nUsername=van\nPasswordFile=\(passwordFile)\n")
+        let result = try await runProcess(try Binaries.path("wundercastd"), ["--check-config", "--config", files.main])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.split(separator: "\n").contains("PasswordFile=\(passwordFile)  # \(files.main):4"))
+        #expect(!(result.stdout + result.stderr).contains(secret))
+        try files.write(
+            files.dropIns + "/50-plain.conf", "[MQTT]\nBroker=mqtt://broker.example.org\nPassword=\(secret)\n")
+        let refused = try await runProcess(
+            try Binaries.path("wundercastd"), ["--check-config", "--config", files.main])
+        #expect(refused.status == 1)
+        #expect(!(refused.stdout + refused.stderr).contains(secret))
+        let errors = refused.stderr.split(separator: "\n")
+        #expect(errors.contains { $0.hasPrefix("\(files.dropIns)/50-plain.conf:3: Password= is refused") })
+        #expect(
+            errors.contains {
+                $0.hasPrefix("\(files.dropIns)/50-plain.conf:2: PasswordFile= would send the password in clear text")
+            })
+    }
 }

@@ -76,6 +76,14 @@ public final class MQTTClient: @unchecked Sendable {
     private var newest: [String: Message] = [:]
     /// Topics whose newest message has not been handed to libmosquitto on this connection.
     private var unsent: Set<String> = []
+    /// Messages to deliver once each, in order, before the newest of each topic (``publish(inOrder:)``);
+    /// each leaves when the broker took it. At most ``inOrderLimit``.
+    private var inOrder: [(topic: String, message: Message)] = []
+    /// How many of ``inOrder`` are handed to libmosquitto on this connection.
+    private var inOrderSent = 0
+    /// Message ids of ``inOrder`` messages in flight.
+    private var inOrderInFlight: Set<Int32> = []
+    static let inOrderLimit = 32
     /// Message ids in flight on this connection, and their topics.
     private var inFlight: [Int32: String] = [:]
     private var failures = 0
@@ -125,6 +133,26 @@ public final class MQTTClient: @unchecked Sendable {
             if case .finished = state { return }
             newest[topic] = Message(payload: payload, retain: retain)
             unsent.insert(topic)
+            sendUnsent()
+        }
+    }
+
+    /// Delivers `messages` once each, in this order, before any newest-of-a-topic message that
+    /// is not in flight yet (any thread): for sequences where each step must reach subscribers,
+    /// such as Home Assistant's removal of a discovered component (its config with the component
+    /// reduced to its platform, then the config without it). Not replaced by later messages,
+    /// and sent again after a reconnect until the broker took each. Beyond ``inOrderLimit``
+    /// waiting, the oldest are dropped.
+    public func publish(inOrder messages: [(topic: String, payload: [UInt8])], retain: Bool = true) {
+        loop.post { [self] in
+            if case .finished = state { return }
+            inOrder += messages.map { ($0.topic, Message(payload: $0.payload, retain: retain)) }
+            if inOrder.count > Self.inOrderLimit {
+                let dropped = inOrder.count - Self.inOrderLimit
+                logger.warning("MQTT broker \(settings.broker): \(dropped) ordered messages dropped while it is away")
+                inOrder.removeFirst(dropped)
+                inOrderSent = max(0, inOrderSent - dropped)
+            }
             sendUnsent()
         }
     }
@@ -298,6 +326,8 @@ public final class MQTTClient: @unchecked Sendable {
         inOutage = false
         loggedFailure = nil
         inFlight = [:]
+        inOrderSent = 0
+        inOrderInFlight = []
         unsent = Set(newest.keys)
         update {
             $0.connected = true; $0.since = Date()
@@ -327,6 +357,11 @@ public final class MQTTClient: @unchecked Sendable {
     /// next message (if one waited) sent.
     private func published(mid: Int32, reason: Int32) {
         if case .stopping(_, let offline, _) = state, mid == offline { return disconnectNow() }
+        if inOrderInFlight.remove(mid) != nil {
+            // The oldest handed over is the one acknowledged (the broker answers in order).
+            if !inOrder.isEmpty { inOrder.removeFirst() }
+            inOrderSent = max(0, inOrderSent - 1)
+        }
         let topic = inFlight.removeValue(forKey: mid)
         if reason >= 128 {
             let text = MosquittoHandle.reasonText(reason)
@@ -350,6 +385,15 @@ public final class MQTTClient: @unchecked Sendable {
     /// Hands libmosquitto the newest message of each topic that has none in flight.
     private func sendUnsent() {
         guard case .connected(let connection) = state else { return }
+        while inOrderSent < inOrder.count {
+            let (topic, message) = inOrder[inOrderSent]
+            let (code, mid) = connection.handle.publish(
+                topic: topic, payload: message.payload, qos: settings.qos, retain: message.retain)
+            guard code == MOSQ_ERR_SUCCESS.rawValue else { return }
+            inOrderSent += 1
+            inOrderInFlight.insert(mid)
+            inFlight[mid] = topic
+        }
         let busy = Set(inFlight.values)
         for topic in unsent.sorted() where !busy.contains(topic) {
             guard let message = newest[topic] else { continue }

@@ -64,6 +64,10 @@ let package = Package(
                 "WundercastProtocol", "WundercastPlaces", "WundercastFormats",
             ]),
 
+        // MQTT payloads: topics, the retained state, device tracker location, Home Assistant discovery, OwnTracks.
+        .target(
+            name: "WundercastFleet", dependencies: ["WundercastSupport", "WundercastModel", "WundercastProtocol"]),
+
         // Sockets, files, signals, the environment: the one syscall wrapper and its users.
         .target(name: "WundercastPOSIX", dependencies: ["CSignalfd", "CEpoll", "CTimex"]),
 

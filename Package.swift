@@ -162,6 +162,12 @@ let package = Package(
         .testTarget(
             name: "WundercastPipelineTests", dependencies: logic + ["WundercastTestSupport"]),
         .testTarget(
+            name: "WundercastFleetTests",
+            dependencies: [
+                "WundercastSupport", "WundercastModel", "WundercastProtocol", "WundercastFleet",
+                "WundercastTestSupport",
+            ]),
+        .testTarget(
             name: "WundercastPOSIXTests",
             dependencies: [
                 "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastConfiguration",

@@ -8,7 +8,7 @@ public enum PositionAccuracy {
     /// The most that rounding a coordinate to `decimals` decimals moves it, in metres: half a
     /// unit of the last decimal on both axes at the equator, where a degree of longitude is
     /// longest (``WundercastModel/Coordinate/distance(to:)``): 0.79 m at 5 decimals, 7.9 m at 4,
-    /// 787 m at 2. Decimals below 0 count as 0.
+    /// 786 m at 2. Decimals below 0 count as 0.
     public static func roundingError(decimals: Int) -> Double {
         var half = 0.5
         for _ in 0..<max(0, decimals) { half /= 10 }

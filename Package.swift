@@ -66,6 +66,10 @@ let package = Package(
                 "WundercastProtocol", "WundercastPlaces", "WundercastFormats",
             ]),
 
+        // MQTT payloads: topics, the retained state, device tracker location, Home Assistant discovery, OwnTracks.
+        .target(
+            name: "WundercastFleet", dependencies: ["WundercastSupport", "WundercastModel", "WundercastProtocol"]),
+
         // Sockets, files, signals, the environment: the one syscall wrapper and its users.
         .target(name: "WundercastPOSIX", dependencies: ["CSignalfd", "CEpoll", "CTimex"]),
 
@@ -163,6 +167,12 @@ let package = Package(
             ]),
         .testTarget(
             name: "WundercastPipelineTests", dependencies: logic + ["WundercastTestSupport"]),
+        .testTarget(
+            name: "WundercastFleetTests",
+            dependencies: [
+                "WundercastSupport", "WundercastModel", "WundercastProtocol", "WundercastFleet",
+                "WundercastTestSupport",
+            ]),
         .testTarget(
             name: "WundercastPOSIXTests",
             dependencies: [

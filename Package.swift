@@ -5,7 +5,7 @@ import PackageDescription
 /// and the tests that run it whole depend on all of them.
 let logic: [Target.Dependency] = [
     "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastConfiguration", "WundercastProtocol",
-    "WundercastPlaces", "WundercastFormats", "WundercastPipeline",
+    "WundercastPlaces", "WundercastFormats", "WundercastPipeline", "WundercastFleet",
 ]
 
 /// Every Swift target is built in Swift 6 language mode (strict concurrency is part of it).
@@ -47,7 +47,7 @@ let package = Package(
         // The configuration: its keys, the INI parser, defaults, the effective text, the rules between keys.
         .target(
             name: "WundercastConfiguration",
-            dependencies: ["WundercastSupport", "WundercastModel", "WundercastProviders"]),
+            dependencies: ["WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastFleet"]),
         // The socket protocol: requests, responses, the state's views for public and precise readers.
         .target(name: "WundercastProtocol", dependencies: ["WundercastSupport", "WundercastModel"]),
         // Places: the city table (its file format, search, nearest city), names, online geocoding.

@@ -1,3 +1,4 @@
+import WundercastFleet
 import WundercastSupport
 
 extension Configuration {
@@ -113,27 +114,28 @@ extension Configuration {
                 c.mqtt.discoveryPrefix = try topicPrefix(v)
             },
             Key(name: "OwnTracks") { (c, v) throws(InvalidValue) in
-                c.mqtt.ownTracks = v.isEmpty ? nil : try OwnTracksDevice(v)
+                guard !v.isEmpty else { return c.mqtt.ownTracks = nil }
+                do throws(FleetTopicError) {
+                    c.mqtt.ownTracks = try OwnTracksDevice(v)
+                } catch {
+                    throw InvalidValue(error.problemText + " (two topic levels; example: alice/van)")
+                }
             },
         ])
 
-    /// A topic prefix published under (`TopicPrefix=`, `DiscoveryPrefix=`): a topic name (MQTT 5
-    /// §4.7) that holds no wildcard (`+`, `#`), NUL or other control character, neither starts
-    /// nor ends with `/` (the daemon adds its own levels), does not start with `$` (brokers keep
-    /// those topics, `$SYS`), at most 32767 bytes (half of what a topic may be: the levels the
-    /// daemon adds need room).
+    /// A topic prefix published under (`TopicPrefix=`, `DiscoveryPrefix=`): a topic name as the
+    /// fleet's one rule has it (``WundercastFleet/TopicName``: no wildcard, control character or
+    /// noncharacter, no leading `$`) that neither starts nor ends with `/` (the daemon adds its
+    /// own levels).
     static func topicPrefix(_ v: String) throws(InvalidValue) -> String {
-        if v.contains(where: { $0 == "+" || $0 == "#" }) {
-            throw InvalidValue("contains + or #, MQTT's wildcards, which a topic published to may not hold")
-        }
-        if v.unicodeScalars.contains(where: UntrustedText.isControl) {
-            throw InvalidValue("contains a control character (NUL or another)")
-        }
         if v.hasPrefix("/") || v.hasSuffix("/") {
             throw InvalidValue("starts or ends with / (the daemon adds its own levels: PREFIX/state, …)")
         }
-        if v.hasPrefix("$") { throw InvalidValue("starts with $, which brokers keep for their own topics ($SYS)") }
-        guard v.utf8.count <= 32_767 else { throw InvalidValue("is longer than 32767 bytes") }
+        do throws(FleetTopicError) {
+            try TopicName.validate(v, as: .topicPrefix)
+        } catch {
+            throw InvalidValue(error.problemText)
+        }
         return v
     }
 }
@@ -189,42 +191,6 @@ public enum MQTTQoS: Int, Sendable, CaseIterable {
     case atMostOnce = 0
     /// 1: acknowledged by the broker (PUBACK), sent again until it is.
     case atLeastOnce = 1
-}
-
-/// Who publishes to OwnTracks (`[MQTT] OwnTracks=user/device`).
-public struct OwnTracksDevice: Sendable, Equatable, CustomStringConvertible {
-    /// The OwnTracks user, a single topic level: non-empty, no `/`, `+`, `#` or control character.
-    public var user: String
-    /// The OwnTracks device, a single topic level as ``user``.
-    public var device: String
-
-    /// `user/device` split; `nil` when either part is not a topic level.
-    public init?(user: String, device: String) {
-        guard Self.isLevel(user), Self.isLevel(device) else { return nil }
-        self.user = user
-        self.device = device
-    }
-
-    /// `owntracks/<user>/<device>`: the topic OwnTracks' apps and Recorder use.
-    public var topic: String { "owntracks/\(user)/\(device)" }
-
-    /// `user/device`, as `OwnTracks=` reads it back.
-    public var description: String { "\(user)/\(device)" }
-
-    init(_ v: String) throws(Configuration.InvalidValue) {
-        let parts = v.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let device = OwnTracksDevice(user: String(parts[0]), device: String(parts[1])) else {
-            throw Configuration.InvalidValue(
-                "is not user/device (two topic levels, each non-empty, without /, +, # or control characters; example: alice/van)"
-            )
-        }
-        self = device
-    }
-
-    private static func isLevel(_ s: String) -> Bool {
-        !s.isEmpty && !s.contains(where: { "/+#".contains($0) })
-            && !s.unicodeScalars.contains(where: UntrustedText.isControl)
-    }
 }
 
 // MARK: - The rules between [MQTT] keys

@@ -1,4 +1,5 @@
 import Testing
+import WundercastFleet
 
 @testable import WundercastConfiguration
 
@@ -92,7 +93,7 @@ import Testing
         .init("[MQTT]\nDiscovery=off\nDiscovery=yes") { $0.mqtt.discovery = true },
         .init("[MQTT]\nDiscoveryPrefix=ha") { $0.mqtt.discoveryPrefix = "ha" },
         .init("[MQTT]\nDiscoveryPrefix=site/ha") { $0.mqtt.discoveryPrefix = "site/ha" },
-        .init("[MQTT]\nOwnTracks=alice/van") { $0.mqtt.ownTracks = OwnTracksDevice(user: "alice", device: "van") },
+        .init("[MQTT]\nOwnTracks=alice/van") { $0.mqtt.ownTracks = try? OwnTracksDevice("alice/van") },
         .init("[MQTT]\nOwnTracks=a/b\nOwnTracks=") { $0.mqtt.ownTracks = nil },
     ]
 
@@ -105,7 +106,7 @@ import Testing
         let device = try #require(try Configuration.parse("[MQTT]\nOwnTracks=alice/van").mqtt.ownTracks)
         #expect(device.user == "alice" && device.device == "van")
         #expect(device.topic == "owntracks/alice/van")
-        #expect(OwnTracksDevice(user: "a/b", device: "c") == nil)
+        #expect((try? OwnTracksDevice("a/b/c")) == nil)
     }
 
     // MARK: Bad values
@@ -113,10 +114,13 @@ import Testing
     static let brokerExamples = "(examples: mqtt://localhost, mqtts://broker.example.org:8883, mqtt://[::1]:1883)"
     static let clientID =
         "is not an MQTT client id: 1 to 64 letters A-Z and a-z, digits, - and _ (empty: the daemon's own)"
-    static let wildcard = "contains + or #, MQTT's wildcards, which a topic published to may not hold"
+    static func wildcard(_ c: String) -> String {
+        "contains \"\(c)\", an MQTT wildcard, which a published topic must not contain"
+    }
     static let slash = "starts or ends with / (the daemon adds its own levels: PREFIX/state, …)"
-    static let ownTracks =
-        "is not user/device (two topic levels, each non-empty, without /, +, # or control characters; example: alice/van)"
+    static func ownTracks(_ problem: String = "is not of the form user/device") -> String {
+        problem + " (two topic levels; example: alice/van)"
+    }
     static let qos = "is not 0 or 1 (the MQTT QoS of what is published: 0 at most once, 1 at least once)"
     static let precision =
         "is not an integer from 0 to 4 (decimals of published latitude/longitude; empty: [Weather] Precision=)"
@@ -151,14 +155,14 @@ import Testing
         ("ClientID", "van.1", clientID),
         ("ClientID", "vän", clientID),
         ("ClientID", "a+b", clientID),
-        ("TopicPrefix", "a/+/b", wildcard),
-        ("TopicPrefix", "fleet/#", wildcard),
+        ("TopicPrefix", "a/+/b", wildcard("+")),
+        ("TopicPrefix", "fleet/#", wildcard("#")),
         ("TopicPrefix", "/fleet", slash),
         ("TopicPrefix", "fleet/", slash),
         ("TopicPrefix", "/", slash),
-        ("TopicPrefix", "$SYS/x", "starts with $, which brokers keep for their own topics ($SYS)"),
+        ("TopicPrefix", "$SYS/x", "starts with \"$\", which MQTT reserves for the broker's own topics"),
         ("DiscoveryPrefix", "", "is empty (Home Assistant's is homeassistant)"),
-        ("DiscoveryPrefix", "home/+", wildcard),
+        ("DiscoveryPrefix", "home/+", wildcard("+")),
         ("DiscoveryPrefix", "homeassistant/", slash),
         ("CAFile", "ca.pem", "is not an absolute path"),
         ("CertFile", "/etc/ssl/", "ends in /: it names a directory, not a file"),
@@ -170,12 +174,12 @@ import Testing
         ("Precision", "5", precision),
         ("Precision", "-1", precision),
         ("Discovery", "maybe", "is not a boolean (yes or no)"),
-        ("OwnTracks", "alice", ownTracks),
-        ("OwnTracks", "alice/", ownTracks),
-        ("OwnTracks", "/van", ownTracks),
-        ("OwnTracks", "a/b/c", ownTracks),
-        ("OwnTracks", "a+/b", ownTracks),
-        ("OwnTracks", "a/#", ownTracks),
+        ("OwnTracks", "alice", ownTracks()),
+        ("OwnTracks", "alice/", ownTracks()),
+        ("OwnTracks", "/van", ownTracks()),
+        ("OwnTracks", "a/b/c", ownTracks()),
+        ("OwnTracks", "a+/b", ownTracks(wildcard("+"))),
+        ("OwnTracks", "a/#", ownTracks(wildcard("#"))),
         ("ClientID", String(repeating: "x", count: 65), clientID),
     ]
 
@@ -194,13 +198,16 @@ import Testing
             "Broker=\"broker.lan:1883\" does not start with mqtt:// or mqtts://"),
         .init(
             "[MQTT]\nTopicPrefix=a\u{0}b", line: 2,
-            "TopicPrefix=\"a\\u{0}b\" contains a control character (NUL or another)"),
+            "TopicPrefix=\"a\\u{0}b\" contains U+0000, a control character, which an MQTT topic must not contain"),
         .init("[MQTT]\nUsername=van\u{7}", line: 2, "Username=\"van\\u{7}\" contains a control character"),
         .init("[MQTT]\nPasswordFile=mqtt.pw", line: 2, "PasswordFile= is not an absolute path \(notRepeated)"),
         .init(
             "[MQTT]\nPasswordFile=/etc/", line: 2,
             "PasswordFile= ends in /: it names a directory, not a file \(notRepeated)"),
-        .init("[MQTT]\nOwnTracks=a\u{1}/b", line: 2, "OwnTracks=\"a\\u{1}/b\" \(ownTracks)"),
+        .init(
+            "[MQTT]\nOwnTracks=a\u{1}/b", line: 2,
+            "OwnTracks=\"a\\u{1}/b\" \(ownTracks("contains U+0001, a control character, which an MQTT topic must not contain"))"
+        ),
         .init(
             "[MQTT]\nColour=blue", line: 2,
             "unknown key Colour= in [MQTT] (known keys: Broker, ClientID, TopicPrefix, Username, PasswordFile, CAFile, CertFile, KeyFile, QoS, Precision, Discovery, DiscoveryPrefix, OwnTracks)"

@@ -53,7 +53,7 @@ public struct FleetTopicError: Error, Sendable, Equatable, CustomStringConvertib
         "\(field.rawValue) \(Self.quoted(value)): \(problemText)"
     }
 
-    private var problemText: String {
+    public var problemText: String {
         switch problem {
         case .empty: "is empty"
         case .wildcard(let scalar):

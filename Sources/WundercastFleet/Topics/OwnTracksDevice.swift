@@ -2,7 +2,7 @@
 /// `owntracks/<user>/<device>`, the topic the OwnTracks apps publish to
 /// (https://owntracks.org/booklet/tech/json/#topics), which Home Assistant's OwnTracks
 /// integration and OwnTracks Recorder read.
-public struct OwnTracksDevice: Sendable, Equatable {
+public struct OwnTracksDevice: Sendable, Equatable, CustomStringConvertible {
     /// The first level after `owntracks/`.
     public let user: String
     /// The second level; the tracker id comes from it (``trackerID``).
@@ -24,6 +24,9 @@ public struct OwnTracksDevice: Sendable, Equatable {
 
     /// `owntracks/<user>/<device>`.
     public var topic: String { "owntracks/\(user)/\(device)" }
+
+    /// `user/device`, as `[MQTT] OwnTracks=` reads it back.
+    public var description: String { "\(user)/\(device)" }
 
     /// `tid`, the initials an OwnTracks map shows: the last two characters of the device name,
     /// as the apps default to ("The tid defaults to the last two characters of the topic",

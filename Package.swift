@@ -89,7 +89,9 @@ let package = Package(
             dependencies: ["WundercastSupport", "WundercastModel", "WundercastPOSIX", "CMosquitto"]),
         .target(
             name: "WundercastServer",
-            dependencies: logic + ["WundercastPOSIX", "WundercastGPSD", "WundercastHTTP", "WundercastSystemd"]),
+            dependencies: logic + [
+                "WundercastPOSIX", "WundercastGPSD", "WundercastHTTP", "WundercastSystemd", "WundercastMQTT",
+            ]),
 
         // wundercastctl's argument parsing, connection and commands (tested without a process).
         .target(

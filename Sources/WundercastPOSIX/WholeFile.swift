@@ -145,6 +145,14 @@ public enum WholeFile {
         }
     }
 
+    /// Removes the file at `path`; a file that is not there is no error.
+    ///
+    /// - Throws: ``Errno`` from `unlink` (but `ENOENT`).
+    public static func remove(_ path: String) throws(Errno) {
+        guard unlink(path) != 0, errno != ENOENT else { return }
+        throw Errno(call: "unlink", subject: path, code: errno)
+    }
+
     /// Removes the temporary files a crash of ``writeAtomically(_:to:permissions:)`` left
     /// beside `path` (`PATH.tmp-XXXXXX`; nothing else is touched). Call it before anyone writes
     /// `path`. Returns the names removed; a directory that cannot be read removes nothing.

@@ -74,6 +74,11 @@ extension Daemon.Instance {
                 server: server, ownedPath: ownedPath, pathFromCommandLine: options.socketPath != nil,
                 settings: { [self] in socketSettings($0) }, logger: logger),
             Daemon.RestartPart(inForce: startupCache),
+            Daemon.FleetPart(
+                fleet: fleet,
+                make: { [self] setup, configuration, places in
+                    fleetPublisher(setup, configuration: configuration, places: places)
+                }),
             Daemon.HealthPart(health: health),
         ]
     }

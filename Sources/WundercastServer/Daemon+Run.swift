@@ -104,6 +104,7 @@ extension Daemon.Instance {
                     store: store, server: server, views: { [self] in viewer.views($0) },
                     journalViews: { [self] in journalViewer.views($0) }, health: health,
                     notifier: notifier, logger: logger),
+                fleet,
                 Watchdog(
                     notifier: notifier, server: server, service: { pipelines.current.service }, wake: wake,
                     logger: logger),

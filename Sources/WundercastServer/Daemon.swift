@@ -116,10 +116,18 @@ public enum Daemon {
         }
         // Every other log line of the daemon passes the provider's secrets (an API key) through redaction.
         let logger = unredacted.redacting(provider.secrets)
+        let fleet: FleetSetup?
+        do throws(FleetSetupError) {
+            fleet = try fleetSetup(configuration)
+        } catch {
+            writeError("wundercastd: \(error)\n")
+            return 1
+        }
         let ready = await resolvingFallback(configuration, places: places, logger: logger)
         let daemon = Instance(
             configuration: ready, loaded: configuration, options: options, logger: logger, unredacted: unredacted,
-            reactor: reactor, weather: WeatherSide(ready, provider: provider, places: places, logger: logger))
+            reactor: reactor, weather: WeatherSide(ready, provider: provider, places: places, logger: logger),
+            fleet: fleet)
         return await daemon.run()
     }
 
@@ -166,6 +174,8 @@ public enum Daemon {
         /// The configuration in force and what it made; reloads go through it.
         let source: ConfigurationSource
         let pipelines: PipelineRunner
+        /// The MQTT publisher (none without `[MQTT] Broker=`); a reload replaces it.
+        let fleet: FleetRunner
         /// `[Cache]` as read at start: the kept file is read once, so this stays in force until a
         /// restart, whatever a reload reads (``RestartPart`` compares with it).
         let startupCache: Configuration.CacheSettings
@@ -177,7 +187,7 @@ public enum Daemon {
         ///   - reactor: the daemon's one event loop (gpsd's readers run on it).
         init(
             configuration: Configuration, loaded: Configuration, options: Options, logger: Logger,
-            unredacted: Logger, reactor: EventLoop, weather: Daemon.WeatherSide
+            unredacted: Logger, reactor: EventLoop, weather: Daemon.WeatherSide, fleet: FleetSetup? = nil
         ) {
             self.options = options
             self.reactor = reactor
@@ -201,6 +211,20 @@ public enum Daemon {
                 Daemon.Pipeline(
                     configuration, weather: weather, authorization: decisions.status, store: store, health: health,
                     loop: reactor))
+            self.fleet = FleetRunner(nil)
+            self.fleet.replace(with: fleetPublisher(fleet, configuration: configuration, places: weather.places))
+        }
+
+        /// The publisher of `setup` (`nil`: MQTT off), its positions at `[MQTT] Precision=`.
+        func fleetPublisher(_ setup: FleetSetup?, configuration: Configuration, places: PlaceFinder) -> FleetPublisher?
+        {
+            guard let setup else { return nil }
+            let viewer = StateViewer(publicPrecision: configuration.mqttPrecision, places: places)
+            let stateDirectory = Environment.value("STATE_DIRECTORY").flatMap { $0.split(separator: ":").first }
+            return FleetPublisher(
+                setup: setup, store: store, view: { viewer.views($0).public },
+                recordPath: stateDirectory.map { "\($0)/mqtt-discovery" }, clock: ContinuousLoopClock(loop: reactor),
+                logger: logger)
         }
 
         /// The configuration in force.

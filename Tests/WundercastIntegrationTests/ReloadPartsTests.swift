@@ -9,7 +9,7 @@ import Testing
 /// configuration source's (``ConfigurationPart/touches(_:_:)``).
 @Suite struct ReloadPartsTests {
     enum Part: CaseIterable {
-        case authorization, weather, pipeline, socket, viewers, restart, health
+        case authorization, weather, pipeline, socket, viewers, restart, health, fleet
     }
 
     /// Which parts of the configuration source a reload from `old` to `new` touches.
@@ -17,7 +17,7 @@ import Testing
         let parts: [Part: any ConfigurationPart.Type] = [
             .authorization: Daemon.AuthorizationPart.self, .weather: Daemon.WeatherPart.self,
             .pipeline: Daemon.PipelinePart.self, .socket: Daemon.SocketPart.self, .viewers: Daemon.ViewersPart.self,
-            .restart: Daemon.RestartPart.self, .health: Daemon.HealthPart.self,
+            .restart: Daemon.RestartPart.self, .health: Daemon.HealthPart.self, .fleet: Daemon.FleetPart.self,
         ]
         return Set(parts.filter { $0.value.touches(old, new) }.keys)
     }
@@ -61,26 +61,19 @@ import Testing
         "Cache.Path": ("/var/tmp/state.json", .restart),
         "Cache.Precision": ("1", .restart),
         "Cache.ClockSyncFile": ("", .restart),
-    ]
-
-    /// Keys the daemon does not apply yet, with a valid value other than the default: `[MQTT]`,
-    /// whose part lands with the MQTT adapter (issue 16). A reload must restart nothing for them;
-    /// once a part applies one, ``aPendingKeyTouchesNoPartYet(key:)`` fails and the key moves to
-    /// ``changes`` with its part.
-    static let pending: [String: String] = [
-        "MQTT.Broker": "mqtt://localhost",
-        "MQTT.ClientID": "van",
-        "MQTT.TopicPrefix": "fleet/van",
-        "MQTT.Username": "van",
-        "MQTT.PasswordFile": "/etc/wundercast/mqtt.password",
-        "MQTT.CAFile": "/etc/ssl/ca.pem",
-        "MQTT.CertFile": "/etc/wundercast/van.crt",
-        "MQTT.KeyFile": "/etc/wundercast/van.key",
-        "MQTT.QoS": "0",
-        "MQTT.Precision": "1",
-        "MQTT.Discovery": "no",
-        "MQTT.DiscoveryPrefix": "ha",
-        "MQTT.OwnTracks": "alice/van",
+        "MQTT.Broker": ("mqtt://localhost", .fleet),
+        "MQTT.ClientID": ("van", .fleet),
+        "MQTT.TopicPrefix": ("fleet/van", .fleet),
+        "MQTT.Username": ("van", .fleet),
+        "MQTT.PasswordFile": ("/etc/wundercast/mqtt.password", .fleet),
+        "MQTT.CAFile": ("/etc/ssl/ca.pem", .fleet),
+        "MQTT.CertFile": ("/etc/wundercast/van.crt", .fleet),
+        "MQTT.KeyFile": ("/etc/wundercast/van.key", .fleet),
+        "MQTT.QoS": ("0", .fleet),
+        "MQTT.Precision": ("1", .fleet),
+        "MQTT.Discovery": ("no", .fleet),
+        "MQTT.DiscoveryPrefix": ("ha", .fleet),
+        "MQTT.OwnTracks": ("alice/van", .fleet),
     ]
 
     static var allKeys: [String] {
@@ -88,19 +81,10 @@ import Testing
     }
 
     @Test func everyKeyIsInTheTable() {
-        #expect(Set(Self.allKeys) == Set(Self.changes.keys).union(Self.pending.keys))
-        #expect(Set(Self.changes.keys).isDisjoint(with: Self.pending.keys))
+        #expect(Set(Self.allKeys) == Set(Self.changes.keys))
     }
 
-    @Test(arguments: ReloadPartsTests.pending.keys.sorted())
-    func aPendingKeyTouchesNoPartYet(key: String) throws {
-        let parts = key.split(separator: ".")
-        let changed = try Configuration.parse("[\(parts[0])]\n\(parts[1])=\(Self.pending[key] ?? "")\n")
-        #expect(changed != Configuration(), "\(key) is the default")
-        #expect(Self.touched(Configuration(), changed).isEmpty, "\(key) is applied now: move it to changes")
-    }
-
-    @Test(arguments: ReloadPartsTests.allKeys.filter { ReloadPartsTests.pending[$0] == nil })
+    @Test(arguments: ReloadPartsTests.allKeys)
     func aChangedKeyRestartsItsPart(key: String) throws {
         let change = try #require(Self.changes[key], "\(key) has no entry")
         let parts = key.split(separator: ".")

@@ -23,8 +23,9 @@ import Testing
             Self.values("RestrictAddressFamilies", in: s).first?.split(separator: " ").contains("AF_NETLINK") == true)
         #expect(Self.values("MemoryMax", in: s) == ["96M"])
         #expect(Self.values("TasksMax", in: s) == ["64"])
-        // The one credential a provider reads (ProviderSetupTests.systemdsCredentialServesAsTheKey).
-        #expect(Self.values("LoadCredential", in: s) == ["openweathermap"])
+        // The credentials the daemon reads: a provider's key (ProviderSetupTests.systemdsCredentialServesAsTheKey)
+        // and the MQTT broker's password (FleetSetupTests).
+        #expect(Self.values("LoadCredential", in: s) == ["openweathermap", "mqtt"])
         #expect(Self.values("DynamicUser", in: s) == ["yes"])
     }
 

@@ -43,35 +43,15 @@ final class PipelineRunner: DaemonService {
 
     func run() async {
         let inbox = self.inbox
-        await withTaskCancellationHandler {
-            await withTaskGroup(of: Void.self) { group in
-                var stopRunning: AsyncStream<Void>.Continuation?
-                for await pipeline in pipelines {
-                    if let stopRunning {
-                        stopRunning.finish()
-                        await group.next()  // the old one ended: its fetch, its gpsd connection
-                    }
-                    let (stop, stopSink) = AsyncStream<Void>.makeStream()
-                    stopRunning = stopSink
-                    group.addTask { await Self.serve(pipeline, until: stop) }
-                }
-                stopRunning?.finish()
-                await group.waitForAll()
-            }
-        } onCancel: {
-            inbox.finish()
+        await OneAtATime.run(pipelines, finish: { inbox.finish() }) { pipeline, stop in
+            await Self.serve(pipeline, until: stop)
         }
     }
 
     /// Runs `pipeline` until `stop` ends (or the task is cancelled), then closes its location
     /// stream and waits for its gpsd readers to end.
     private static func serve(_ pipeline: Daemon.Pipeline, until stop: AsyncStream<Void>) async {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await pipeline.service.run() }
-            group.addTask { for await _ in stop {} }
-            await group.next()  // stopped, or the service ended by itself
-            group.cancelAll()
-        }
+        await OneAtATime.run({ await pipeline.service.run() }, until: stop)
         pipeline.locationManager.close()
         await pipeline.locationManager.ended()
         await pipeline.gpsd.readersEnded()

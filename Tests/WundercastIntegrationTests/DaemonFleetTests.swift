@@ -1,0 +1,115 @@
+import Foundation
+import Synchronization
+import Testing
+import WundercastTestSupport
+
+/// The real daemon publishing into a real broker (issue 16): availability, state, location and
+/// one discovery message; `offline` by the will when the daemon is killed, by the daemon itself
+/// on a clean stop; the broker restarted mid-stream; Home Assistant's birth message; a reload.
+@Suite(
+    .serialized, .timeLimit(.minutes(2)),
+    .enabled(if: MosquittoBroker.isInstalled, "needs Debian's mosquitto and mosquitto-clients"))
+struct DaemonFleetTests {
+    func configuration(broker: Int, http: FixtureHTTPServer, extra: String = "") -> String {
+        """
+        [Weather]
+        URL=\(http.baseURL)
+        [Location]
+        Authorization=denied
+        GPSD=127.0.0.1:1
+        Fallback=59.9139,10.7522
+        [MQTT]
+        Broker=mqtt://127.0.0.1:\(broker)
+        TopicPrefix=wundercast/van
+        Precision=2
+        \(extra)
+        """
+    }
+
+    func json(_ line: String, topic: String) throws -> [String: Any] {
+        let payload = String(line.dropFirst(topic.count + 1))
+        return try #require(try JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any], "\(line)")
+    }
+
+    /// What a newcomer sees with `mosquitto_sub -v -t '#'`: availability, the state (fresh, no
+    /// ages, the position at `[MQTT] Precision=`), the location for the device tracker, and one
+    /// discovery message; a clean stop says `offline`.
+    @Test func theDaemonPublishesAvailabilityStateLocationAndDiscovery() async throws {
+        let broker = try await MosquittoBroker.start()
+        let http = try await FixtureHTTPServer()
+        let subscriber = try broker.subscribe()
+        let state = try DatagramSocket.temporaryDirectory()
+        let daemon = try await DaemonProcess(
+            configuration: configuration(broker: broker.port, http: http), environment: ["STATE_DIRECTORY": state])
+        try await subscriber.waitFor(topic: "wundercast/van/availability", payload: "online")
+        let fresh = try await subscriber.waitFor("a fresh state", timeout: .seconds(60)) {
+            $0.hasPrefix("wundercast/van/state ") && $0.contains(#""status":"fresh""#)
+        }
+        let published = try json(fresh, topic: "wundercast/van/state")
+        #expect(published["ageSeconds"] == nil, "no age in a retained state")
+        let location = try #require(published["location"] as? [String: Any])
+        #expect(location["ageSeconds"] == nil)
+        #expect(location["latitude"] as? Double == 59.91, "\(location)")
+        #expect(location["longitude"] as? Double == 10.75, "\(location)")
+        let tracker = try await subscriber.waitFor("the location") { $0.hasPrefix("wundercast/van/location ") }
+        let attributes = try json(tracker, topic: "wundercast/van/location")
+        #expect(attributes["latitude"] as? Double == 59.91)
+        #expect(attributes["longitude"] as? Double == 10.75)
+        #expect((attributes["gps_accuracy"] as? Int ?? 0) >= 500, "at least the rounding error of 2 decimals")
+        let discovery = try await subscriber.waitFor("discovery") {
+            $0.hasPrefix("homeassistant/device/wundercast-") && $0.contains("/config ")
+        }
+        #expect(discovery.contains(#""default_entity_id""#) && !discovery.contains("object_id"), "\(discovery)")
+        #expect(subscriber.lines.count(where: { $0.hasPrefix("homeassistant/") }) == 1, "discovery sent once")
+        #expect(FileManager.default.fileExists(atPath: state + "/mqtt-discovery"), "what was published is kept")
+        #expect(await daemon.stop() == 0)
+        try await subscriber.waitFor(topic: "wundercast/van/availability", payload: "offline")
+        #expect(subscriber.lines.count(where: { $0.hasPrefix("homeassistant/") }) == 1, "never with state updates")
+    }
+
+    /// kill -9: the broker publishes the will, `offline`, retained.
+    @Test func aKilledDaemonIsOfflineByItsWill() async throws {
+        let broker = try await MosquittoBroker.start()
+        let http = try await FixtureHTTPServer()
+        let subscriber = try broker.subscribe("wundercast/van/availability")
+        let daemon = try await DaemonProcess(configuration: configuration(broker: broker.port, http: http))
+        try await subscriber.waitFor(topic: "wundercast/van/availability", payload: "online")
+        daemon.signal(SIGKILL)
+        try await subscriber.waitFor(topic: "wundercast/van/availability", payload: "offline")
+        let late = try broker.subscribe("wundercast/van/availability")
+        try await late.waitFor(topic: "wundercast/van/availability", payload: "offline")
+    }
+
+    /// The broker restarts (keeping nothing): the daemon reconnects, says `online` again and
+    /// publishes the current state and discovery; Home Assistant's birth message brings
+    /// discovery again; `now` is answered throughout.
+    @Test func aRestartedBrokerGetsTheCurrentStateAndDiscoveryAgain() async throws {
+        let first = try await MosquittoBroker.start()
+        let http = try await FixtureHTTPServer()
+        let daemon = try await DaemonProcess(configuration: configuration(broker: first.port, http: http))
+        let watching = try first.subscribe()
+        try await watching.waitFor("a fresh state", timeout: .seconds(60)) {
+            $0.hasPrefix("wundercast/van/state ") && $0.contains(#""status":"fresh""#)
+        }
+        await first.stop()
+        #expect(try await daemon.now()["status"] as? String == "fresh", "the socket does not wait for the broker")
+        let second = try await MosquittoBroker.start(port: first.port)
+        let subscriber = try second.subscribe()
+        try await subscriber.waitFor(topic: "wundercast/van/availability", payload: "online", timeout: .seconds(60))
+        try await subscriber.waitFor("the state again") { $0.hasPrefix("wundercast/van/state ") }
+        try await subscriber.waitFor("discovery again") { $0.hasPrefix("homeassistant/device/") }
+        let before = subscriber.lines.count(where: { $0.hasPrefix("homeassistant/device/") })
+        let birth = try await runProcess(
+            "/usr/bin/mosquitto_pub",
+            ["-h", "127.0.0.1", "-p", String(second.port), "-t", "homeassistant/status", "-m", "online"])
+        #expect(birth.status == 0, "\(birth.stderr)")
+        let seen = Mutex(0)
+        try await subscriber.waitFor("discovery after the birth message") { line in
+            seen.withLock { count in
+                if line.hasPrefix("homeassistant/device/") { count += 1 }
+                return count > before
+            }
+        }
+        #expect(await daemon.stop() == 0)
+    }
+}

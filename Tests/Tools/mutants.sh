@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The mutation check (issues 5, 6, 7, 14 and 15): applies each mutant below to the sources, one at a
+# The mutation check (issues 5, 6, 7, 14, 15 and 16): applies each mutant below to the sources, one at a
 # time, rebuilds, runs the unit tests (or the tests a mutant names), and fails if any mutant survives
 # (the tests still pass) or only hangs them. Each mutant breaks one promise of the core or, from
 # issue 14 on, of the adapters and the server around it (access control, socket limits, the gpsd
@@ -79,6 +79,10 @@ mutants=(
   "broadcasts not coalesced (a change the busy loop had not sent yet still queues a job of its own)|Sources/WundercastServer/Socket/SocketServer.swift|guard first else { return }|guard first else { loop.post { guard !self.stopped else { return }; self.cache?.update(views); self.deliverToWatchers() }; return }|BroadcastCoalescingTests"
   "a password goes over plain mqtt:// to any broker|Sources/WundercastConfiguration/Configuration+MQTT.swift|public var allowsPassword: Bool { usesTLS \|\| isLoopback }|public var allowsPassword: Bool { true }|MQTTConfigurationTests"
   "[MQTT] Precision= finer than [Weather] Precision= allowed|Sources/WundercastConfiguration/Configuration+MQTT.swift|if let precision = mqtt.precision, precision > weather {|if let precision = mqtt.precision, precision > weather + 4 {|MQTTConfigurationTests"
+  # Issue 16: the MQTT publisher and its client, against a real broker.
+  "MQTT discovery sent with every state change|Sources/WundercastServer/Services/FleetPublisher.swift|last[message.topic] = message.payload|last[message.topic] = message.payload; if let discovery = setup.discovery { client.publish(discovery.message) }|DaemonFleetTests/theDaemonPublishesAvailabilityStateLocationAndDiscovery"
+  "MQTT: the states published while the broker was away sent after a reconnect, oldest first|Sources/WundercastMQTT/MQTTClient.swift|newest[topic] = Message(payload: payload, retain: retain)|newest[topic] = Message(payload: payload, retain: retain); inOrder.append((topic, Message(payload: payload, retain: retain)))|MQTTClientTests/aRestartedBrokerGetsOnlineAndOnlyTheNewestStateAgain"
+  "MQTT: a first connect to a broker that is down never retried|Sources/WundercastMQTT/MQTTClient.swift|guard case .backingOff = state else { return }|guard case .idle = state else { return }|MQTTClientTests/aBrokerDownAtStartIsConnectedOnceItListensWithTheNewestState"
 )
 
 only=${MUTANT:-${1:-}}

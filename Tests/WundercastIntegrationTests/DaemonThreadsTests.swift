@@ -64,6 +64,43 @@ import WundercastTestSupport
         return problems.map { "\($0): \(names)" }
     }
 
+    /// At rest the pool's threads leave after libdispatch's idle time-out (about 5 s); no
+    /// event tells another process of a thread's end, so /proc is looked at every 0.25 s
+    /// until they have gone (a deadline of 20 s: a fail, not a hang, if they stay).
+    static func expectFewAtRest(_ daemon: DaemonProcess) async throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(20)
+        var rest = threads(of: daemon.pid)
+        while rest.count > 4 || !problems(rest).isEmpty, clock.now < deadline {
+            try await Task.sleep(for: .milliseconds(250))
+            rest = threads(of: daemon.pid)
+        }
+        print("threads at rest: \(rest.values.sorted())")
+        #expect(rest.count <= 4, "at rest: \(rest.values.sorted())")
+        #expect(problems(rest).isEmpty, "\(problems(rest))")
+    }
+
+    /// With `[MQTT]` on and connected, publishing: the same threads at rest. libmosquitto has no
+    /// thread of its own (the reactor drives it); the short-lived connect thread
+    /// (`wundercast-mqtt`, getaddrinfo and connect) is gone once connected.
+    @Test(.enabled(if: MosquittoBroker.isInstalled, "needs Debian's mosquitto"))
+    func withMQTTOnTheThreadsAtRestAreTheSame() async throws {
+        let gpsd = try FakeGPSD(script: [.fix(latitude: Self.home.latitude, longitude: Self.home.longitude), .hold])
+        defer { gpsd.stop() }
+        let http = try await FixtureHTTPServer()
+        defer { http.stop() }
+        let broker = try await MosquittoBroker.start()
+        let subscriber = try broker.subscribe("wundercast/threads/state")
+        let daemon = try await DaemonProcess(
+            configuration: Self.configuration(gpsdPort: gpsd.port, http: http)
+                + "\n[MQTT]\nBroker=mqtt://127.0.0.1:\(broker.port)\nTopicPrefix=wundercast/threads\n")
+        try await subscriber.waitFor("a fresh state on the broker", timeout: .seconds(60)) {
+            $0.contains(#""status":"fresh""#)
+        }
+        try await Self.expectFewAtRest(daemon)
+        await daemon.stop()
+    }
+
     @Test func fewThreadsAtRestAndWhileFixesStream() async throws {
         let gpsd = try FakeGPSD(script: [.fix(latitude: Self.home.latitude, longitude: Self.home.longitude), .hold])
         defer { gpsd.stop() }
@@ -78,19 +115,7 @@ import WundercastTestSupport
         let fetched = Self.threads(of: daemon.pid)
         print("threads once the weather is fetched: \(fetched.values.sorted())")
         #expect(Self.problems(fetched).isEmpty, "\(Self.problems(fetched))")
-        // At rest the pool's threads leave after libdispatch's idle time-out (about 5 s); no
-        // event tells another process of a thread's end, so /proc is looked at every 0.25 s
-        // until they have gone (a deadline of 20 s: a fail, not a hang, if they stay).
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(20)
-        var rest = Self.threads(of: daemon.pid)
-        while rest.count > 4, clock.now < deadline {
-            try await Task.sleep(for: .milliseconds(250))
-            rest = Self.threads(of: daemon.pid)
-        }
-        print("threads at rest: \(rest.values.sorted())")
-        #expect(rest.count <= 4, "at rest: \(rest.values.sorted())")
-        #expect(Self.problems(rest).isEmpty, "\(Self.problems(rest))")
+        try await Self.expectFewAtRest(daemon)
 
         // Streaming: a fix every 50 ms on a new connection; counted after each of 10 fixes seen.
         try gpsd.play(GPSDStep.healthy(latitude: Self.home.latitude, longitude: Self.home.longitude, interval: 0.05))

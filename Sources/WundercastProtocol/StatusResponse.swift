@@ -32,6 +32,8 @@ extension SocketProtocol {
         /// The last error the daemon met (location or provider), with when (wall clock).
         public var lastError: LastError?
         public var counters: Counters
+        /// The MQTT broker the daemon publishes to; absent without `[MQTT] Broker=`.
+        public var mqtt: MQTT?
 
         public init(
             uptimeSeconds: Int, gpsd: GPSD, fix: Fix? = nil, authorization: AuthorizationStatus,
@@ -47,6 +49,29 @@ extension SocketProtocol {
             self.state = state
             self.lastError = lastError
             self.counters = counters
+        }
+
+        /// The MQTT broker as the daemon sees it (issue 16).
+        public struct MQTT: Codable, Sendable, Equatable {
+            /// `mqtt://host:port` or `mqtts://host:port`.
+            public var broker: String
+            /// Whether the broker accepted the connection (CONNACK) and it is up.
+            public var connected: Bool
+            /// When it was last connected or lost (wall clock); absent before the first attempt ended.
+            public var since: Date?
+            /// The last failure: connecting, a refusal, a loss, a message the broker refused.
+            public var lastError: String?
+            /// Messages the broker took since start (acknowledged at QoS 1, written at QoS 0).
+            public var messagesSent: Int
+            public init(
+                broker: String, connected: Bool, since: Date? = nil, lastError: String? = nil, messagesSent: Int
+            ) {
+                self.broker = broker
+                self.connected = connected
+                self.since = since
+                self.lastError = lastError
+                self.messagesSent = messagesSent
+            }
         }
 
         /// gpsd as the daemon sees it.

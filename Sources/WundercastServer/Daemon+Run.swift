@@ -60,9 +60,16 @@ extension Daemon.Instance {
                     refresh: { pipelines.current.service.refresh() },
                     status: { [self] in
                         let weather = self.weather
-                        return health.status(
+                        var status = health.status(
                             state: store.current, authorization: authorization.value, queue: weather.queue,
                             lookups: weather.lookups.answered, now: Date(), monotonicNow: Uptime.now())
+                        status.mqtt = fleet.current.map { publisher in
+                            let client = publisher.client.status
+                            return .init(
+                                broker: client.broker, connected: client.connected, since: client.since,
+                                lastError: client.lastError, messagesSent: client.messagesSent)
+                        }
+                        return status
                     },
                     lookup: { [self] request, peer in
                         let lookups = self.weather.lookups

@@ -62,6 +62,12 @@ struct DaemonFleetTests {
         #expect(discovery.contains(#""default_entity_id""#) && !discovery.contains("object_id"), "\(discovery)")
         #expect(subscriber.lines.count(where: { $0.hasPrefix("homeassistant/") }) == 1, "discovery sent once")
         #expect(FileManager.default.fileExists(atPath: state + "/mqtt-discovery"), "what was published is kept")
+        let status = try await daemon.ctl("status")
+        #expect(
+            status.stdout.contains("mqtt: mqtt://127.0.0.1:\(broker.port), connected for "), "\(status.stdout)")
+        let json = try await daemon.ctl("status", "--json")
+        #expect(
+            json.stdout.contains(#""connected":true"#) && json.stdout.contains(#""messagesSent":"#), "\(json.stdout)")
         #expect(await daemon.stop() == 0)
         try await subscriber.waitFor(topic: "wundercast/van/availability", payload: "offline")
         #expect(subscriber.lines.count(where: { $0.hasPrefix("homeassistant/") }) == 1, "never with state updates")

@@ -15,6 +15,7 @@ import WundercastProtocol
 ///     GPS authorization: always
 ///     saved decision /var/lib/wundercast/authorization cannot be read (the file is empty): counted as denied until `wundercastctl authorize` replaces it
 ///     last error: http-500: HTTP 500 (5 min ago)
+///     mqtt: mqtts://broker.lan:8883, connected for 2 h, 412 messages sent
 ///     requests 12 (1 failed), lookups 3, clients 2 (1 watching)
 public enum StatusFormat {
     /// The lines (each with its newline) for `status` as seen at wall-clock `now` (for the
@@ -49,6 +50,15 @@ public enum StatusFormat {
             lines.append(
                 "last error: \(clean(error.code, 40)): \(clean(error.message, 200)) (\(HumanFormat.ageText(age))\(cleared ?? ""))"
             )
+        }
+        if let mqtt = status.mqtt {
+            var line = "mqtt: \(clean(mqtt.broker)), " + (mqtt.connected ? "connected" : "not connected")
+            if let since = mqtt.since {
+                line += " for \(HumanFormat.spanText(max(0, Int(now.timeIntervalSince(since).rounded(.down)))))"
+            }
+            line += ", \(mqtt.messagesSent) messages sent"
+            if let error = mqtt.lastError { line += "; last error: \(clean(error, 200))" }
+            lines.append(line)
         }
         let c = status.counters
         lines.append(

@@ -118,4 +118,56 @@ struct DaemonFleetTests {
         }
         #expect(await daemon.stop() == 0)
     }
+
+    /// The fleet shape README recommends: the daemon publishes to a broker on the vehicle, which
+    /// bridges to the fleet broker over a flaky uplink (a `socat` relay). The link is cut for
+    /// 30 s while the state changes; once it is back, the fleet broker holds the vehicle's
+    /// newest state (the bridge stores and forwards; the daemon never waits for the uplink).
+    @Test(.timeLimit(.minutes(2)))
+    func aVehicleBridgedOverAFlakyLinkLeavesItsNewestStateOnTheFleetBroker() async throws {
+        let fleet = try await MosquittoBroker.start()
+        let relayPort = try GPSFake.freePort()
+        func relay() throws -> ChildProcess {
+            try ChildProcess([
+                "/usr/bin/socat", "TCP-LISTEN:\(relayPort),bind=127.0.0.1,reuseaddr,fork",
+                "TCP:127.0.0.1:\(fleet.port)",
+            ])
+        }
+        var link = try relay()
+        let vehicle = try await MosquittoBroker.start(
+            extra: """
+                connection fleet
+                address 127.0.0.1:\(relayPort)
+                topic wundercast/# out 1
+                cleansession false
+                restart_timeout 1
+                """)
+        let http = try await FixtureHTTPServer()
+        let daemon = try await DaemonProcess(configuration: configuration(broker: vehicle.port, http: http))
+        let watching = try fleet.subscribe("wundercast/van/state")
+        try await watching.waitFor("a fresh state across the bridge", timeout: .seconds(60)) {
+            $0.contains(#""status":"fresh""#)
+        }
+        // The uplink goes (the relay and every connection it forked), and the state changes.
+        link.signalGroup(SIGKILL)
+        _ = try? await link.exited(timeout: .seconds(10))
+        try await vehicle.waitForLog(containing: ".fleet closed its connection")
+        _ = try await daemon.ctl("authorize", "ask")
+        let local = try vehicle.subscribe("wundercast/van/state")
+        try await local.waitFor("the new state on the vehicle's broker") {
+            $0.contains(#""authorization":"notDetermined""#)
+        }
+        #expect(!watching.lines.contains { $0.contains(#""authorization":"notDetermined""#) }, "the link is down")
+        #expect(try await daemon.now()["authorization"] as? String == "notDetermined", "the daemon does not wait")
+        // 30 s later the uplink is back: the fleet broker gets the newest state.
+        try await Task.sleep(for: .seconds(30))  // the outage itself, not a synchronisation
+        link = try relay()
+        try await watching.waitFor("the newest state after the link is back", timeout: .seconds(60)) {
+            $0.contains(#""authorization":"notDetermined""#)
+        }
+        let late = try fleet.subscribe("wundercast/van/state")
+        try await late.waitFor("the retained newest state") { $0.contains(#""authorization":"notDetermined""#) }
+        link.signalGroup(SIGKILL)
+        #expect(await daemon.stop() == 0)
+    }
 }

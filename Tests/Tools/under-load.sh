@@ -7,13 +7,13 @@
 #   UNDER_LOAD_RUNS=1 UNDER_LOAD_TESTS=SocketLimitsTests bash Tests/Tools/under-load.sh
 #
 # The suites: those with real processes, sockets and deadlines — the daemon and its socket server
-# (WundercastIntegrationTests), gpsd (fake and real gpsfake), libcurl against loopback servers,
+# (WundercastIntegrationTests), gpsd (fake and real gpsfake), libcurl against loopback servers, the MQTT client against a real mosquitto,
 # wundercastctl's connection, sd-bus/sd_notify, the POSIX wrappers. Not the bar tests (real status
 # bars, minutes of their own in `make test`) nor the fault suite (`make faults`).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 SWIFT=${SWIFT:-swift}
-TESTS=${UNDER_LOAD_TESTS:-WundercastIntegrationTests|WundercastGPSDTests|WundercastHTTPTests|WundercastCtlTests|WundercastSystemdTests|WundercastPOSIXTests}
+TESTS=${UNDER_LOAD_TESTS:-WundercastIntegrationTests|WundercastGPSDTests|WundercastHTTPTests|WundercastMQTTTests|WundercastCtlTests|WundercastSystemdTests|WundercastPOSIXTests}
 RUNS=${UNDER_LOAD_RUNS:-3}
 # As many test cases at once as `make test` runs (the Makefile's TEST_WIDTH owns the number).
 SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-$(make -s print-test-width)}

@@ -93,6 +93,10 @@ public final class MQTTClient: @unchecked Sendable {
     /// The last failure logged at warning level, so each new reason is logged once.
     private var loggedFailure: String?
     private var inOutage = false
+    /// A session takeover was logged (until a connection stays up `stableAfter`).
+    private var takeoverLogged = false
+    /// Connections in a row that were lost before `stableAfter`.
+    private var shortLived = 0
     /// Refused messages already logged (topic and reason).
     private var refusalsLogged: Set<String> = []
     private var miscTimer: LoopTimer?
@@ -307,6 +311,7 @@ public final class MQTTClient: @unchecked Sendable {
                 reason == 0 ? accepted(connection) : refused(reason)
             case .disconnected(let reason):
                 if case .stopping = state { return finish() }
+                if reason == MQTT_RC_SESSION_TAKEN_OVER.rawValue { return takenOver() }
                 lose(disconnectText(reason))
             case .published(let mid, let reason):
                 published(mid: mid, reason: reason)
@@ -322,9 +327,6 @@ public final class MQTTClient: @unchecked Sendable {
         clock.cancel(limit)
         state = .connected(connection)
         connectedAt = clock.now
-        let wasOut = inOutage
-        inOutage = false
-        loggedFailure = nil
         inFlight = [:]
         inOrderSent = 0
         inOrderInFlight = []
@@ -332,8 +334,10 @@ public final class MQTTClient: @unchecked Sendable {
         update {
             $0.connected = true; $0.since = Date()
         }
+        // After connections that did not last (a flapping link, another client with this
+        // ClientID), a connect is news only at debug level: the outage is not over yet.
         logger.log(
-            .info, "MQTT broker \(settings.broker): connected\(wasOut ? " again" : "")",
+            shortLived > 0 ? .debug : .info, "MQTT broker \(settings.broker): connected\(inOutage ? " again" : "")",
             fields: [("MESSAGE_ID", MessageID.brokerConnected), ("WUNDERCAST_BROKER", settings.broker)])
         _ = connection.handle.publish(
             topic: settings.availabilityTopic, payload: Array("online".utf8), qos: settings.qos, retain: true)
@@ -346,9 +350,6 @@ public final class MQTTClient: @unchecked Sendable {
     }
 
     private func disconnectText(_ reason: Int32) -> String {
-        if reason == MQTT_RC_SESSION_TAKEN_OVER.rawValue {
-            return "the broker \(settings.broker) gave the session to another client with ClientID \(settings.clientID)"
-        }
         let why = reason > 0 && reason < 128 ? MosquittoHandle.text(of: reason) : MosquittoHandle.reasonText(reason)
         return "lost the broker \(settings.broker): \(why)"
     }
@@ -414,15 +415,47 @@ public final class MQTTClient: @unchecked Sendable {
 
     // MARK: - Failures
 
-    /// A connection that was up is gone: → backingOff (the back-off starts over after a stable one).
+    /// The broker gave the session to another client with this ClientID (MQTT 5 reason 142):
+    /// two daemons share it, and each would take it back from the other. Logged once (again only
+    /// after a connection stayed up `stableAfter`), then retried at the back-off's maximum, never
+    /// in a tight loop.
+    private func takenOver() {
+        noteEnd(ofConnectionUpSince: connectedAt)
+        let reason =
+            "the broker \(settings.broker) gave the session to another client with ClientID \(settings.clientID) (another daemon with this ClientID?)"
+        let quiet = takeoverLogged
+        takeoverLogged = true
+        failures = Self.failuresForMaximum
+        failed(reason, quiet: quiet)
+    }
+
+    /// A failure count whose back-off is the maximum (``WundercastModel/Backoff`` caps it).
+    private static let failuresForMaximum = 64
+
+    /// A connection that was up is gone: → backingOff. After a stable one (up `stableAfter`)
+    /// the back-off starts over and this is a new outage (logged); after a short one the
+    /// back-off keeps growing and the outage goes on (logged again only for a new reason).
     private func lose(_ reason: String) {
-        if let connectedAt, clock.now - connectedAt >= settings.stableAfter { failures = 0 }
+        noteEnd(ofConnectionUpSince: connectedAt)
         failed(reason)
+    }
+
+    private func noteEnd(ofConnectionUpSince start: Duration?) {
+        guard let start else { return }
+        if clock.now - start >= settings.stableAfter {
+            failures = 0
+            shortLived = 0
+            inOutage = false
+            loggedFailure = nil
+            takeoverLogged = false
+        } else {
+            shortLived += 1
+        }
     }
 
     /// Tears down the connection (if any) and waits out the back-off; logs the first failure of
     /// an outage and each new reason at warning level, the retries at debug level.
-    private func failed(_ reason: String) {
+    private func failed(_ reason: String, quiet: Bool = false) {
         tearDown()
         failures += 1
         let delay = settings.backoff.delay(attempt: failures)
@@ -435,7 +468,7 @@ public final class MQTTClient: @unchecked Sendable {
             ("MESSAGE_ID", MessageID.brokerDisconnected), ("WUNDERCAST_BROKER", settings.broker),
             (Self.retryDelayField, String(delay.wholeMilliseconds)),
         ]
-        if inOutage, loggedFailure == reason {
+        if quiet || (inOutage && loggedFailure == reason) {
             fields.removeFirst()
             logger.log(.debug, "\(reason); retrying in \(delay)", fields: fields)
         } else {

@@ -145,4 +145,35 @@ struct MQTTClientTests {
         #expect(log.all.count(where: { $0.field("MESSAGE_ID") == MessageID.publishRefused }) == 1)
         #expect(client.status.connected == false)
     }
+
+    /// Two clients with one ClientID: the broker gives the session to the newer, and each takes
+    /// it back in turn. Neither floods the log (the loss of a connection that did not last is
+    /// not news: one warning each) nor reconnects in a tight loop (the back-off keeps growing to
+    /// its maximum, since no connection lasts).
+    @Test func twoClientsWithOneClientIDLogOnceAndBackOffToTheMaximum() async throws {
+        let broker = try await MosquittoBroker.start()
+        let (firstLog, secondLog) = (CapturedLog(), CapturedLog())
+        let settings = MQTTClient.Settings(
+            host: "127.0.0.1", port: broker.port, clientID: "wundercast-twin", availabilityTopic: "van/availability",
+            backoff: Backoff(initial: .milliseconds(50), maximum: .milliseconds(400)))
+        let clock = ContinuousLoopClock(loop: Self.loop)
+        let first = MQTTClient(settings: settings, clock: clock, logger: firstLog.logger)
+        let second = MQTTClient(settings: settings, clock: clock, logger: secondLog.logger)
+        first.start()
+        #expect(await firstLog.wait { Self.connected($0) })
+        second.start()
+        let retries: @Sendable ([CapturedLog.Entry]) -> [Int] = { entries in
+            entries.compactMap { $0.field(MQTTClient.retryDelayField).flatMap(Int.init) }
+        }
+        #expect(await firstLog.wait { retries($0).filter { $0 == 400 }.count >= 2 }, "\(retries(firstLog.all))")
+        await first.stop()
+        await second.stop()
+        for log in [firstLog, secondLog] {
+            let delays = retries(log.all)
+            #expect(delays == delays.sorted(), "the back-off only grows: \(delays)")
+            let warnings = log.all.filter { $0.priority == .warning }
+            #expect(warnings.count <= 1, "\(warnings.map(\.message))")
+            #expect(log.all.count(where: { $0.priority == .info }) <= 1, "connected once at info level")
+        }
+    }
 }

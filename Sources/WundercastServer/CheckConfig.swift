@@ -11,7 +11,8 @@ extension Daemon.Options {
 
 extension Daemon {
     /// `wundercastd --check-config`: reads the configuration as start-up would (main file and
-    /// drop-ins) and sets up the provider (a bad `APIKeyFile=` fails it).
+    /// drop-ins), sets up the provider (a bad `APIKeyFile=` fails it) and resolves `[MQTT]` (a bad
+    /// `PasswordFile=` fails it).
     ///
     /// Valid: prints ``WundercastConfiguration/ParsedConfiguration/effectiveText()`` to stdout (every
     /// key, its value and `# file:line` or `# (default)`), preceded by the files read as
@@ -50,6 +51,17 @@ extension Daemon {
                 writeError("\(origin)\(error)\n")
                 return 1
             }
+        }
+        // [MQTT] as the daemon resolves it: a password file that cannot be read (or is no
+        // password) stops the start too. Its errors never quote the file's content.
+        do throws(FleetSetupError) {
+            _ = try fleetSetup(configuration)
+        } catch {
+            let origin =
+                (parsed.origins["MQTT.PasswordFile"] ?? parsed.origins["MQTT.Broker"]).map { "\($0): " }
+                ?? "wundercastd: "
+            writeError("\(origin)\(error)\n")
+            return 1
         }
         let files = parsed.files.isEmpty ? ["# no configuration file: all defaults"] : parsed.files.map { "# \($0)" }
         print(files.joined(separator: "\n") + "\n\n" + parsed.effectiveText(), terminator: "")

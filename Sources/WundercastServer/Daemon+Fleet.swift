@@ -118,7 +118,7 @@ extension Daemon {
         do {
             return try APIKey.parse(bytes)
         } catch {
-            throw FleetSetupError(description: "the MQTT password file, \(source), \(error)")
+            throw FleetSetupError(description: "the MQTT password file, \(source), \(error.text(for: "password"))")
         }
     }
 }

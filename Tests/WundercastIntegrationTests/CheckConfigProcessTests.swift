@@ -128,4 +128,29 @@ import Glibc
                 $0.hasPrefix("\(files.dropIns)/50-plain.conf:2: PasswordFile= would send the password in clear text")
             })
     }
+
+    /// A password file the daemon could not use fails the check as it fails the start (as a bad
+    /// `APIKeyFile=` does), at its `file:line`, naming the file and never its content.
+    @Test func aPasswordFileTheDaemonCannotUseFailsTheCheck() async throws {
+        let files = try Files()
+        defer { files.remove() }
+        let missing = files.root.appendingPathComponent("missing.password").path
+        try files.write(
+            files.main, "[MQTT]\nBroker=mqtts://broker.example.org\nUsername=van\nPasswordFile=\(missing)\n")
+        let result = try await runProcess(try Binaries.path("wundercastd"), ["--check-config", "--config", files.main])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.contains(
+                "\(files.main):4: cannot read the MQTT password from [MQTT] PasswordFile=\(missing): No such file or directory"
+            ),
+            "\(result.stderr)")
+        let twoWords = files.root.appendingPathComponent("two.password").path
+        try files.write(twoWords, "hunter two\n")
+        try files.write(
+            files.main, "[MQTT]\nBroker=mqtts://broker.example.org\nUsername=van\nPasswordFile=\(twoWords)\n")
+        let bad = try await runProcess(try Binaries.path("wundercastd"), ["--check-config", "--config", files.main])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("it must contain the password alone"), "\(bad.stderr)")
+        #expect(!(bad.stdout + bad.stderr).contains("hunter"))
+    }
 }

@@ -18,12 +18,15 @@ public enum APIKey {
         /// Longer than ``APIKey/maxLength``.
         case tooLong
 
-        public var description: String {
+        public var description: String { text(for: "key") }
+
+        /// The problem for a file of another secret read by the same rules (`password`).
+        public func text(for secret: String) -> String {
             switch self {
             case .empty: "is empty"
-            case .notText: "holds something other than printable ASCII text (a key is letters and digits)"
-            case .severalWords: "holds more than one word: it must contain the key alone (one line, no comments)"
-            case .tooLong: "holds more than \(APIKey.maxLength) characters: not a key"
+            case .notText: "holds something other than printable ASCII text (a \(secret) is letters and digits)"
+            case .severalWords: "holds more than one word: it must contain the \(secret) alone (one line, no comments)"
+            case .tooLong: "holds more than \(APIKey.maxLength) characters: not a \(secret)"
             }
         }
     }

@@ -229,8 +229,12 @@ extension Configuration {
     /// optional final dot), an IPv4 address in 127.0.0.0/8, or the IPv6 `::1` (in any spelling,
     /// with any zone) or an IPv4-mapped `::ffff:127.x.x.x`.
     static func isLoopback(_ host: Substring) -> Bool {
-        if ["localhost", "localhost."].contains(host.lowercased()) { return true }
-        if isIPv4(host) { return host.split(separator: ".").first.flatMap { Int($0) } == 127 }
+        // Addresses only, in their canonical form: a name (`localhost`, `localhost.`) or an
+        // address the resolver does not read as one (`127.0.0.08`) may be answered by DNS.
+        if isIPv4(host) {
+            let parts = host.split(separator: ".")
+            return parts.first == "127" && parts.allSatisfy { $0 == "0" || !$0.hasPrefix("0") }
+        }
         guard let groups = ipv6Groups(host) else { return false }
         let mapped = groups.prefix(5).allSatisfy { $0 == 0 } && groups[5] == 0xFFFF && groups[6] >> 8 == 127
         return groups == [0, 0, 0, 0, 0, 0, 0, 1] || mapped

@@ -169,7 +169,8 @@ public struct MQTTBroker: Sendable, Equatable, CustomStringConvertible {
     /// Whether the connection is TLS (`mqtts://`).
     public var usesTLS: Bool { scheme == .mqtts }
 
-    /// Whether ``host`` is this machine's loopback: `localhost`, 127.0.0.0/8 or `::1`.
+    /// Whether ``host`` is this machine's loopback by its address: 127.0.0.0/8 (canonical form)
+    /// or `::1`; never a name (`localhost` too may be answered by DNS).
     public var isLoopback: Bool { Configuration.isLoopback(Substring(host)) }
 
     /// Whether a password may be sent to this broker: over TLS, or to loopback (nothing leaves
@@ -231,7 +232,7 @@ extension ParsedConfiguration {
                 errors.append(
                     error(
                         at: later("MQTT.PasswordFile", "MQTT.Broker"),
-                        "PasswordFile= would send the password in clear text to Broker=\(broker): use mqtts:// (TLS), or a broker on this machine (localhost, 127.0.0.0/8, ::1)"
+                        "PasswordFile= would send the password in clear text to Broker=\(broker): use mqtts:// (TLS), or a broker on this machine by its address (127.0.0.1, ::1: a name could be answered by DNS)"
                     ))
             }
         }

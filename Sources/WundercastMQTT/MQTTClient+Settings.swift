@@ -30,7 +30,9 @@ extension MQTTClient {
         public var keepAlive: Duration
         /// Reconnects: `initial`, doubling, at most `maximum` (``WundercastModel/Backoff``, as gpsd's).
         public var backoff: Backoff
-        /// A connection up this long starts the back-off over.
+        /// A connection up this long starts the back-off over (and ends an outage). Longer than
+        /// the back-off's maximum: two daemons with one ClientID, which take the session from
+        /// each other, never look stable to each other.
         public var stableAfter: Duration
         /// How long a connection may take from the start of `connect` to the broker's CONNACK
         /// (a name that never resolves, a relay that never answers).
@@ -43,7 +45,7 @@ extension MQTTClient {
             password: String? = nil, qos: Int32 = 1, availabilityTopic: String, subscriptions: [String] = [],
             keepAlive: Duration = .seconds(60),
             backoff: Backoff = Backoff(initial: .seconds(1), maximum: .seconds(60)),
-            stableAfter: Duration = .seconds(30), connectLimit: Duration = .seconds(30),
+            stableAfter: Duration = .seconds(120), connectLimit: Duration = .seconds(30),
             offlineWait: Duration = .seconds(2)
         ) {
             self.host = host

@@ -84,6 +84,10 @@ public final class MQTTClient: @unchecked Sendable {
     /// Message ids of ``inOrder`` messages in flight.
     private var inOrderInFlight: Set<Int32> = []
     static let inOrderLimit = 32
+
+    /// Connect threads of every client of the process: at most one at a time, so that a name
+    /// whose lookup never ends holds one thread, however many reloads made new clients.
+    static let connectThreads = ThreadQuota(limit: 1)
     /// Message ids in flight on this connection, and their topics.
     private var inFlight: [Int32: String] = [:]
     private var failures = 0
@@ -179,7 +183,12 @@ public final class MQTTClient: @unchecked Sendable {
     /// → connecting: a new handle, connected on a thread of its own (getaddrinfo blocks).
     private func attempt() {
         guard !connectThreadRunning else {
-            return failed("the last connect to \(settings.broker) has not returned yet (name lookup)")
+            return failed("the last connect to \(settings.broker) has not returned yet (name lookup)", quiet: inOutage)
+        }
+        guard Self.connectThreads.startOne() else {
+            // Another client's connect (one a reload replaced) still runs: wait for it, quietly
+            // (whatever holds it was logged by that client).
+            return failed("an earlier connect to a broker has not returned yet (name lookup)", quiet: true)
         }
         let handle: MosquittoHandle
         do {
@@ -202,12 +211,14 @@ public final class MQTTClient: @unchecked Sendable {
         do {
             try DetachedThread.run(name: "wundercast-mqtt") {
                 let code = handle.connect(host: host, port: port, keepAlive: keepAlive)
+                Self.connectThreads.ended()
                 // errno is this thread's: read it here.
                 let failure = code == MOSQ_ERR_SUCCESS.rawValue ? nil : MosquittoHandle.text(of: code)
                 loop.post { [self] in connectReturned(handle, failure: failure) }
             }
         } catch {
             connectThreadRunning = false
+            Self.connectThreads.ended()
             clock.cancel(limit)
             failed("cannot start the connect thread: \(error)")
         }
@@ -547,4 +558,24 @@ public final class MQTTClient: @unchecked Sendable {
     private func update(_ change: (inout Status) -> Void) {
         statusBox.withLock { change(&$0) }
     }
+}
+
+/// How many threads of a kind may run at once, process-wide.
+final class ThreadQuota: Sendable {
+    private let running = Mutex(0)
+    private let limit: Int
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Takes a place: `false` when all are taken.
+    func startOne() -> Bool {
+        running.withLock { count in
+            guard count < limit else { return false }
+            count += 1
+            return true
+        }
+    }
+
+    /// Gives the place back.
+    func ended() { running.withLock { $0 = max(0, $0 - 1) } }
 }

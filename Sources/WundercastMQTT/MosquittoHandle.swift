@@ -46,6 +46,9 @@ final class MosquittoHandle: @unchecked Sendable {
         var keyFile: String?
     }
 
+    /// The largest payload of a received message handed on (bytes); larger ones are dropped.
+    static let largestMessage = 1024
+
     private let mosq: OpaquePointer
     private let inbox: Inbox
 
@@ -98,6 +101,8 @@ final class MosquittoHandle: @unchecked Sendable {
         mosquitto_message_v5_callback_set(mosq) { _, raw, message, _ in
             guard let message, let topic = message.pointee.topic else { return }
             let count = Int(max(0, message.pointee.payloadlen))
+            // What the daemon subscribes to is a word (`online`); a bigger payload is not copied.
+            guard count <= MosquittoHandle.largestMessage else { return }
             let payload =
                 message.pointee.payload.map {
                     Array(UnsafeRawBufferPointer(start: $0, count: count))
@@ -154,7 +159,10 @@ final class MosquittoHandle: @unchecked Sendable {
 
     /// libmosquitto's text for `code` (a `MOSQ_ERR_*`), with the system's for `MOSQ_ERR_ERRNO`.
     static func text(of code: Int32) -> String {
-        if code == MOSQ_ERR_ERRNO.rawValue { return String(cString: strerror(errno)) }
+        if code == MOSQ_ERR_ERRNO.rawValue {
+            // libmosquitto says ERRNO for a peer that closed in the middle of a packet, errno 0.
+            return errno == 0 ? "the broker closed the connection" : String(cString: strerror(errno))
+        }
         return String(cString: mosquitto_strerror(code))
     }
 

@@ -56,7 +56,9 @@ extension Daemon {
             throw FleetSetupError(description: "[MQTT] needs this machine's id (/etc/machine-id): \(error)")
         }
         let system = environment("MANAGERPID") == nil && (effectiveUser == 0 || environment("INVOCATION_ID") != nil)
-        let deviceID = "wundercast-" + appID.prefix(16) + (system ? "" : "-u\(effectiveUser)")
+        // The device's id in discovery and the client id: `ClientID=` when set (several daemons
+        // on one machine, each its own device), else from the app-specific machine id.
+        let deviceID = mqtt.clientID ?? ("wundercast-" + appID.prefix(16) + (system ? "" : "-u\(effectiveUser)"))
         let host = (hostName ?? "localhost").filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
         let prefix = mqtt.topicPrefix ?? "wundercast/\(host.isEmpty ? "localhost" : host)"
         let topics: FleetTopics
@@ -74,10 +76,20 @@ extension Daemon {
             throw FleetSetupError(description: "[MQTT]: \(error)")
         }
         let password = try mqttPassword(mqtt, broker: broker, environment: environment, read: read)
+        // TLS files must be there and readable before libmosquitto is given them (its error
+        // names no file).
+        for (key, path) in [("CAFile", mqtt.caFile), ("CertFile", mqtt.certFile), ("KeyFile", mqtt.keyFile)] {
+            guard let path, broker.usesTLS else { continue }
+            do {
+                _ = try read(path, 1 << 20)
+            } catch {
+                throw FleetSetupError(description: "cannot read [MQTT] \(key)=\(path): \(error.reason)")
+            }
+        }
         let client = MQTTClient.Settings(
             host: broker.host, port: broker.port,
             tls: broker.usesTLS ? .init(caFile: mqtt.caFile, certFile: mqtt.certFile, keyFile: mqtt.keyFile) : nil,
-            clientID: mqtt.clientID ?? deviceID, username: mqtt.username, password: password,
+            clientID: deviceID, username: mqtt.username, password: password,
             qos: Int32(mqtt.qos.rawValue), availabilityTopic: topics.availability,
             subscriptions: discovery.map { [$0.homeAssistantStatusTopic] } ?? [])
         return FleetSetup(

@@ -50,6 +50,9 @@ extension Daemon.Instance {
         } catch {
             return rejected(error.reason)
         }
+        // The MQTT password (and TLS files) are read again on each SIGHUP, not only when a key
+        // changed: a rotated password takes effect (a new setup restarts the publisher).
+        refreshFleet()
         // What changed, key by key, as written in the files.
         logger.log(
             summary.applied.isEmpty ? .info : .notice, "configuration reloaded: \(summary.text)",
@@ -96,5 +99,20 @@ extension Daemon.Instance {
             .error, "configuration rejected, keeping the running one: \(reason)",
             fields: [("MESSAGE_ID", MessageID.configurationRejected)])
         return ("configuration rejected (see the journal)", false)
+    }
+
+    /// `[MQTT]` as in force, resolved again (its password and TLS files read again): the
+    /// publisher is replaced only when that changes what it does; a setup that fails now keeps
+    /// the running publisher (and says why).
+    func refreshFleet() {
+        do throws(Daemon.FleetSetupError) {
+            let setup = try Daemon.fleetSetup(configuration)
+            if fleet.current?.setup != setup {
+                fleet.replace(with: fleetPublisher(setup, configuration: configuration, places: weather.places))
+                logger.notice("MQTT: the password or TLS files changed; the publisher starts again")
+            }
+        } catch {
+            logger.warning("MQTT: keeping the running publisher: \(error)")
+        }
     }
 }

@@ -224,11 +224,12 @@ import WundercastFleet
     // MARK: Rules between keys
 
     static let clearText =
-        "would send the password in clear text to Broker=%@: use mqtts:// (TLS), or a broker on this machine (localhost, 127.0.0.0/8, ::1)"
+        "would send the password in clear text to Broker=%@: use mqtts:// (TLS), or a broker on this machine by its address (127.0.0.1, ::1: a name could be answered by DNS)"
 
     /// A password goes only over TLS or to this machine's loopback.
     @Test(arguments: [
-        ("mqtt://localhost", true), ("mqtt://LocalHost.", true), ("mqtt://127.0.0.1", true),
+        ("mqtt://localhost", false), ("mqtt://LocalHost.", false), ("mqtt://127.0.0.08", false),
+        ("mqtt://127.0.0.010", false), ("mqtt://127.0.0.1", true),
         ("mqtt://127.255.0.9:1884", true), ("mqtt://[::1]", true), ("mqtt://[0:0:0:0:0:0:0:1]", true),
         ("mqtt://[::1%25lo]", true), ("mqtt://[::ffff:127.0.0.1]", true), ("mqtts://broker.example.org", true),
         ("mqtts://10.0.0.1", true),

@@ -170,4 +170,27 @@ struct DaemonFleetTests {
         link.signalGroup(SIGKILL)
         #expect(await daemon.stop() == 0)
     }
+
+    /// The password is read again on each SIGHUP: a rotated password file takes effect without a
+    /// change of any key (the publisher starts again with it).
+    @Test func aRotatedPasswordTakesEffectOnSIGHUP() async throws {
+        let broker = try await MosquittoBroker.start(
+            extra: "password_file $DIR/passwords",
+            files: ["passwords": try await MosquittoBroker.passwordLine(user: "van", password: "new-one")],
+            allowAnonymous: false)
+        let http = try await FixtureHTTPServer()
+        let directory = try DatagramSocket.temporaryDirectory()
+        let passwordFile = directory + "/mqtt.password"
+        try "old-one\n".write(toFile: passwordFile, atomically: true, encoding: .utf8)
+        let daemon = try await DaemonProcess(
+            configuration: configuration(
+                broker: broker.port, http: http, extra: "Username=van\nPasswordFile=\(passwordFile)"))
+        try await daemon.output.waitFor(containing: "refused the connection: Not authorized")
+        try "new-one\n".write(toFile: passwordFile, atomically: true, encoding: .utf8)
+        daemon.signal(SIGHUP)
+        try await daemon.output.waitFor(containing: "the publisher starts again")
+        try await daemon.output.waitFor(containing: "MQTT broker mqtt://127.0.0.1:\(broker.port): connected")
+        #expect(!daemon.log.contains("new-one") && !daemon.log.contains("old-one"), "no password in the log")
+        #expect(await daemon.stop() == 0)
+    }
 }

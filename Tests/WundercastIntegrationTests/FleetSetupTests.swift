@@ -47,6 +47,7 @@ import WundercastSystemd
         #expect(byHand.client.clientID.hasSuffix("-u1000"))
         let named = try #require(try setup("[MQTT]\nBroker=mqtt://127.0.0.1\nClientID=van1\nTopicPrefix=fleet/v"))
         #expect(named.client.clientID == "van1")
+        #expect(named.discovery?.deviceID == "van1", "several daemons on one machine: one device each")
         #expect(named.topics.prefix == "fleet/v")
         #expect(try setup("[MQTT]\nBroker=mqtt://127.0.0.1\nDiscovery=no")?.discovery == nil)
     }
@@ -77,7 +78,7 @@ import WundercastSystemd
                 environment: ["CREDENTIALS_DIRECTORY": "/c"], files: ["/c/mqtt": "secret"])
         }
         let loopback = try setup(
-            "[MQTT]\nBroker=mqtt://localhost\nUsername=van", environment: ["CREDENTIALS_DIRECTORY": "/c"],
+            "[MQTT]\nBroker=mqtt://127.0.0.1\nUsername=van", environment: ["CREDENTIALS_DIRECTORY": "/c"],
             files: ["/c/mqtt": "secret"])
         #expect(loopback?.client.password == "secret")
     }

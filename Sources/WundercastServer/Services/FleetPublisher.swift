@@ -10,6 +10,10 @@ import WundercastPOSIX
 import WundercastPipeline
 import WundercastSupport
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Publishes the daemon's state to its MQTT broker (issue 16): on `<prefix>/state` each change
 /// of the state as a reader at `[MQTT] Precision=` sees it (without ages), on `<prefix>/location`
 /// the position for Home Assistant's device tracker, on `owntracks/<user>/<device>` the same for
@@ -107,7 +111,15 @@ struct FleetPublisher: Sendable {
     }
 
     private func readRecord() -> DiscoveryRecord? {
-        guard let recordPath, let bytes = try? WholeFile.read(path: recordPath, limit: 64 * 1024) else { return nil }
+        guard let recordPath else { return nil }
+        let bytes: [UInt8]
+        do {
+            bytes = try WholeFile.read(path: recordPath, limit: 64 * 1024)
+        } catch {
+            if case .system(let errno) = error, errno.code == ENOENT { return nil }  // the first start
+            logger.warning("\(recordPath): cannot read what was published for MQTT discovery, ignored: \(error)")
+            return nil
+        }
         do {
             return try JSONDecoder().decode(DiscoveryRecord.self, from: Data(bytes))
         } catch {

@@ -5,6 +5,7 @@
 # `wundercastctl now` beside `socat` sending `now`; the delay from one state change to the
 # last of 1,000 watchers receiving it; and the idle memory of the daemon as `make install`
 # installs it (static Swift runtime, stripped) beside gpsd's.
+# Last, the simulated fleet of issue 16 (Tests/Tools/fleet-bench.sh): 20 daemons into one mosquitto.
 # Run through `make bench` (release build, Swift runtime linked in, as `make install` does).
 # All traffic stays on loopback: recorded weather from the fixture server.
 set -euo pipefail
@@ -189,4 +190,11 @@ if [ -s .build/cities.bin ]; then
       size / 1024, (w - o) / 3, (aw - ao) / 3, (aw - ao) / 3 <= 1024 ? "met" : "not met" }'
 else
   echo "place names: .build/cities.bin missing (make cities)"
+fi
+
+# The simulated fleet (issue 16): 20 daemons into one real broker, MQTT on against off.
+if [ -x /usr/sbin/mosquitto ] && [ -x /usr/bin/mosquitto_sub ] && command -v gpspipe > /dev/null; then
+  bash Tests/Tools/fleet-bench.sh "$bin"
+else
+  echo "simulated fleet: needs mosquitto, mosquitto-clients and gpsd-clients (make test installs them)"
 fi

@@ -30,7 +30,7 @@ struct TopicTests {
         ("", .empty), ("fleet/+/van", .wildcard("+")), ("fleet/#", .wildcard("#")),
         ("van\u{0}", .controlCharacter("\u{0}")),
         ("van\tboat", .controlCharacter("\t")), ("van\u{7F}", .controlCharacter("\u{7F}")),
-        ("van\u{85}", .controlCharacter("\u{85}")),
+        ("van\u{85}", .controlCharacter("\u{85}")), ("van\u{202E}kcab", .controlCharacter("\u{202E}")),
         ("van" + String(scalar(0xFDD0)), .nonCharacter(scalar(0xFDD0))),
         ("van" + String(scalar(0xFFFF)), .nonCharacter(scalar(0xFFFF))),
         ("van" + String(scalar(0x1FFFE)), .nonCharacter(scalar(0x1FFFE))),

@@ -193,4 +193,26 @@ struct DaemonFleetTests {
         #expect(!daemon.log.contains("new-one") && !daemon.log.contains("old-one"), "no password in the log")
         #expect(await daemon.stop() == 0)
     }
+
+    /// A broker that takes the TCP connection and never answers (a dead relay, a hung broker):
+    /// the socket answers throughout, `status` says not connected, and after the connect limit
+    /// the daemon gives up on that attempt, says so once and retries with back-off.
+    @Test func aBrokerThatNeverAnswersCostsTheSocketNothing() async throws {
+        let (silent, port) = try LoopbackTCP.bind(listening: 8)  // accepted by the kernel, never read
+        defer { close(silent) }
+        let http = try await FixtureHTTPServer()
+        let daemon = try await DaemonProcess(configuration: configuration(broker: port, http: http))
+        _ = try await daemon.waitForState(timeout: .seconds(30), "fresh weather without the broker") {
+            $0["status"] as? String == "fresh"
+        }
+        for _ in 0..<5 {
+            #expect(try await daemon.now()["status"] as? String == "fresh")
+            let status = try await daemon.ctl("status")
+            #expect(status.stdout.contains("mqtt: mqtt://127.0.0.1:\(port), not connected"), "\(status.stdout)")
+        }
+        try await daemon.output.waitFor(
+            containing: "no answer from the broker mqtt://127.0.0.1:\(port) within 30.0 seconds", timeout: .seconds(60))
+        #expect(try await daemon.now()["status"] as? String == "fresh")
+        #expect(await daemon.stop() == 0)
+    }
 }

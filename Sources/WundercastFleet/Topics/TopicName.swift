@@ -1,3 +1,5 @@
+import WundercastSupport
+
 /// The rules a topic name wundercast publishes to must meet: MQTT 5.0's
 /// (https://docs.oasis-open.org/mqtt/mqtt/v5.0/mqtt-v5.0.html §1.5.4, §4.7) and those libmosquitto
 /// 2.0.11 enforces in `mosquitto_publish` (`mosquitto_pub_topic_check`, `mosquitto_validate_utf8`).
@@ -6,7 +8,8 @@ public enum TopicName {
     public static let maximumBytes = 65_535
 
     /// Refuses a topic name that is empty, longer than ``maximumBytes``, holds a wildcard
-    /// (`+`, `#`), a control character (U+0000–U+001F, U+007F–U+009F) or a Unicode noncharacter,
+    /// (`+`, `#`), a control character (``WundercastSupport/UntrustedText/isControl(_:)``: C0, C1, line
+    /// separators, bidirectional controls) or a Unicode noncharacter,
     /// or starts with `$`. The error names `field` and `value`.
     public static func validate(_ value: String, as field: FleetTopicError.Field) throws(FleetTopicError) {
         if let problem = problem(in: value) { throw FleetTopicError(field, value: value, problem) }
@@ -18,7 +21,9 @@ public enum TopicName {
         if topic.utf8.count > maximumBytes { return .tooLong(bytes: topic.utf8.count) }
         for scalar in topic.unicodeScalars {
             if scalar == "+" || scalar == "#" { return .wildcard(scalar) }
-            if scalar.value <= 0x1F || (0x7F...0x9F).contains(scalar.value) { return .controlCharacter(scalar) }
+            // Control characters as outside text knows them, bidirectional overrides included (a
+            // prefix that turns a log line around).
+            if UntrustedText.isControl(scalar) { return .controlCharacter(scalar) }
             if (0xFDD0...0xFDEF).contains(scalar.value) || scalar.value & 0xFFFE == 0xFFFE {
                 return .nonCharacter(scalar)
             }

@@ -136,8 +136,10 @@ extension Daemon {
 }
 
 extension Daemon {
-    /// `[MQTT]` (and what its messages depend on: `[Weather] Precision=` and the units): the
-    /// publisher is replaced — the old one stops cleanly, the new one connects. A setup that
+    /// `[MQTT]` (and what its messages depend on: `[Weather] Precision=` and the units): when the
+    /// connection's settings stay (broker, client id, credentials, TLS, QoS, topic prefix — the
+    /// will —, discovery prefix — the subscription), the running publisher takes the rest in
+    /// place; else it is replaced — the old one stops cleanly, the new one connects. A setup that
     /// fails (an unreadable password file, a prefix that makes no topic) rejects the reload.
     final class FleetPart: ConfigurationPart, Sendable {
         let fleet: FleetRunner
@@ -168,9 +170,14 @@ extension Daemon {
             _ change: ConfigurationSource.Change, into running: inout ConfigurationSource.Running
         ) async -> [ConfigurationSource.Applied] {
             guard case .some(let setup) = prepared.withLock({ $0 }) else { return [] }
-            fleet.replace(with: make(setup, change.new, change.weather.places))
+            let inPlace = fleet.apply(make(setup, change.new, change.weather.places))
             guard let setup else { return [.done("MQTT off")] }
-            return [.done("MQTT publisher for \(setup.client.broker) on \(setup.topics.prefix)/… started again")]
+            return [
+                .done(
+                    inPlace
+                        ? "MQTT messages to \(setup.client.broker) as now configured (the connection kept)"
+                        : "MQTT publisher for \(setup.client.broker) on \(setup.topics.prefix)/… started again")
+            ]
         }
     }
 }

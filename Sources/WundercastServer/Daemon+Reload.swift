@@ -108,7 +108,7 @@ extension Daemon.Instance {
         do throws(Daemon.FleetSetupError) {
             let setup = try Daemon.fleetSetup(configuration)
             if fleet.current?.setup != setup {
-                fleet.replace(with: fleetPublisher(setup, configuration: configuration, places: weather.places))
+                fleet.apply(fleetPublisher(setup, configuration: configuration, places: weather.places))
                 logger.notice("MQTT: the password or TLS files changed; the publisher starts again")
             }
         } catch {

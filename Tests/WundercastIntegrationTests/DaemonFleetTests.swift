@@ -215,4 +215,41 @@ struct DaemonFleetTests {
         #expect(try await daemon.now()["status"] as? String == "fresh")
         #expect(await daemon.stop() == 0)
     }
+
+    /// SIGHUP applies every `[MQTT]` key, reconnecting only when a key of the connection changed:
+    /// a new `Precision=` and `OwnTracks=` go out on the same connection; a new `TopicPrefix=`
+    /// (the will's topic) connects again.
+    @Test func aReloadReconnectsOnlyWhenTheConnectionChanged() async throws {
+        let broker = try await MosquittoBroker.start()
+        let http = try await FixtureHTTPServer()
+        let subscriber = try broker.subscribe()
+        let daemon = try await DaemonProcess(
+            configuration: configuration(broker: broker.port, http: http, extra: "ClientID=van-reload"))
+        try await subscriber.waitFor(
+            topic: "wundercast/van/location", payload: #"{"gps_accuracy":787,"latitude":59.91,"longitude":10.75}"#)
+        let connects = { broker.log.components(separatedBy: "as van-reload ").count - 1 }
+        #expect(connects() == 1, "\(broker.log.suffix(1500))")
+        try
+            (configuration(broker: broker.port, http: http, extra: "ClientID=van-reload\nOwnTracks=me/van")
+            .replacingOccurrences(of: "Precision=2", with: "Precision=1") + "\n[Socket]\nPath=\(daemon.socketPath)\n")
+            .write(toFile: daemon.configPath, atomically: true, encoding: .utf8)
+        daemon.signal(SIGHUP)
+        try await daemon.output.waitFor(containing: "(the connection kept)")
+        try await subscriber.waitFor("the location at one decimal") {
+            $0.hasPrefix("wundercast/van/location ") && $0.contains(#""latitude":59.9,"#)
+        }
+        try await subscriber.waitFor("OwnTracks") { $0.hasPrefix("owntracks/me/van ") }
+        #expect(connects() == 1, "no new connection: \(broker.log.suffix(1500))")
+        try
+            (configuration(broker: broker.port, http: http, extra: "ClientID=van-reload")
+            .replacingOccurrences(of: "TopicPrefix=wundercast/van", with: "TopicPrefix=wundercast/boat")
+            + "\n[Socket]\nPath=\(daemon.socketPath)\n")
+            .write(toFile: daemon.configPath, atomically: true, encoding: .utf8)
+        daemon.signal(SIGHUP)
+        try await daemon.output.waitFor(containing: "started again")
+        try await subscriber.waitFor(topic: "wundercast/boat/availability", payload: "online")
+        try await subscriber.waitFor(topic: "wundercast/van/availability", payload: "offline")
+        #expect(connects() == 2, "\(broker.log.suffix(1500))")
+        #expect(await daemon.stop() == 0)
+    }
 }

@@ -8,6 +8,7 @@ import WundercastModel
 import WundercastMQTT
 import WundercastPOSIX
 import WundercastPipeline
+import Synchronization
 import WundercastSupport
 
 #if canImport(Glibc)
@@ -27,10 +28,11 @@ import Glibc
 /// each topic, so a broker that is away costs nothing but its retry timer. Cancelling ``run()``
 /// stops the client cleanly (`offline`, then DISCONNECT).
 struct FleetPublisher: Sendable {
-    let setup: Daemon.FleetSetup
-    let store: StateStore
+    /// What it publishes, and how; ``update(from:)`` changes it in place.
+    var setup: Daemon.FleetSetup { content.value.withLock { $0.setup } }
     /// The state as a reader at `[MQTT] Precision=` sees it (a public view).
-    let view: @Sendable (WeatherState) -> WeatherState
+    var view: @Sendable (WeatherState) -> WeatherState { content.value.withLock { $0.view } }
+    let store: StateStore
     /// `$STATE_DIRECTORY/mqtt-discovery`; `nil` without a state directory.
     let recordPath: String?
     let clock: any LoopClock
@@ -40,14 +42,26 @@ struct FleetPublisher: Sendable {
     let client: MQTTClient
     private let births: AsyncStream<Void>
     private let birth: AsyncStream<Void>.Continuation
+    private let content: Content
+
+    /// The setup and view in force, changed in place by a reload that keeps the connection.
+    private final class Content: Sendable {
+        let value: Mutex<(setup: Daemon.FleetSetup, view: @Sendable (WeatherState) -> WeatherState)>
+        let changes: AsyncStream<Void>
+        let changed: AsyncStream<Void>.Continuation
+
+        init(_ setup: Daemon.FleetSetup, _ view: @escaping @Sendable (WeatherState) -> WeatherState) {
+            value = Mutex((setup, view))
+            (changes, changed) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+        }
+    }
 
     init(
         setup: Daemon.FleetSetup, store: StateStore, view: @escaping @Sendable (WeatherState) -> WeatherState,
         recordPath: String?, clock: any LoopClock, logger: Logger
     ) {
-        self.setup = setup
+        content = Content(setup, view)
         self.store = store
-        self.view = view
         self.recordPath = recordPath
         self.clock = clock
         self.logger = logger
@@ -70,6 +84,14 @@ struct FleetPublisher: Sendable {
                 }
             }
             group.addTask { [self] in
+                // A reload that kept the connection (`update(from:)`): discovery from what was
+                // published, and the current state as it now looks.
+                for await _ in content.changes {
+                    publishDiscovery(from: readRecord())
+                    for message in messages(for: view(store.current)) { client.publish(message) }
+                }
+            }
+            group.addTask { [self] in
                 var last: [String: [UInt8]] = [:]
                 for await state in store.states() {
                     for message in messages(for: view(state)) where last[message.topic] != message.payload {
@@ -82,7 +104,17 @@ struct FleetPublisher: Sendable {
             group.cancelAll()
         }
         birth.finish()
+        content.changed.finish()
         await client.stop()
+    }
+
+    /// Takes `other`'s setup and view in place — its connection settings are this one's
+    /// (``Daemon/FleetSetup/client``), so nothing reconnects — and publishes what changed.
+    func update(from other: FleetPublisher) {
+        let (setup, view) = (other.setup, other.view)
+        precondition(setup.client == self.setup.client, "an update in place keeps the connection")
+        content.value.withLock { $0 = (setup, view) }
+        content.changed.yield()
     }
 
     /// The state's messages: the state, and the location (for the device tracker and OwnTracks)

@@ -24,6 +24,19 @@ final class FleetRunner: DaemonService {
         inbox.yield(publisher)
     }
 
+    /// Puts `publisher` in force: in place of the running one when both connect alike (same
+    /// broker, client id, credentials, TLS, QoS, will and subscriptions: nothing reconnects),
+    /// else by ``replace(with:)``. Returns whether it was in place.
+    @discardableResult
+    func apply(_ publisher: FleetPublisher?) -> Bool {
+        if let publisher, let running = current, running.setup.client == publisher.setup.client {
+            running.update(from: publisher)
+            return true
+        }
+        replace(with: publisher)
+        return false
+    }
+
     func run() async {
         let inbox = self.inbox
         await OneAtATime.run(publishers, finish: { inbox.finish() }) { publisher, stop in

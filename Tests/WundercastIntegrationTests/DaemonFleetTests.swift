@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 import Testing
 import WundercastTestSupport
@@ -252,4 +255,77 @@ struct DaemonFleetTests {
         #expect(connects() == 2, "\(broker.log.suffix(1500))")
         #expect(await daemon.stop() == 0)
     }
+
+    /// Whether this machine lets the test run a silent DNS server on 127.0.0.77:53 (root) and the
+    /// daemon in a mount namespace of its own with another `/etc/resolv.conf` (CI runs as root).
+    static let silentDNSPossible: Bool = {
+        guard geteuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return false }
+        guard let probe = try? SilentDNS() else { return false }
+        probe.close()
+        return true
+    }()
+
+    /// A broker name whose DNS never answers: the lookup holds one thread of its own (never the
+    /// reactor, never the pool), the socket answers throughout, and after the connect limit the
+    /// attempt is given up, said once, and retried.
+    @Test(.enabled(if: silentDNSPossible, "needs root (a DNS server on port 53 that never answers) and unshare -m"))
+    func aBrokerNameWhoseDNSNeverAnswersCostsTheSocketNothing() async throws {
+        let dns = try SilentDNS()
+        defer { dns.close() }
+        let directory = try DatagramSocket.temporaryDirectory()
+        try "nameserver 127.0.0.77\noptions timeout:20 attempts:3\n".write(
+            toFile: directory + "/resolv.conf", atomically: true, encoding: .utf8)
+        let http = try await FixtureHTTPServer()
+        let daemon = try await DaemonProcess(
+            configuration: configuration(broker: 1883, http: http).replacingOccurrences(
+                of: "mqtt://127.0.0.1:1883", with: "mqtt://broker.fleet.invalid:1883"),
+            launcher: [
+                "/usr/bin/unshare", "-m", "--", "/bin/sh", "-c",
+                "mount --bind \(directory)/resolv.conf /etc/resolv.conf && exec \"$0\" \"$@\"",
+            ])
+        _ = try await daemon.waitForState(timeout: .seconds(30), "fresh weather while the lookup hangs") {
+            $0["status"] as? String == "fresh"
+        }
+        for _ in 0..<5 {
+            #expect(try await daemon.now()["status"] as? String == "fresh")
+            let status = try await daemon.ctl("status")
+            #expect(status.stdout.contains("mqtt: mqtt://broker.fleet.invalid:1883, not connected"), "\(status.stdout)")
+        }
+        let threads = DaemonThreadsTests.threads(of: daemon.pid).values
+        #expect(threads.count(where: { $0 == "wundercast-mqtt" }) <= 1, "\(threads.sorted())")
+        #expect(threads.count(where: { $0 == "wundercast-io" }) == 1)
+        try await daemon.output.waitFor(
+            containing: "no answer from the broker mqtt://broker.fleet.invalid:1883 within 30.0 seconds",
+            timeout: .seconds(60))
+        #expect(try await daemon.now()["status"] as? String == "fresh")
+        #expect(await daemon.stop() == 0)
+    }
+}
+
+/// A UDP socket on 127.0.0.77:53 that reads nothing and answers nothing: a DNS server that
+/// never answers (the resolver waits out its time-outs).
+struct SilentDNS {
+    let fd: Int32
+
+    struct Failure: Error {}
+
+    init() throws {
+        fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure() }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(53).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.77")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+        guard bound else {
+            Glibc.close(fd)
+            throw Failure()
+        }
+    }
+
+    func close() { _ = Glibc.close(fd) }
 }

@@ -256,6 +256,30 @@ struct DaemonFleetTests {
         #expect(await daemon.stop() == 0)
     }
 
+    /// A broker behind a slow uplink (a relay that forwards 64 bytes every 20 ms, both ways):
+    /// the daemon connects and publishes all the same, and the socket answers meanwhile.
+    @Test func aBrokerBehindASlowRelayGetsTheStateAndTheSocketAnswersMeanwhile() async throws {
+        let broker = try await MosquittoBroker.start()
+        let relay = try ChildProcess(
+            [
+                "/usr/bin/python3", Fixtures.tools.appendingPathComponent("slow_relay.py").path, String(broker.port),
+                "0.02", "64",
+            ],
+            stdinPipe: true)
+        defer { relay.closeStdin() }
+        let line = try await relay.output.waitFor("the relay's port") { $0.hasPrefix("PORT ") }
+        let port = try #require(Int(line.dropFirst(5)))
+        let http = try await FixtureHTTPServer()
+        let subscriber = try broker.subscribe("wundercast/van/#")
+        let daemon = try await DaemonProcess(configuration: configuration(broker: port, http: http))
+        for _ in 0..<5 { #expect(try await daemon.now()["class"] as? String == "WEATHER") }
+        try await subscriber.waitFor(topic: "wundercast/van/availability", payload: "online", timeout: .seconds(60))
+        try await subscriber.waitFor("a fresh state through the slow relay", timeout: .seconds(60)) {
+            $0.hasPrefix("wundercast/van/state ") && $0.contains(#""status":"fresh""#)
+        }
+        #expect(await daemon.stop() == 0)
+    }
+
     /// Whether this machine lets the test run a silent DNS server on 127.0.0.77:53 (root) and the
     /// daemon in a mount namespace of its own with another `/etc/resolv.conf` (CI runs as root).
     static let silentDNSPossible: Bool = {

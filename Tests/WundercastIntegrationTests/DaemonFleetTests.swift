@@ -286,7 +286,13 @@ struct DaemonFleetTests {
         guard geteuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return false }
         guard let probe = try? SilentDNS() else { return false }
         probe.close()
-        return true
+        // A bind mount in a mount namespace of its own (a container may not allow it).
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        process.arguments = ["-m", "--", "/bin/sh", "-c", "mount --bind /etc/resolv.conf /etc/resolv.conf"]
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
     }()
 
     /// A broker name whose DNS never answers: the lookup holds one thread of its own (never the

@@ -211,8 +211,10 @@ public enum Daemon {
                 Daemon.Pipeline(
                     configuration, weather: weather, authorization: decisions.status, store: store, health: health,
                     loop: reactor))
-            self.fleet = FleetRunner(nil)
-            self.fleet.replace(with: fleetPublisher(fleet, configuration: configuration, places: weather.places))
+            self.fleet = FleetRunner()
+            if let publisher = fleetPublisher(fleet, configuration: configuration, places: weather.places) {
+                self.fleet.replace(with: publisher)
+            }
         }
 
         /// The publisher of `setup` (`nil`: MQTT off), its positions at `[MQTT] Precision=`.

@@ -120,6 +120,7 @@ struct FleetPublisher: Sendable {
     /// The state's messages: the state, and the location (for the device tracker and OwnTracks)
     /// when it has one.
     func messages(for state: WeatherState) -> [FleetMessage] {
+        let setup = self.setup  // one look at the setup in force
         var messages = [setup.topics.stateMessage(state)]
         if let location = setup.topics.locationMessage(state, precision: setup.precision) { messages.append(location) }
         if let ownTracks = setup.ownTracks,

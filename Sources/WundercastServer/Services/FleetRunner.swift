@@ -9,10 +9,10 @@ final class FleetRunner: DaemonService {
     private let inbox: AsyncStream<FleetPublisher?>.Continuation
     private let serving: Mutex<FleetPublisher?>
 
-    init(_ first: FleetPublisher?) {
+    /// With no publisher: MQTT off until ``replace(with:)`` gives one.
+    init() {
         (publishers, inbox) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
-        serving = Mutex(first)
-        inbox.yield(first)
+        serving = Mutex(nil)
     }
 
     /// The publisher serving now (for `status`), `nil` while MQTT is off.

@@ -484,9 +484,10 @@ public final class MQTTClient: @unchecked Sendable {
             logger.log(.debug, "\(reason); retrying in \(delay)", fields: fields)
         } else {
             logger.log(.warning, "\(reason); reconnecting with back-off", fields: fields)
+            // The reason a warning named; a quiet failure between two of the same names none.
+            loggedFailure = reason
         }
         inOutage = true
-        loggedFailure = reason
         state = .backingOff(
             clock.schedule(at: clock.now + delay, name: Self.backoffTimer) { [self] in
                 guard case .backingOff = state else { return }

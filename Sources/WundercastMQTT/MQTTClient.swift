@@ -99,8 +99,8 @@ public final class MQTTClient: @unchecked Sendable {
     private var inOutage = false
     /// A session takeover was logged (until a connection stays up `stableAfter`).
     private var takeoverLogged = false
-    /// Connections in a row that were lost before `stableAfter`.
-    private var shortLived = 0
+    /// A connect was logged at info level since the last warning.
+    private var connectAnnounced = false
     /// Refused messages already logged (topic and reason).
     private var refusalsLogged: Set<String> = []
     private var miscTimer: LoopTimer?
@@ -347,8 +347,12 @@ public final class MQTTClient: @unchecked Sendable {
         }
         // After connections that did not last (a flapping link, another client with this
         // ClientID), a connect is news only at debug level: the outage is not over yet.
+        // The first connect after a warning says so at info level; the connects of connections
+        // that then do not last (a flapping link) only at debug level.
+        let announce = !connectAnnounced
+        connectAnnounced = true
         logger.log(
-            shortLived > 0 ? .debug : .info, "MQTT broker \(settings.broker): connected\(inOutage ? " again" : "")",
+            announce ? .info : .debug, "MQTT broker \(settings.broker): connected\(inOutage ? " again" : "")",
             fields: [("MESSAGE_ID", MessageID.brokerConnected), ("WUNDERCAST_BROKER", settings.broker)])
         _ = connection.handle.publish(
             topic: settings.availabilityTopic, payload: Array("online".utf8), qos: settings.qos, retain: true)
@@ -455,12 +459,9 @@ public final class MQTTClient: @unchecked Sendable {
         guard let start else { return }
         if clock.now - start >= settings.stableAfter {
             failures = 0
-            shortLived = 0
             inOutage = false
             loggedFailure = nil
             takeoverLogged = false
-        } else {
-            shortLived += 1
         }
     }
 
@@ -486,6 +487,7 @@ public final class MQTTClient: @unchecked Sendable {
             logger.log(.warning, "\(reason); reconnecting with back-off", fields: fields)
             // The reason a warning named; a quiet failure between two of the same names none.
             loggedFailure = reason
+            connectAnnounced = false
         }
         inOutage = true
         state = .backingOff(

@@ -243,6 +243,9 @@ struct DaemonFleetTests {
         }
         try await subscriber.waitFor("OwnTracks") { $0.hasPrefix("owntracks/me/van ") }
         #expect(connects() == 1, "no new connection: \(broker.log.suffix(1500))")
+        #expect(
+            subscriber.lines.count(where: { $0.hasPrefix("homeassistant/device/") }) == 1,
+            "discovery is not sent again for a reload that did not change it")
         try
             (configuration(broker: broker.port, http: http, extra: "ClientID=van-reload")
             .replacingOccurrences(of: "TopicPrefix=wundercast/van", with: "TopicPrefix=wundercast/boat")

@@ -86,8 +86,13 @@ struct FleetPublisher: Sendable {
             group.addTask { [self] in
                 // A reload that kept the connection (`update(from:)`): discovery from what was
                 // published, and the current state as it now looks.
+                var discovery = setup.discovery
                 for await _ in content.changes {
-                    publishDiscovery(from: readRecord())
+                    // Discovery only when the reload changed what it describes.
+                    if setup.discovery != discovery {
+                        publishDiscovery(from: readRecord())
+                        discovery = setup.discovery
+                    }
                     for message in messages(for: view(store.current)) { client.publish(message) }
                 }
             }

@@ -83,6 +83,7 @@ mutants=(
   "MQTT discovery sent with every state change|Sources/WundercastServer/Services/FleetPublisher.swift|last[message.topic] = message.payload|last[message.topic] = message.payload; if let discovery = setup.discovery { client.publish(discovery.message) }|DaemonFleetTests/theDaemonPublishesAvailabilityStateLocationAndDiscovery"
   "MQTT: the states published while the broker was away sent after a reconnect, oldest first|Sources/WundercastMQTT/MQTTClient.swift|newest[topic] = Message(payload: payload, retain: retain)|newest[topic] = Message(payload: payload, retain: retain); inOrder.append((topic, Message(payload: payload, retain: retain)))|MQTTClientTests/aRestartedBrokerGetsOnlineAndOnlyTheNewestStateAgain"
   "MQTT: a first connect to a broker that is down never retried|Sources/WundercastMQTT/MQTTClient.swift|guard case .backingOff = state else { return }|guard case .idle = state else { return }|MQTTClientTests/aBrokerDownAtStartIsConnectedOnceItListensWithTheNewestState"
+  "MQTT: a session taken over retried at once (two daemons with one ClientID in a loop)|Sources/WundercastMQTT/MQTTClient.swift|if reason == MQTT_RC_SESSION_TAKEN_OVER.rawValue { return takenOver() }|if reason == -1 { return takenOver() }|MQTTClientTests/aSessionTakenOverIsLoggedAsSuchAndRetriedOnlyAtTheMaximum"
 )
 
 only=${MUTANT:-${1:-}}

@@ -181,4 +181,49 @@ struct MQTTClientTests {
                 "connected at info level once, and once again after the one warning")
         }
     }
+
+    /// A broker that says why it ended the session (MQTT 5 DISCONNECT reason 142, Session taken
+    /// over: EMQX, HiveMQ; Debian's mosquitto 2.0.11 closes without it, the test above): logged
+    /// once as a takeover, and the next attempt waits the back-off's maximum — no loop. The
+    /// broker is a stand-in on a loopback socket that answers one CONNECT with CONNACK 0 and
+    /// that DISCONNECT, then counts the connections that follow within its bound.
+    @Test func aSessionTakenOverIsLoggedAsSuchAndRetriedOnlyAtTheMaximum() async throws {
+        let (listener, port) = try LoopbackTCP.bind(listening: 4)
+        var bound = timeval(tv_sec: 3, tv_usec: 0)
+        setsockopt(listener, SOL_SOCKET, SO_RCVTIMEO, &bound, socklen_t(MemoryLayout<timeval>.size))
+        let broker = Task {
+            try await onDedicatedThread("takeover broker") { () -> Int in
+                defer { close(listener) }
+                let first = accept(listener, nil, nil)
+                guard first >= 0 else { return -1 }
+                defer { close(first) }
+                var buffer = [UInt8](repeating: 0, count: 512)
+                _ = read(first, &buffer, buffer.count)  // CONNECT (one loopback segment)
+                // CONNACK (session present 0, reason 0, no properties), DISCONNECT reason 142.
+                let answer: [UInt8] = [0x20, 0x03, 0x00, 0x00, 0x00, 0xE0, 0x02, 0x8E, 0x00]
+                _ = write(first, answer, answer.count)
+                // Connections within the next 3 s (SO_RCVTIMEO bounds accept): none expected.
+                var more = 0
+                while case let next = accept(listener, nil, nil), next >= 0 {
+                    more += 1
+                    close(next)
+                }
+                return more
+            }
+        }
+        let log = CapturedLog()
+        let client = client(port: port, log: log, maximum: .seconds(30))
+        client.start()
+        let takeover: @Sendable ([CapturedLog.Entry]) -> [CapturedLog.Entry] = { entries in
+            entries.filter { $0.message.contains("gave the session to another client") }
+        }
+        #expect(await log.wait { !takeover($0).isEmpty }, "\(log.texts)")
+        let entry = try #require(takeover(log.all).first)
+        #expect(entry.priority == .warning)
+        #expect(entry.field(MQTTClient.retryDelayField) == "30000", "the next attempt waits the maximum")
+        #expect(client.status.lastError?.contains("another client with ClientID") == true)
+        #expect(!client.status.connected)
+        #expect(try await broker.value == 0, "no reconnect within 3 s of the takeover")
+        await client.stop()
+    }
 }

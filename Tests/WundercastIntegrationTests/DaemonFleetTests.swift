@@ -230,7 +230,10 @@ struct DaemonFleetTests {
             configuration: configuration(broker: broker.port, http: http, extra: "ClientID=van-reload"))
         try await subscriber.waitFor(
             topic: "wundercast/van/location", payload: #"{"gps_accuracy":787,"latitude":59.91,"longitude":10.75}"#)
+        // The broker's log is read by a thread of its own: counted once it shows a publish that
+        // came after the connects in question.
         let connects = { broker.log.components(separatedBy: "as van-reload ").count - 1 }
+        _ = try await broker.waitForLog(containing: "'wundercast/van/location'")
         #expect(connects() == 1, "\(broker.log.suffix(1500))")
         try
             (configuration(broker: broker.port, http: http, extra: "ClientID=van-reload\nOwnTracks=me/van")
@@ -242,6 +245,7 @@ struct DaemonFleetTests {
             $0.hasPrefix("wundercast/van/location ") && $0.contains(#""latitude":59.9,"#)
         }
         try await subscriber.waitFor("OwnTracks") { $0.hasPrefix("owntracks/me/van ") }
+        _ = try await broker.waitForLog(containing: "'owntracks/me/van'")
         #expect(connects() == 1, "no new connection: \(broker.log.suffix(1500))")
         #expect(
             subscriber.lines.count(where: { $0.hasPrefix("homeassistant/device/") }) == 1,
@@ -255,6 +259,7 @@ struct DaemonFleetTests {
         try await daemon.output.waitFor(containing: "started again")
         try await subscriber.waitFor(topic: "wundercast/boat/availability", payload: "online")
         try await subscriber.waitFor(topic: "wundercast/van/availability", payload: "offline")
+        _ = try await broker.waitForLog(containing: "'wundercast/boat/availability'")
         #expect(connects() == 2, "\(broker.log.suffix(1500))")
         #expect(await daemon.stop() == 0)
     }

@@ -107,6 +107,12 @@ extension Configuration {
         "MQTT.Discovery": { $0.mqtt.discovery ? "yes" : "no" },
         "MQTT.DiscoveryPrefix": { $0.mqtt.discoveryPrefix },
         "MQTT.OwnTracks": { $0.mqtt.ownTracks?.description ?? "" },
+        "Alerts.Sources": { $0.alerts.sourcesText },
+        "Alerts.Interval": { TimeSpan.format($0.alerts.interval) },
+        "Alerts.NWSURL": { $0.alerts.urls[.nws] ?? "" },
+        "Alerts.MetAlertsURL": { $0.alerts.urls[.metAlerts] ?? "" },
+        "Alerts.BrightSkyURL": { $0.alerts.urls[.brightSky] ?? "" },
+        "Alerts.ECCCURL": { $0.alerts.urls[.eccc] ?? "" },
     ]
 
     /// `text` with control characters (C0, DEL, C1, U+2028/9) as `\u{…}` escapes.

@@ -164,6 +164,7 @@ extension Configuration {
         Section(name: "Journal", keys: [Key(name: "Precision", apply: Journal.parsePrecision)]),
         cacheSection,
         mqttSection,
+        alertsSection,
     ]
 }
 

@@ -125,6 +125,7 @@ public struct Configuration: Sendable, Equatable {
     public var journal = Journal()
     public var cache = CacheSettings()
     public var mqtt = MQTTSettings()
+    public var alerts = AlertsSettings()
 
     public init() {}
 }

@@ -221,11 +221,11 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
         ),
         .init(
             "[Socket]\nPath=/x\n[Sokcet]\nPath=/y", line: 3,
-            "unknown section [Sokcet] (known sections: [Location], [Throttle], [Weather], [Socket], [Places], [Journal], [Cache], [MQTT])"
+            "unknown section [Sokcet] (known sections: [Location], [Throttle], [Weather], [Socket], [Places], [Journal], [Cache], [MQTT], [Alerts])"
         ),
         .init(
             "[location]", line: 1,
-            "unknown section [location] (known sections: [Location], [Throttle], [Weather], [Socket], [Places], [Journal], [Cache], [MQTT])"
+            "unknown section [location] (known sections: [Location], [Throttle], [Weather], [Socket], [Places], [Journal], [Cache], [MQTT], [Alerts])"
         ),
         .init("# top\n\nMinInterval=5s\n[Throttle]", line: 3, "MinInterval= appears before any [Section] header"),
         .init(

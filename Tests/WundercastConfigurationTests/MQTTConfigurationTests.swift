@@ -409,7 +409,8 @@ import WundercastFleet
         let parsed = Self.parsed(text, file: "/etc/w.conf")
         #expect(parsed.errors.isEmpty)
         let effective = parsed.effectiveText()
-        let section = try #require(effective.components(separatedBy: "[MQTT]\n").dropFirst().first)
+        let section = try #require(
+            effective.components(separatedBy: "[MQTT]\n").dropFirst().first?.components(separatedBy: "\n\n").first)
         #expect(
             section.split(separator: "\n") == [
                 "Broker=mqtts://[fe80::1%25eth0]:8883  # /etc/w.conf:4",
@@ -429,7 +430,8 @@ import WundercastFleet
         let stripped = effective.split(separator: "\n").map { $0.components(separatedBy: "  # ").first ?? "" }
         #expect(try Configuration.parse(stripped.joined(separator: "\n")) == parsed.configuration)
         let defaults = try #require(
-            ParsedConfiguration().effectiveText().components(separatedBy: "[MQTT]\n").dropFirst().first)
+            ParsedConfiguration().effectiveText().components(separatedBy: "[MQTT]\n").dropFirst().first?
+                .components(separatedBy: "\n\n").first)
         #expect(
             defaults.split(separator: "\n") == [
                 "Broker=  # (default)", "ClientID=  # (default)", "TopicPrefix=  # (default)", "Username=  # (default)",

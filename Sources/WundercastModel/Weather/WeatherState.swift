@@ -121,6 +121,8 @@ public struct WeatherState: Sendable, Equatable, Codable {
     public var authorization: AuthorizationStatus?
     /// Why the state is not `fresh`, when there is a reason.
     public var error: ErrorInfo?
+    /// Official alerts for the position (``AlertsState``); absent while `[Alerts] Sources=none`.
+    public var alerts: AlertsState?
 
     public init(status: Status, provider: String, authorization: AuthorizationStatus? = nil) {
         self.status = status
@@ -159,6 +161,7 @@ public struct WeatherState: Sendable, Equatable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case `class`, status, location, weather, provider, fetchedAt, ageSeconds, ageUnknown, authorization, error
+        case `class`, status, location, weather, provider, fetchedAt, ageSeconds, ageUnknown, authorization, error,
+            alerts
     }
 }

@@ -37,6 +37,8 @@ public final class StateStore: Sendable {
         /// ``weather`` is the one kept on disk from before the restart (``StateStore/restore(_:fetchedAt:location:ageKnown:)``);
         /// cleared by new weather.
         var restored: Restored?
+        /// What the alert source said (``AlertsState``); `nil` while alerts are off.
+        var alerts: AlertsState?
 
         static func == (a: Facts, b: Facts) -> Bool {
             a.provider == b.provider && a.authorization == b.authorization && a.gate == b.gate
@@ -44,7 +46,7 @@ public final class StateStore: Sendable {
                 && a.fetchedAt == b.fetchedAt && a.fetchedUptime == b.fetchedUptime
                 && a.failure?.info == b.failure?.info
                 && a.failure?.transport == b.failure?.transport && a.fetching == b.fetching
-                && a.restored == b.restored
+                && a.restored == b.restored && a.alerts == b.alerts
         }
 
         /// The published state. Rules, in order:
@@ -62,6 +64,7 @@ public final class StateStore: Sendable {
             s.weather = weather
             s.fetchedAt = fetchedAt
             s.fetchedUptime = fetchedUptime
+            s.alerts = alerts
             if restored?.ageKnown == false { s.ageUnknown = true }
             if let gate {
                 s.status = weather == nil ? .noLocation : .stale
@@ -214,6 +217,12 @@ public final class StateStore: Sendable {
             f.failure = (.init(code: error.code, message: error.message), error.kind.isNetwork)
             f.fetching = false
         }
+    }
+
+    /// What the alert source said for the position (``AlertsService``), or `nil`: alerts off.
+    /// Changes nothing else: the state's status and `error` stay the weather's.
+    public func publishAlerts(_ alerts: AlertsState?) {
+        change { $0.alerts = alerts }
     }
 
     /// The position is only the last known one (`problem`), or current again (`nil`).

@@ -52,4 +52,13 @@ public enum MessageID {
     /// The broker refused a message (MQTT 5 PUBACK reason ≥ 128, e.g. 135 not authorized by its
     /// ACL); logged once per topic and reason.
     public static let publishRefused = "688e4d32fb8b4aff8a85b1d1b35a1803"
+    /// An official alert is in force for the position (issued, or first seen).
+    public static let alertIssued = "a82d72de641e460ca50dc0ef7777af78"
+    /// An alert in force was updated (an Update, or the source changed it).
+    public static let alertUpdated = "2f311eb5ad334547a4719bec3429bceb"
+    /// An alert ended: expired, cancelled, or no longer listed by the source.
+    public static let alertEnded = "3b960dbd7408411c8f8e9a6fcdc24378"
+    /// The alert source for the position did not answer (or answered badly); what is known of
+    /// its alerts may be incomplete. Logged once per source and reason.
+    public static let alertsUnavailable = "0ccc4304ed2349d0be8b208a28411b71"
 }

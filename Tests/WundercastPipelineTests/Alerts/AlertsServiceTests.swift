@@ -1,0 +1,162 @@
+import Foundation
+import Synchronization
+import Testing
+import WundercastModel
+import WundercastPipeline
+import WundercastSupport
+import WundercastTestSupport
+
+/// The alerts service on a manual clock, with a source the test scripts (its answers are
+/// alerts built here; the decoders are tested on recorded bodies). Every wait is on an event: a
+/// request, a state, a sleeper, a journal entry.
+@Suite(.timeLimit(.minutes(1))) struct AlertsServiceTests {
+    static let t0 = Date(timeIntervalSince1970: 1_736_400_000)
+    static let here = Coordinate(latitude: 61.22, longitude: -149.9)
+
+    /// Answers in order (the last one again when they run out), and counts the requests.
+    final class ScriptedSource: Sendable {
+        let answers: Mutex<[Result<[Alert], WeatherError>]>
+        let requests = Mutex<[Coordinate]>([])
+        let asked = ObservableValue(0)
+        init(_ answers: [Result<[Alert], WeatherError>]) { self.answers = Mutex(answers) }
+
+        func fetch(_ source: AlertSourceID, _ at: Coordinate) async throws(WeatherError) -> [Alert] {
+            let answer: Result<[Alert], WeatherError> = answers.withLock { $0.count > 1 ? $0.removeFirst() : $0[0] }
+            let count = requests.withLock {
+                $0.append(at)
+                return $0.count
+            }
+            asked.updateIfChanged { $0 = count }
+            switch answer {
+            case .success(let alerts): return alerts
+            case .failure(let error): throw error
+            }
+        }
+
+        func waitForRequests(_ count: Int) async -> Bool {
+            for await n in asked.values() where n >= count { return true }
+            return false
+        }
+    }
+
+    struct Running {
+        let store: StateStore
+        let task: Task<Void, Never>
+        func stop() async {
+            task.cancel()
+            await task.value
+        }
+    }
+
+    let clock = ManualClock()
+    let log = CapturedLog()
+
+    func start(
+        _ source: ScriptedSource, country: String = "US", interval: Duration = .seconds(600),
+        minInterval: Duration = .seconds(60)
+    ) -> Running {
+        let store = StateStore(provider: "scripted", authorization: .denied)
+        let clock = clock
+        let service = AlertsService(
+            store: store,
+            settings: .init(sources: Set(AlertSourceID.allCases), interval: interval, minInterval: minInterval),
+            fetch: { (at, coordinate) throws(WeatherError) in try await source.fetch(at, coordinate) },
+            country: { _ in country }, clock: clock,
+            wallClock: { Self.t0 + TimeInterval(clock.now.offset.components.seconds) }, logger: log.logger)
+        let task = Task { await service.run() }
+        store.publishPosition(
+            Position(coordinate: Self.here, source: .fallback(name: "Anchorage")), rounded: Self.here,
+            receivedAt: Self.t0, fetching: false)
+        store.publishWeather(Weather(temperature: -3, units: .requested(.metric)), fetchedAt: Self.t0)
+        return Running(store: store, task: task)
+    }
+
+    static func alert(_ id: String, expiresIn: TimeInterval = 7200, severity: Alert.Severity = .severe) -> Alert {
+        Alert(
+            id: id, source: .nws, authority: "NWS Anchorage AK", event: "Winter Storm Warning", severity: severity,
+            expires: t0 + expiresIn, headline: "Winter Storm Warning issued", areaDescription: "Anchorage")
+    }
+
+    /// The source fails: the state says `unavailable` with the error — never an empty `ok` —
+    /// while the weather stays fresh and the top-level error stays the weather's; after the
+    /// back-off the source answers and the alert is there.
+    @Test func aSourceThatFailsIsUnavailableNotQuietThenBack() async throws {
+        let source = ScriptedSource([
+            .failure(.http(status: 503, reason: nil, retryAfter: nil)), .success([Self.alert("w1")]),
+        ])
+        let running = start(source)
+        let down = await running.store.waitFor {
+            $0.alerts?.status == .unavailable && $0.alerts?.error?.message.contains("503") == true
+        }
+        let state = try #require(down, "\(running.store.current)")
+        #expect(state.alerts?.source == .nws)
+        #expect(state.alerts?.error?.code == "alerts-unavailable")
+        #expect(state.alerts?.items == nil, "nothing known is not an empty list")
+        #expect(state.status == .fresh && state.error == nil, "the weather is not touched")
+        #expect(log.all.contains { $0.field("MESSAGE_ID") == MessageID.alertsUnavailable && $0.priority == .warning })
+        try await clock.waitForSleeper(until: clock.at(.seconds(60)))
+        clock.advance(by: .seconds(60))
+        let back = try #require(await running.store.waitFor { $0.alerts?.status == .ok })
+        #expect(back.alerts?.items?.map(\.id) == ["w1"])
+        #expect(back.alerts?.error == nil)
+        #expect(back.alerts?.fetchedAt == Self.t0 + 60)
+        #expect(
+            await log.wait {
+                $0.contains {
+                    $0.field("MESSAGE_ID") == MessageID.alertIssued && $0.field("WUNDERCAST_ALERT_ID") == "w1"
+                }
+            })
+        await running.stop()
+    }
+
+    /// An alert whose `expires` comes between two regular requests: asked again once shortly
+    /// before (2 min), and gone at its `expires` — journalled as expired.
+    @Test func anAlertExpiringBetweenRequestsLeavesOnTime() async throws {
+        let source = ScriptedSource([.success([Self.alert("short", expiresIn: 300), Self.alert("long")])])
+        let running = start(source)
+        _ = try #require(await running.store.waitFor { $0.alerts?.items?.count == 2 })
+        // Asked again 2 min before the expiry (at 180 s), not every minute after it.
+        try await clock.waitForSleeper(until: clock.at(.seconds(180)))
+        clock.advance(by: .seconds(180))
+        #expect(await source.waitForRequests(2))
+        try await clock.waitForSleeper(until: clock.at(.seconds(300)))
+        clock.advance(by: .seconds(120))
+        let after = try #require(await running.store.waitFor { $0.alerts?.items?.count == 1 })
+        #expect(after.alerts?.items?.map(\.id) == ["long"])
+        #expect(source.requests.withLock { $0.count } == 2, "no request at the expiry")
+        #expect(
+            await log.wait {
+                $0.contains {
+                    $0.field("MESSAGE_ID") == MessageID.alertEnded && $0.field("WUNDERCAST_ALERT_END") == "expired"
+                }
+            })
+        await running.stop()
+    }
+
+    /// At rest for a day (a position that does not move): one request per `Interval=`.
+    @Test func aDayAtRestStaysInsideTheBudget() async throws {
+        let source = ScriptedSource([.success([])])
+        let running = start(source)
+        _ = try #require(await running.store.waitFor { $0.alerts?.status == .ok })
+        while clock.now.offset < .seconds(86_400) {
+            try await clock.waitForSleepers(1)
+            let next = try #require(clock.deadlines.first)
+            clock.advance(by: clock.now.duration(to: next))
+            #expect(await source.waitForRequests(Int(clock.now.offset.components.seconds / 600) + 1))
+        }
+        let count = source.requests.withLock { $0.count }
+        #expect(count == 86_400 / 600 + 1, "one at the start, then one per 10 min: \(count)")
+        await running.stop()
+    }
+
+    /// A position no source covers: `uncovered`, and nothing is asked.
+    @Test func anUncoveredCountryAsksNoOne() async throws {
+        let source = ScriptedSource([.success([Self.alert("x")])])
+        let running = start(source, country: "FR")
+        let state = try #require(await running.store.waitFor { $0.alerts?.status == .uncovered })
+        #expect(state.alerts?.source == nil && state.alerts?.items == nil)
+        try await clock.waitForSleepers(0)
+        #expect(source.requests.withLock { $0.isEmpty })
+        await running.stop()
+    }
+}

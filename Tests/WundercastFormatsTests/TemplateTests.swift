@@ -1,5 +1,6 @@
 import Testing
 import WundercastFormats
+import WundercastModel
 import WundercastTestSupport
 
 @Suite struct TemplateTests {
@@ -8,12 +9,18 @@ import WundercastTestSupport
     @Test func everyPlaceholderExpandsFromAFullState() throws {
         var state = SampleStates.weather()
         state.weather?.forecast = SampleStates.forecast()
+        state.alerts = AlertsState(
+            source: .brightSky, status: .ok,
+            items: [
+                Alert(id: "1", source: .brightSky, authority: "DWD", event: "Frost", severity: .minor),
+                Alert(id: "2", source: .brightSky, authority: "DWD", event: "Sturmböen", severity: .moderate),
+            ])
         let values = Placeholder.values(state, now: SampleStates.now, icons: .emoji)
         let template = try Template(Placeholder.allCases.map { "{\($0.rawValue)}" }.joined(separator: "|"))
         #expect(
             template.render(values)
                 == "☀\u{FE0F}|-5|-9|°C|Clear sky|72%|5 km/h|E|12 km/h|1035 hPa|rising +1.3 hPa/3h|20%|0|-9|07:32|17:22"
-                + "|12 km NE of Regensburg|12 km|NE|49.12|12.2|2 min ago|fresh|open-meteo"
+                + "|12 km NE of Regensburg|12 km|NE|49.12|12.2|2 min ago|fresh|open-meteo|Sturmböen"
         )
     }
 

@@ -54,14 +54,19 @@ public struct BarItem: Sendable, Equatable {
     /// sunset, the next hours), place, age, status and error.
     public var tooltip: [String]
     /// The condition kind (`partlyCloudy`, see ``WeatherCondition/Kind``) when there is weather,
-    /// then `stale`, `offline`, `error`, `noLocation`, `fetching` as they apply, and `severe`.
+    /// then `stale`, `offline`, `error`, `noLocation`, `fetching` as they apply, `severe` (derived
+    /// from the condition, never from an alert), then for an official alert in force `alert` and
+    /// `alert-moderate`, `alert-severe` or `alert-extreme` by its CAP severity, and
+    /// `alerts-unavailable` while the alert source does not answer.
     public var classes: [String]
     /// The condition kind, else the status (`offline`, `noLocation`, …): waybar's `alt`.
     public var alt: String
     /// Relative humidity in whole percent, when known: waybar's `percentage`.
     public var percentage: Int?
     public var urgency: Urgency
-    /// Severe weather (i3blocks exits 33, i3bar sets `urgent`).
+    /// Severe weather, derived from the condition (``WeatherCondition/isSevere``; no authority
+    /// issued it), or an official alert of CAP severity Severe or Extreme in force: i3blocks
+    /// exits 33, i3bar sets `urgent`.
     public var isSevere: Bool
     /// Whether the item shows weather (else `--hide-offline` hides it).
     public var hasWeather: Bool
@@ -79,7 +84,9 @@ public struct BarItem: Sendable, Equatable {
         let values = Placeholder.values(state, now: now, icons: icons)
         let condition = state.weather?.conditionModel ?? WeatherCondition(kind: .unknown)
         hasWeather = state.weather != nil
-        isSevere = hasWeather && condition.isSevere
+        let alert = state.alerts?.mostSevere
+        let urgentAlert = alert.map { $0.severity <= .severe } ?? false
+        isSevere = (hasWeather && condition.isSevere) || urgentAlert
         percentage = state.weather?.relativeHumidity.flatMap {
             (0...100).contains($0) ? DisplayRounding.integer($0) : nil
         }
@@ -101,7 +108,12 @@ public struct BarItem: Sendable, Equatable {
 
         var classes: [String] = hasWeather ? [condition.kind.rawValue] : []
         if state.status != .fresh { classes.append(state.status.rawValue) }
-        if isSevere { classes.append("severe") }
+        if hasWeather && condition.isSevere { classes.append("severe") }
+        if let alert {
+            classes.append("alert")
+            if alert.severity <= .moderate { classes.append("alert-" + alert.severity.rawValue.lowercased()) }
+        }
+        if state.alerts?.status == .unavailable { classes.append("alerts-unavailable") }
         self.classes = classes
         alt = hasWeather ? condition.kind.rawValue : state.status.rawValue
 
@@ -112,6 +124,8 @@ public struct BarItem: Sendable, Equatable {
         case .stale, .noLocation: urgency = .warning
         case .offline, .error: urgency = .critical
         }
+        // Any official alert in force asks for attention.
+        if alert != nil, urgency == .idle || urgency == .info { urgency = .warning }
         tooltip = Self.tooltip(state, values: values)
     }
 
@@ -153,7 +167,7 @@ public struct BarItem: Sendable, Equatable {
     }
 
     static func tooltip(_ state: WeatherState, values: [Placeholder: String]) -> [String] {
-        var lines: [String] = []
+        var lines = alertLines(state.alerts)
         if let condition = values[.condition] { lines.append(condition) }
         let unit = values[.unit] ?? ""
         if let temperature = values[.temperature] {

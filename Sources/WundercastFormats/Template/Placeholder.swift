@@ -59,6 +59,9 @@ public enum Placeholder: String, Sendable, CaseIterable {
     case status
     /// The weather provider (`open-meteo`).
     case provider
+    /// The most severe official alert in force: its event, at most 40 characters (`Winter Storm
+    /// Warning`); nothing without one. Source: `alerts.items[0].event` (the daemon orders them).
+    case alert
 
     /// A temperature that `{unit}` after it labels: `{temperature}`, `{apparent}`, `{high}`, `{low}`.
     /// A template's `{unit}` shows only when the last of these before it has a value
@@ -97,6 +100,7 @@ public enum Placeholder: String, Sendable, CaseIterable {
         case .age: "age of the weather (2 min ago)"
         case .status: "fresh, stale, offline, error, fetching, noLocation"
         case .provider: "weather provider (open-meteo)"
+        case .alert: "the most severe official alert in force (Winter Storm Warning)"
         }
     }
 
@@ -138,6 +142,7 @@ public enum Placeholder: String, Sendable, CaseIterable {
                 values[.bearing] = bearing
             }
         }
+        if let alert = state.alerts?.mostSevere { values[.alert] = UntrustedText.sanitized(alert.event, limit: 40) }
         if let age = state.ageSeconds { values[.age] = HumanFormat.ageText(age) }
         if state.ageUnknown == true { values[.age] = HumanFormat.unknownAge }
         return values.filter { !$0.value.isEmpty }

@@ -50,8 +50,8 @@ public struct AlertsState: Sendable, Equatable, Codable {
     /// The `error.code` of an unavailable source.
     public static let unavailableCode = "alerts-unavailable"
 
-    /// The most severe alert in force (the first of ``items``), if any.
-    public var mostSevere: Alert? { items?.first }
+    /// The most severe alert in force (the first in ``ordered(_:)``'s order), if any.
+    public var mostSevere: Alert? { items.flatMap { Self.ordered($0).first } }
 
     /// `alerts` in the published order: most severe first, then the earliest onset, then id.
     public static func ordered(_ alerts: [Alert]) -> [Alert] {

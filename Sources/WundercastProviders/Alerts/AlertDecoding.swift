@@ -1,0 +1,116 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import WundercastSupport
+import WundercastModel
+
+/// The reads the alert decoders share (``NWSAlerts``, ``BrightSkyAlerts``): the body as a
+/// ``JSONValue``, typed members that name their path in the ``WeatherError/decoding(message:)``
+/// they throw, texts through ``AlertText/clean(_:limit:)``, and ISO 8601 instants with offsets.
+enum AlertDecoding {
+    /// `body` as JSON; ``WeatherError/notJSON(status:bytes:contentType:)`` when it is not JSON.
+    static func document(_ body: [UInt8], status: Int, contentType: String?) throws(WeatherError) -> JSONValue {
+        do {
+            return try JSONDecoder().decode(JSONValue.self, from: Data(body))
+        } catch {
+            throw .notJSON(status: status, bytes: body.count, contentType: contentType)
+        }
+    }
+
+    /// `value` as an object; `path` names it in the error.
+    static func object(_ value: JSONValue, path: String) throws(WeatherError) -> [String: JSONValue] {
+        guard case .object(let members) = value else {
+            throw .decoding(message: "\(path) is \(value.kind), expected an object")
+        }
+        return members
+    }
+
+    /// The array `key` of `members`: missing or `null` throws, as does any other type.
+    static func array(
+        _ members: [String: JSONValue], _ key: String, path: String
+    ) throws(WeatherError) -> [JSONValue] {
+        switch members[key] {
+        case .array(let entries)?: return entries
+        case nil, .null?: throw .decoding(message: "missing member '\(path)\(key)'")
+        case let other?: throw .decoding(message: "\(path)\(key) is \(other.kind), expected an array")
+        }
+    }
+
+    /// The string `key` of `members` as sent; `nil` when missing or `null`. `path` is the
+    /// member's parent (`features[2].properties.`), for the error.
+    static func string(
+        _ members: [String: JSONValue], _ key: String, path: String
+    ) throws(WeatherError) -> String? {
+        switch members[key] {
+        case nil, .null?: return nil
+        case .string(let text)?: return text
+        case let other?: throw .decoding(message: "\(path)\(key) is \(other.kind), expected a string")
+        }
+    }
+
+    /// The string `key` cleaned by ``AlertText/clean(_:limit:)`` (tags, entities and control
+    /// characters removed, at most `limit` scalars); `nil` when missing, `null` or empty.
+    static func text(
+        _ members: [String: JSONValue], _ key: String, path: String, limit: Int
+    ) throws(WeatherError) -> String? {
+        AlertText.clean(try string(members, key, path: path), limit: limit)
+    }
+
+    /// The instant `key` (``instant(_:)``); `nil` when missing or `null`. Text that is not an
+    /// ISO 8601 date-time with an offset throws, naming the member.
+    static func date(
+        _ members: [String: JSONValue], _ key: String, path: String
+    ) throws(WeatherError) -> Date? {
+        guard let text = try string(members, key, path: path) else { return nil }
+        guard let date = instant(text) else {
+            let shown = UntrustedText.sanitized(text, limit: 40)
+            throw .decoding(message: "\(path)\(key) is \"\(shown)\", expected yyyy-MM-ddTHH:mm:ss±hh:mm")
+        }
+        return date
+    }
+
+    /// An ISO 8601 date-time with its offset: `2024-07-18T12:47:00-07:00`, `…+00:00`, `…Z`,
+    /// also `±hhmm`, without seconds, or with a fraction of a second. `nil` for anything else
+    /// (no offset, a 30 February, an hour 24, an offset beyond ±18 h).
+    static func instant(_ text: String) -> Date? {
+        var clock = Substring(text)
+        var offset = 0
+        if clock.hasSuffix("Z") || clock.hasSuffix("z") {
+            clock = clock.dropLast()
+        } else {
+            guard let (zone, seconds) = trailingOffset(clock) else { return nil }
+            clock = clock.dropLast(zone)
+            offset = seconds
+        }
+        var fraction = 0.0
+        if let dot = clock.lastIndex(of: ".") {
+            let digits = clock[clock.index(after: dot)...]
+            guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+                let value = Double("0." + digits)
+            else { return nil }
+            fraction = value
+            clock = clock[..<dot]
+        }
+        guard let local = ProviderDecoding.localTime(String(clock)) else { return nil }
+        return Date(timeIntervalSince1970: local - Double(offset) + fraction)
+    }
+
+    /// The `±hh:mm` or `±hhmm` at the end of `text`: its length and its seconds east of UTC.
+    private static func trailingOffset(_ text: Substring) -> (Int, Int)? {
+        for length in [6, 5] where text.count > length {
+            let zone = Array(text.suffix(length))
+            guard zone[0] == "+" || zone[0] == "-" else { continue }
+            let digits = zone.dropFirst().filter { $0 != ":" }
+            guard digits.count == 4, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+                length == 5 || zone[3] == ":",
+                let hours = Int(String(digits.prefix(2))), let minutes = Int(String(digits.suffix(2))),
+                hours <= 18, minutes <= 59
+            else { return nil }
+            let seconds = hours * 3600 + minutes * 60
+            return (length, zone[0] == "-" ? -seconds : seconds)
+        }
+        return nil
+    }
+}

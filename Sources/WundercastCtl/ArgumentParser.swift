@@ -100,6 +100,15 @@ public enum ArgumentParser {
             return options
         }
         guard let command = words.first else { throw UsageError("no command given") }
+        if command == "alerts" {
+            guard words.count == 1 else { throw UsageError("alerts takes no arguments") }
+            guard !options.format.isBar else {
+                throw UsageError(
+                    "--format \(options.format.rawValue) is for now, watch and weather; 'alerts' is plain or json")
+            }
+            options.action = .alerts
+            return options
+        }
         let line = words.joined(separator: " ")
         guard
             SocketProtocol.requestSummaries.contains(where: {

@@ -21,6 +21,8 @@ public enum Ctl {
         case .clientVersion:
             Output.write("wundercastctl \(Wundercast.version)\n")
             return 0
+        case .alerts:
+            return InfoCommands.alerts(CommandContext(invocation))
         case .request(let request, let line):
             let context = CommandContext(invocation)
             switch request {

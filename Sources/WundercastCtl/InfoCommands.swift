@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WundercastSupport
+import WundercastModel
 import WundercastProtocol
 import WundercastFormats
 
@@ -14,6 +15,28 @@ enum InfoCommands {
     static func around(_ context: CommandContext, line: String) -> Int32 {
         answer(context, line, as: SocketProtocol.AroundResponse.self, expected: "AROUND") {
             AroundFormat.text($0, icons: context.invocation.icons)
+        }
+    }
+
+    /// `alerts`: the `alerts` member of the current state (asked with `now`), in full
+    /// (``AlertsFormat``); json: the member as the daemon sent it (`null` while alerts are off).
+    static func alerts(_ context: CommandContext) -> Int32 {
+        do {
+            let answer = try context.ask("now")
+            let state = try Answer.decode(answer, as: WeatherState.self, expected: "WEATHER")
+            if context.format == .json {
+                // The member as decoded, in the protocol's form (ISO 8601 instants, sorted keys).
+                let encoder = JSONEncoder()
+                encoder.dateEncodingStrategy = .iso8601
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                let member = state.alerts.flatMap { try? encoder.encode($0) } ?? Data("null".utf8)
+                Output.write(RawJSONLine.text(member) + "\n")
+            } else {
+                Output.write(AlertsFormat.text(state.alerts, now: Date()))
+            }
+            return 0
+        } catch {
+            return context.fail(error)
         }
     }
 

@@ -12,6 +12,8 @@ public struct Invocation: Sendable, Equatable {
         case help
         /// `--version`: this program's version, without asking the daemon.
         case clientVersion
+        /// `alerts`: the official alerts of the current state (asked with `now`), in full.
+        case alerts
     }
 
     public var action: Action

@@ -113,4 +113,14 @@ enum AlertDecoding {
         }
         return nil
     }
+
+    /// `text` when it is an `http://` or `https://` URL without spaces, at most
+    /// ``Alert/Limit/link`` scalars; else `nil`.
+    static func link(_ text: String?) -> String? {
+        guard let text, let clean = AlertText.clean(text, limit: Alert.Limit.link), clean == text,
+            !clean.contains(" "),
+            clean.lowercased().hasPrefix("https://") || clean.lowercased().hasPrefix("http://")
+        else { return nil }
+        return clean
+    }
 }

@@ -93,7 +93,7 @@ public enum MetAlerts {
             description: try text("description", Alert.Limit.description),
             instruction: try text("instruction", Alert.Limit.instruction),
             areaDescription: try text("area", Alert.Limit.areaDescription),
-            link: ProviderDecoding.webLink(try text("web", Alert.Limit.link)),
+            link: AlertDecoding.link(try text("web", Alert.Limit.link)),
             language: language)
     }
 

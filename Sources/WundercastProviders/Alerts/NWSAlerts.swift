@@ -125,7 +125,7 @@ public enum NWSAlerts {
             instruction: try AlertDecoding.text(properties, "instruction", path: at, limit: Alert.Limit.instruction),
             areaDescription: try AlertDecoding.text(
                 properties, "areaDesc", path: at, limit: Alert.Limit.areaDescription),
-            link: try link(AlertDecoding.string(properties, "web", path: at)),
+            link: try AlertDecoding.link(AlertDecoding.string(properties, "web", path: at)),
             language: try AlertDecoding.text(properties, "language", path: at, limit: Alert.Limit.language))
     }
 
@@ -146,15 +146,5 @@ public enum NWSAlerts {
             if let identifier { identifiers.append(identifier) }
         }
         return identifiers
-    }
-
-    /// `text` when it is an `http://` or `https://` URL without spaces, at most
-    /// ``Alert/Limit/link`` scalars; else `nil`.
-    static func link(_ text: String?) -> String? {
-        guard let text, let clean = AlertText.clean(text, limit: Alert.Limit.link), clean == text,
-            !clean.contains(" "),
-            clean.lowercased().hasPrefix("https://") || clean.lowercased().hasPrefix("http://")
-        else { return nil }
-        return clean
     }
 }

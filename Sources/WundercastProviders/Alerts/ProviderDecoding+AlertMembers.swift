@@ -19,12 +19,7 @@ extension ProviderDecoding {
         root: [String: JSONValue], features: [JSONValue]
     ) {
         guard (200..<300).contains(status) else { throw .http(status: status, reason: nil, retryAfter: nil) }
-        let document: JSONValue
-        do {
-            document = try JSONDecoder().decode(JSONValue.self, from: Data(body))
-        } catch {
-            throw .notJSON(status: status, bytes: body.count, contentType: contentType)
-        }
+        let document = try AlertDecoding.document(body, status: status, contentType: contentType)
         guard case .object(let root) = document else {
             throw .decoding(message: "body is \(document.kind), expected an object")
         }
@@ -45,27 +40,19 @@ extension ProviderDecoding {
         }
     }
 
-    /// The instant at `path` (``AlertInstant/parse(_:)``); `nil` when missing, `null` or empty;
+    /// The instant at `path` (``AlertDecoding/instant(_:)``); `nil` when missing, `null` or empty;
     /// another string or type throws, quoting at most 40 characters of it.
     static func alertInstant(_ value: JSONValue?, _ path: String) throws(WeatherError) -> Date? {
         switch value {
         case nil, .null?: return nil
         case .string(let text)?:
             if text.isEmpty { return nil }
-            guard let instant = AlertInstant.parse(text) else {
+            guard let instant = AlertDecoding.instant(text) else {
                 let quoted = UntrustedText.sanitized(text, limit: 40)
                 throw .decoding(message: "\(path) is \"\(quoted)\", expected an ISO 8601 time with an offset")
             }
             return instant
         case let other?: throw .decoding(message: "\(path) is \(other.kind), expected a string")
         }
-    }
-
-    /// `text` when it is an `http` or `https` URL, else `nil`.
-    static func webLink(_ text: String?) -> String? {
-        guard let text, text.lowercased().hasPrefix("https://") || text.lowercased().hasPrefix("http://") else {
-            return nil
-        }
-        return text.contains(" ") ? nil : text
     }
 }

@@ -21,6 +21,9 @@ public enum Usage {
               around [PLACE|LAT,LON] [STEP]
                                            3×3 grid of temperatures around the daemon's (or the given)
                                            position, STEP degrees apart (default 1)
+              alerts                       the official alerts in force at the daemon's position, in full
+                                           (or why there are none to show: none in force, the source
+                                           unavailable, no source for the place, alerts off)
               status                       the daemon's health: gpsd, fix, authorization, errors, counters
               refresh                      fetch the weather again as soon as the throttle allows
               authorize [always|when-in-use|denied|ask]
@@ -51,10 +54,12 @@ public enum Usage {
               plain        human lines: 3°C Overcast, humidity 72%, 12 km NE of Regensburg, 2 min ago
               json         the daemon's JSON object as received (docs/PROTOCOL.md)
               waybar       one JSON object per line: text, alt (condition), tooltip, class (array:
-                           condition, stale, offline, error, noLocation, fetching, severe),
+                           condition, stale, offline, error, noLocation, fetching, severe, alert,
+                           alert-moderate|severe|extreme, alerts-unavailable),
                            percentage (relative humidity); custom module with return-type json
               i3blocks     three lines: full_text, short_text, color; now exits 33 (urgent) for
-                           severe weather (WMO 65, 67, 75, 82, 86, 95-99)
+                           severe weather (WMO 65, 67, 75, 82, 86, 95-99) and for an official
+                           alert of CAP severity Severe or Extreme
               i3status-rs  {"icon":…,"state":"Idle|Info|Warning|Critical","text":…,"short_text":…}
                            for the custom block with json = true
               polybar      one line (% doubled); custom/script, tail = true for watch
@@ -79,7 +84,7 @@ public enum Usage {
               1   plain and json: the daemon is down, did not answer in time, or answered ERROR
                   (its message on stderr)
               2   usage error
-              33  i3blocks: now found severe weather
+              33  i3blocks: now found severe weather or an official Severe/Extreme alert
             """
     }
 

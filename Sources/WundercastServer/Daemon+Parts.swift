@@ -53,6 +53,10 @@ extension Daemon {
         let gpsd: GPSDFixSource
         let locationManager: LocationManager
         let service: WeatherService<ContinuousClock>
+        /// Official alerts for the position; `nil` with `[Alerts] Sources=none`
+        /// (``Daemon/makeAlerts(_:places:store:loop:logger:)``).
+        let alerts: AlertsService<ContinuousClock>?
+        let store: StateStore
 
         /// - Parameters:
         ///   - configuration: with `Fallback=` already resolved
@@ -81,6 +85,15 @@ extension Daemon {
                     precision: configuration.weather.precision, fallback: location.fallback,
                     retry: TestHooks.retry, journalPrecision: configuration.journal.precision),
                 uptime: Uptime.now, logger: weather.logger)
+            self.store = store
+            alerts = Daemon.makeAlerts(
+                configuration, places: weather.places, store: store, loop: loop, logger: weather.logger)
+        }
+
+        /// Runs the alerts service until cancelled; with alerts off, says so in the state once.
+        func runAlerts() async {
+            guard let alerts else { return store.publishAlerts(nil) }
+            await alerts.run()
         }
 
         /// Whether `a` and `b` make the same pipeline over the same weather side (the
@@ -89,7 +102,8 @@ extension Daemon {
             var location = a.location
             location.authorization = b.location.authorization
             return location == b.location && a.throttle == b.throttle && a.weather.precision == b.weather.precision
-                && a.journal == b.journal
+                && a.journal == b.journal && a.alerts == b.alerts && a.weather.contact == b.weather.contact
+                && a.weather.timeout == b.weather.timeout
         }
     }
 }

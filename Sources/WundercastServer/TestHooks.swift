@@ -9,6 +9,8 @@ import WundercastPOSIX
 ///   (``WeatherService/wedgeOnRefreshForTesting()``), so a test sees `WATCHDOG=1` stop.
 /// - `WUNDERCAST_TEST_BACKOFF=SECONDS`: the retry policy's first step (default 5 s), so a
 ///   test sees a wake cut a long back-off short without waiting through shorter ones.
+/// - `WUNDERCAST_TEST_ALERTS_BACKOFF=SECONDS`: the alert source's first retry after a failure
+///   (default 60 s), so a test sees a source come back without waiting a minute.
 /// - `WUNDERCAST_TEST_SLEPT_FILE=PATH`: whole seconds read from PATH (when it exists) are
 ///   added to `CLOCK_BOOTTIME − CLOCK_MONOTONIC`, so a test simulates a suspend that
 ///   logind's `PrepareForSleep(false)` is checked against.
@@ -53,6 +55,16 @@ enum TestHooks {
         }
         #endif
         return RetryPolicy()
+    }
+
+    /// The back-off of the alert source after a failure: from 60 s up to `interval`.
+    static func alertsRetry(_ interval: Duration) -> Backoff {
+        #if DEBUG
+        if let seconds = Environment.value("WUNDERCAST_TEST_ALERTS_BACKOFF").flatMap(Int64.init), seconds > 0 {
+            return Backoff(initial: .seconds(seconds), maximum: .seconds(seconds * 16))
+        }
+        #endif
+        return Backoff(initial: .seconds(60), maximum: interval)
     }
 
     /// Arms the wedge of `service` when asked.

@@ -24,6 +24,13 @@ Routes:
                      OpenWeatherMap 2.5: 200 with weather/openweathermap/weather_zocca_standard.json and
                      weather/openweathermap/forecast_moravska-trebova_2015.json (under --root: a test may
                      serve its own variants from a directory of its own); control.json changes both.
+  GET /alerts/active, GET /alerts, GET /weatherapi/metalerts/2.0/current.json,
+  GET /collections/weather-alerts/items
+                     official alerts (NWS, Bright Sky, MET Norway's MetAlerts, ECCC): 200 with
+                     alerts/nws/active_point_phoenix_2024-07-18.json,
+                     alerts/brightsky/alerts_muenster_wind_gusts.json,
+                     alerts/metalerts/current_marine_gale_3_multipolygon_no.json and
+                     alerts/eccc/alerts_wfs_env_canada_handwritten.json; control.json changes them.
   GET /redirect?to=TARGET
                      302 to TARGET with "X-Fixture-Hop: redirect"; TARGET is a path ("/v1/forecast")
                      or a URL on 127.0.0.1 of any scheme (to test which redirects a client refuses).
@@ -69,6 +76,12 @@ NO_RESULTS = "weather/open-meteo/geocoding_no_results.json"
 METNO = "weather/metno/compact_newyork.wrapped.json"
 METNO_PATH = "/weatherapi/locationforecast/2.0/compact"
 RECORDED_HEADERS = ("Date", "Expires", "Last-Modified")
+ALERT_ROUTES = {
+    "/alerts/active": "alerts/nws/active_point_phoenix_2024-07-18.json",
+    "/alerts": "alerts/brightsky/alerts_muenster_wind_gusts.json",
+    "/weatherapi/metalerts/2.0/current.json": "alerts/metalerts/current_marine_gale_3_multipolygon_no.json",
+    "/collections/weather-alerts/items": "alerts/eccc/alerts_wfs_env_canada_handwritten.json",
+}
 OWM_ROUTES = {
     "/data/2.5/weather": "weather/openweathermap/weather_zocca_standard.json",
     "/data/2.5/forecast": "weather/openweathermap/forecast_moravska-trebova_2015.json",
@@ -194,6 +207,8 @@ class FixtureHandler(BaseHTTPRequestHandler):
             self.answer(NO_RESULTS)
         elif url.path in OWM_ROUTES:
             self.answer(OWM_ROUTES[url.path])
+        elif url.path in ALERT_ROUTES:
+            self.answer(ALERT_ROUTES[url.path])
         elif url.path == METNO_PATH:
             self.answer(METNO)
         elif url.path == "/redirect" and self.loopback_target(query.get("to", "")):

@@ -74,6 +74,12 @@ import Testing
         "MQTT.Discovery": ("no", .fleet),
         "MQTT.DiscoveryPrefix": ("ha", .fleet),
         "MQTT.OwnTracks": ("alice/van", .fleet),
+        "Alerts.Sources": ("nws", .pipeline),
+        "Alerts.Interval": ("15min", .pipeline),
+        "Alerts.NWSURL": ("http://127.0.0.1:8080", .pipeline),
+        "Alerts.MetAlertsURL": ("http://127.0.0.1:8080", .pipeline),
+        "Alerts.BrightSkyURL": ("http://127.0.0.1:8080", .pipeline),
+        "Alerts.ECCCURL": ("http://127.0.0.1:8080", .pipeline),
     ]
 
     static var allKeys: [String] {

@@ -64,6 +64,13 @@ struct FixtureResponder: Sendable {
     static let noResults = "weather/open-meteo/geocoding_no_results.json"
     static let metNorway = "weather/metno/compact_newyork.wrapped.json"
     static let metNorwayPath = "/weatherapi/locationforecast/2.0/compact"
+    /// Official alerts: each source's path and its recorded answer.
+    static let alerts = [
+        "/alerts/active": "alerts/nws/active_point_phoenix_2024-07-18.json",
+        "/alerts": "alerts/brightsky/alerts_muenster_wind_gusts.json",
+        "/weatherapi/metalerts/2.0/current.json": "alerts/metalerts/current_marine_gale_3_multipolygon_no.json",
+        "/collections/weather-alerts/items": "alerts/eccc/alerts_wfs_env_canada_handwritten.json",
+    ]
     static let openWeatherMap = [
         "/data/2.5/weather": "weather/openweathermap/weather_zocca_standard.json",
         "/data/2.5/forecast": "weather/openweathermap/forecast_moravska-trebova_2015.json",
@@ -135,6 +142,8 @@ struct FixtureResponder: Sendable {
             reply = answer(request, default: Self.metNorway, control: control)
         case let path where Self.openWeatherMap[path] != nil:
             reply = answer(request, default: Self.openWeatherMap[path]!, control: control)
+        case let path where Self.alerts[path] != nil:
+            reply = answer(request, default: Self.alerts[path]!, control: control)
         case "/redirect" where Self.isLoopback(query["to"] ?? ""):
             reply = Self.make(
                 302, [], contentType: "text/plain", [("Location", query["to"]!), ("X-Fixture-Hop", "redirect")],

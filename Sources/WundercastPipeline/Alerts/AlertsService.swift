@@ -177,9 +177,9 @@ public final class AlertsService<C: Clock>: Sendable where C.Duration == Swift.D
     func dueInstant(for coordinate: Coordinate, now: C.Instant) -> C.Instant {
         memory.withLock { m in
             guard let last = m.lastRequest else { return m.retryAt ?? now }
-            let earliest = last.advanced(by: settings.minInterval)
             // After a failure: the back-off decides (a new position does not cut it short).
-            if let retryAt = m.retryAt { return max(retryAt, earliest) }
+            if let retryAt = m.retryAt { return retryAt }
+            let earliest = last.advanced(by: settings.minInterval)
             var due: C.Instant
             if m.coordinate != coordinate {
                 due = earliest

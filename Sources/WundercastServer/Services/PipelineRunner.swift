@@ -51,7 +51,12 @@ final class PipelineRunner: DaemonService {
     /// Runs `pipeline` until `stop` ends (or the task is cancelled), then closes its location
     /// stream and waits for its gpsd readers to end.
     private static func serve(_ pipeline: Daemon.Pipeline, until stop: AsyncStream<Void>) async {
-        await OneAtATime.run({ await pipeline.service.run() }, until: stop)
+        await OneAtATime.run(
+            {
+                async let alerts: Void = pipeline.runAlerts()
+                await pipeline.service.run()
+                await alerts
+            }, until: stop)
         pipeline.locationManager.close()
         await pipeline.locationManager.ended()
         await pipeline.gpsd.readersEnded()

@@ -9,7 +9,7 @@ DEBIAN_PACKAGES := libgps-dev libcurl4-openssl-dev libsystemd-dev libgeonames-de
 # completions, and a real MQTT broker with its clients (mosquitto, mosquitto_sub) for the fleet tests.
 # Neither `make demo` nor `make install` needs them.
 TEST_PACKAGES := i3blocks waybar sway grim tesseract-ocr tesseract-ocr-eng fonts-dejavu-core polybar xvfb netpbm \
-  groff-base man-db fish zsh mosquitto mosquitto-clients
+  groff-base man-db fish zsh mosquitto mosquitto-clients python3-jinja2
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO_SECONDS ?= 120
 # Release builds as installed: the Swift runtime linked in, optimised for size (fewer code pages

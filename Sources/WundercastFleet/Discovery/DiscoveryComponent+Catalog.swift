@@ -17,6 +17,8 @@ extension DiscoveryComponent {
     /// | `condition` | `weather.condition` (the provider's text) | — | — | — |
     /// | `status` | `status` | `enum` (`fresh`, `stale`, …) | — | — |
     /// | `location` | `<prefix>/location` (device tracker, `source_type` `gps`) | — | — | — |
+    /// | `weather_alert` | `alerts.items` (binary sensor: on while an official alert is in force) | `safety` | — | — |
+    /// | `alert_count` | `alerts.items`, counted while the source answers | — | — | `measurement` |
     public static func catalog(units: UnitPreferences) -> [DiscoveryComponent] {
         [
             weather("temperature", "Temperature", "temperature", .temperature, units.temperature.homeAssistantUnit),
@@ -43,6 +45,12 @@ extension DiscoveryComponent {
                 id: "status", platform: .sensor, name: "Status", deviceClass: .enumeration,
                 options: WeatherState.Status.allCases.map(\.rawValue), member: [.key("status")]),
             DiscoveryComponent(id: "location", platform: .deviceTracker, name: "Location", member: nil),
+            DiscoveryComponent(
+                id: "weather_alert", platform: .binarySensor, name: "Weather alert", deviceClass: .safety, member: nil,
+                template: ValueTemplate.alertActive),
+            DiscoveryComponent(
+                id: "alert_count", platform: .sensor, name: "Alerts in force", stateClass: .measurement, member: nil,
+                template: ValueTemplate.alertCount),
         ]
     }
 

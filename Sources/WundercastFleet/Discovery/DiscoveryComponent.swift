@@ -6,6 +6,7 @@ public struct DiscoveryComponent: Sendable, Equatable {
     /// Home Assistant's platform (`p`), required in every component of a device message.
     public enum Platform: String, Sendable, CaseIterable {
         case sensor
+        case binarySensor = "binary_sensor"
         case deviceTracker = "device_tracker"
     }
 
@@ -18,6 +19,9 @@ public struct DiscoveryComponent: Sendable, Equatable {
         case atmosphericPressure = "atmospheric_pressure"
         /// A text from a fixed list of ``DiscoveryComponent/options``.
         case enumeration = "enum"
+        /// A binary sensor that is on when something is unsafe
+        /// (https://www.home-assistant.io/integrations/binary_sensor/#device-class).
+        case safety
     }
 
     /// Sensor state classes used here
@@ -50,11 +54,15 @@ public struct DiscoveryComponent: Sendable, Equatable {
     /// Where a sensor's value is in the state's JSON (`weather.temperature`); `nil` for the
     /// device tracker, which reads `<prefix>/location`.
     public let member: [Member]?
+    /// A `value_template` of its own instead of one reading ``member`` (the official alerts'
+    /// entities, ``ValueTemplate/alertActive`` and ``ValueTemplate/alertCount``).
+    public let template: String?
 
     init(
         id: String, platform: Platform, name: String, deviceClass: DeviceClass? = nil, unit: String? = nil,
-        stateClass: StateClass? = nil, options: [String]? = nil, member: [Member]?
+        stateClass: StateClass? = nil, options: [String]? = nil, member: [Member]?, template: String? = nil
     ) {
+        self.template = template
         self.id = id
         self.platform = platform
         self.name = name

@@ -106,7 +106,10 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
         config.unit = component.unit
         config.stateClass = component.stateClass?.rawValue
         config.options = component.options
-        if let member = component.member {
+        if let template = component.template {
+            config.stateTopic = topics.state
+            config.valueTemplate = template
+        } else if let member = component.member {
             config.stateTopic = topics.state
             config.valueTemplate = ValueTemplate.reading(member)
         } else {

@@ -24,4 +24,21 @@ enum ValueTemplate {
         }
         return "{{ \(path) if \(tests.joined(separator: " and ")) else None }}"
     }
+
+    /// The binary sensor "weather alert": `ON` while the state lists an official alert in force
+    /// (`alerts.items` not empty, whether the source answered last time or not), `OFF` when the
+    /// source answered with none, `None` (unknown) when nothing is known — the source did not
+    /// answer and no alert is known, no source covers the position, alerts are off. (`items` is
+    /// read with brackets and tested with `in`: `.items`, and `['items']` when the member is
+    /// missing, are the mapping's method in Jinja — always defined; Jinja2 itself renders these
+    /// in the tests.)
+    static let alertActive =
+        "{{ ('ON' if value_json.alerts['items'] | length > 0 else 'OFF') if value_json.alerts is defined"
+        + " and 'items' in value_json.alerts else None }}"
+
+    /// The sensor "alerts in force": how many, only while the source answered (`status` `ok`);
+    /// `None` (unknown) otherwise — a source that did not answer has no count to give.
+    static let alertCount =
+        "{{ value_json.alerts['items'] | length if value_json.alerts is defined"
+        + " and value_json.alerts.status == 'ok' and 'items' in value_json.alerts else None }}"
 }

@@ -84,6 +84,10 @@ mutants=(
   "MQTT: the states published while the broker was away sent after a reconnect, oldest first|Sources/WundercastMQTT/MQTTClient.swift|newest[topic] = Message(payload: payload, retain: retain)|newest[topic] = Message(payload: payload, retain: retain); inOrder.append((topic, Message(payload: payload, retain: retain)))|MQTTClientTests/aRestartedBrokerGetsOnlineAndOnlyTheNewestStateAgain"
   "MQTT: a first connect to a broker that is down never retried|Sources/WundercastMQTT/MQTTClient.swift|guard case .backingOff = state else { return }|guard case .idle = state else { return }|MQTTClientTests/aBrokerDownAtStartIsConnectedOnceItListensWithTheNewestState"
   "MQTT: a session taken over retried at once (two daemons with one ClientID in a loop)|Sources/WundercastMQTT/MQTTClient.swift|if reason == MQTT_RC_SESSION_TAKEN_OVER.rawValue { return takenOver() }|if reason == -1 { return takenOver() }|MQTTClientTests/aSessionTakenOverIsLoggedAsSuchAndRetriedOnlyAtTheMaximum"
+  # Issue 17: official alerts.
+  "alerts: a failed source shown as no alerts|Sources/WundercastPipeline/Alerts/AlertsService.swift|source: m.source, status: .unavailable, items: items.isEmpty ? nil : items,|source: m.source, status: .ok, items: items,|AlertsServiceTests"
+  "alerts: an expired alert kept|Sources/WundercastPipeline/Alerts/AlertBook.swift|let gone = AlertsState.ordered(inForce.values.filter { (\$0.expires.map { \$0 <= now }) ?? false })|let gone = AlertsState.ordered(inForce.values.filter { (\$0.expires.map { \$0 < .distantPast }) ?? false })|AlertBookTests\|AlertsServiceTests"
+  "alerts: derived severe weather shown as an official alert|Sources/WundercastFormats/Bars/BarItem.swift|let alert = state.alerts?.mostSevere|let alert = state.alerts?.mostSevere ?? (condition.isSevere ? Alert(id: \"wmo\", source: .nws, authority: \"WMO code\", event: condition.kind.rawValue, severity: .severe) : nil)|BarAlertsTests"
 )
 
 only=${MUTANT:-${1:-}}
@@ -102,6 +106,7 @@ for i in "${!mutants[@]}"; do
   name=${name//$'\x01'/|}
   line=${line//$'\x01'/|}
   replacement=${replacement//$'\x01'/|}
+  filter=${filter//$'\x01'/|}
   if [[ $only =~ ^[0-9]+$ ]]; then
     [ "$only" = "$n" ] || continue
   elif [ -n "$only" ]; then
@@ -134,7 +139,12 @@ for i in "${!mutants[@]}"; do
   { (timeout -s KILL "$LIMIT" "$bundle" --testing-library swift-testing --filter "$filter" >"$log" 2>&1); } 2>/dev/null
   status=$?
   times="build $((built - started)) s, tests $((SECONDS - built)) s"
-  if [ "$status" = 126 ] || [ "$status" = 127 ]; then
+  if [ "$status" = 69 ]; then
+    # Swift Testing's EX_UNAVAILABLE: the filter matched no test, which kills nothing.
+    cp "$backup" "$file"
+    echo "mutant $n ($name): its filter '$filter' matches no test — update the mutant" >&2
+    exit 2
+  elif [ "$status" = 126 ] || [ "$status" = 127 ]; then
     cp "$backup" "$file"
     echo "mutant $n ($name): the test bundle $bundle did not run (status $status)" >&2
     exit 2

@@ -149,6 +149,29 @@ import WundercastTestSupport
         await running.stop()
     }
 
+    /// Driving for an hour (a new position every 10 s, as a receiver moving 100 m per fix at
+    /// `Precision=3` publishes): no more than one request per `MinInterval` (2 min), so at most
+    /// 31 in the hour; and the alerts follow the van (asked at least every 10 min).
+    @Test func anHourOfDrivingStaysInsideTheBudget() async throws {
+        let source = ScriptedSource([.success([])])
+        let running = start(source, minInterval: .seconds(120))
+        _ = try #require(await running.store.waitFor { $0.alerts?.status == .ok })
+        for step in 1...360 {
+            let here = Coordinate(latitude: Self.here.latitude + Double(step) / 1000, longitude: Self.here.longitude)
+            running.store.publishPosition(
+                Position(coordinate: here, source: .fallback(name: "van")), rounded: here,
+                receivedAt: Self.t0 + Double(step * 10), fetching: false)
+            _ = await running.store.waitFor { $0.location?.latitude == here.latitude }
+            try await clock.waitForSleepers(1)
+            clock.advance(by: .seconds(10))
+        }
+        let requests = source.requests.withLock { $0.count }
+        print("alert requests in an hour of driving: \(requests)")
+        #expect(requests <= 31, "at most one per MinInterval: \(requests)")
+        #expect(requests >= 6, "the moving position is asked for: \(requests)")
+        await running.stop()
+    }
+
     /// A position no source covers: `uncovered`, and nothing is asked.
     @Test func anUncoveredCountryAsksNoOne() async throws {
         let source = ScriptedSource([.success([Self.alert("x")])])

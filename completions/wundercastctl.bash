@@ -5,8 +5,8 @@
 _wundercastctl() {
     local cur=${COMP_WORDS[COMP_CWORD]}
     local prev=${COMP_WORDS[COMP_CWORD-1]}
-    local commands="now watch weather around status refresh authorize version help"
-    local options="--socket --format --json --template --icons --timeout --hide-offline --help --version"
+    local commands="now watch weather around alerts status refresh authorize version help"
+    local options="--socket --format --json --template --icons --timeout --hide-offline --log --help --version"
     local formats="plain json waybar i3blocks i3status-rs polybar i3bar"
     local icons="emoji nerd weather-icons"
     local statuses="always when-in-use denied ask"
@@ -26,7 +26,7 @@ _wundercastctl() {
         option=${COMP_WORDS[COMP_CWORD-2]}
     fi
     case $option in
-        --socket | -s)
+        --socket | -s | --log)
             COMPREPLY=($(compgen -f -- "$value"))
             ;;
         --format | -f)

@@ -1,7 +1,7 @@
 # fish completion for wundercastctl(1): commands, options, formats, icon sets, authorize statuses.
 # Installed as $(PREFIX)/share/fish/vendor_completions.d/wundercastctl.fish.
 
-set -l commands now watch weather around status refresh authorize version help
+set -l commands now watch weather around alerts status refresh authorize version help
 
 complete -c wundercastctl -f
 complete -c wundercastctl -s s -l socket -r -F -d "The daemon's socket"
@@ -11,6 +11,7 @@ complete -c wundercastctl -s t -l template -x -d "Text with placeholders: {icon}
 complete -c wundercastctl -l icons -x -a "emoji nerd weather-icons" -d "Icon set of {icon}"
 complete -c wundercastctl -l timeout -x -a "500ms 1s 2s 5s 15s" -d "Bound of each call"
 complete -c wundercastctl -l hide-offline -d "Bar formats: an empty line instead of an offline line"
+complete -c wundercastctl -l log -r -F -d "Bar formats: append messages to this file, not stderr"
 complete -c wundercastctl -s h -l help -d "The usage"
 complete -c wundercastctl -s V -l version -d "This program's version"
 
@@ -18,6 +19,7 @@ complete -c wundercastctl -n "not __fish_seen_subcommand_from $commands" -a now 
 complete -c wundercastctl -n "not __fish_seen_subcommand_from $commands" -a watch -d "The current weather, then one line per change"
 complete -c wundercastctl -n "not __fish_seen_subcommand_from $commands" -a weather -d "The weather anywhere (PLACE or LAT,LON)"
 complete -c wundercastctl -n "not __fish_seen_subcommand_from $commands" -a around -d "3×3 grid around a position"
+complete -c wundercastctl -n "not __fish_seen_subcommand_from $commands" -a alerts -d "The official alerts in force, in full"
 complete -c wundercastctl -n "not __fish_seen_subcommand_from $commands" -a status -d "The daemon's health"
 complete -c wundercastctl -n "not __fish_seen_subcommand_from $commands" -a refresh -d "Fetch the weather again"
 complete -c wundercastctl -n "not __fish_seen_subcommand_from $commands" -a authorize -d "Show, or decide, GPS use"

@@ -76,6 +76,10 @@ public enum ArgumentParser {
                 options.timeout = span
             case "--hide-offline":
                 options.hideOffline = true
+            case "--log":
+                let path = try value(name, inline)
+                guard !path.isEmpty else { throw UsageError("--log: expected a file path") }
+                options.logPath = path
             case "--help", "-h":
                 help = true
             case "--version", "-V":

@@ -46,11 +46,18 @@ struct CommandContext {
         return try connection.readLine(deadline: .now + timeout)
     }
 
-    /// Reports `error`: its message on stderr; in a bar format also the bar's offline or error
+    /// A message for the user: on stderr in plain and json; in bar formats only to `--log FILE`
+    /// (a bar may show a command's stderr in its place: polybar 3.6 does), else nowhere.
+    func report(_ message: String) {
+        if !format.isBar { return Output.error(message) }
+        if let log = invocation.logPath { AppendFile.write("wundercastctl: \(message)\n", to: log) }
+    }
+
+    /// Reports `error` (``report(_:)``); in a bar format also the bar's offline or error
     /// line on stdout (or its empty form with `--hide-offline`). Returns the exit status: 0 in
     /// bar formats, else 1.
     func fail(_ error: CtlError, preamble: Bool = true) -> Int32 {
-        Output.error(error.message)
+        report(error.message)
         guard format.isBar else { return 1 }
         let item = BarItem.unavailable(error.barKind, reason: error.message)
         Output.write((preamble ? format.preamble : "") + (format.bar(item, hidden: invocation.hideOffline) ?? ""))

@@ -28,7 +28,7 @@ public enum Ctl {
             switch request {
             case .now: return WeatherCommand.run(context, line: line, isNow: true)
             case .weather: return WeatherCommand.run(context, line: line, isNow: false)
-            case .watch: return WatchCommand.run(context, line: line)
+            case .watch(let options): return WatchCommand.run(context, line: line, every: options.every)
             case .around: return InfoCommands.around(context, line: line)
             case .status: return InfoCommands.status(context, line: line)
             case .refresh: return InfoCommands.refresh(context, line: line)

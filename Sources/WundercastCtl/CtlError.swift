@@ -14,11 +14,14 @@ public enum CtlError: Error, Sendable, Equatable {
     case refused(code: String, message: String)
     /// The answer could not be read (not JSON, wrong class, too long).
     case unreadable(String)
+    /// wundercastctl's own output hung up (`watch`: the status bar reading it is gone).
+    case readerGone
 
     /// One human line (sanitized: it may quote the daemon).
     public var message: String {
         switch self {
         case .unreachable(let text), .noAnswer(let text), .unreadable(let text): text
+        case .readerGone: "the reader of the output is gone"
         case .refused(let code, let message) where code == SocketProtocol.ErrorCode.shuttingDown.rawValue:
             UntrustedText.sanitized(message)
         case .refused(let code, let message):

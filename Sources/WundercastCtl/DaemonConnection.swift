@@ -29,7 +29,7 @@ final class DaemonConnection {
             socket = try DeadlineSocket(connectingTo: path, deadline: deadline)
         } catch {
             switch error {
-            case .deadline:
+            case .deadline, .hangUp:
                 throw Self.stuck(path, limitText, "connecting")
             case .system(let failure) where failure.call == "socket":
                 throw .unreachable("cannot make a socket: \(failure.reason)")
@@ -74,7 +74,7 @@ final class DaemonConnection {
             try socket.sendAll(Array((line + "\n").utf8), deadline: deadline)
         } catch {
             switch error {
-            case .deadline: throw Self.stuck(path, limitText, "sending the request")
+            case .deadline, .hangUp: throw Self.stuck(path, limitText, "sending the request")
             case .system(let failure) where failure.call == "send":
                 throw .unreachable("lost wundercastd at \(path) while sending: \(failure.reason)")
             case .system(let failure): throw .unreachable("lost wundercastd at \(path): \(failure.reason)")
@@ -82,9 +82,33 @@ final class DaemonConnection {
         }
     }
 
+    /// What ``readLine(wakeAt:hangUpOf:)`` found.
+    enum Wait {
+        case line([UInt8])
+        /// `wakeAt` came first.
+        case wake
+        /// The output hung up: the reader (a status bar) is gone.
+        case readerGone
+    }
+
+    /// The next answer line, with no time limit, but back at `wakeAt` (`nil`: not before a
+    /// line) and as soon as `output` hangs up (`watch`: its reader may go while the daemon is
+    /// silent for hours).
+    func readLine(wakeAt: ContinuousClock.Instant?, hangUpOf output: Int32) throws(CtlError) -> Wait {
+        do throws(CtlError) {
+            return .line(try readLine(deadline: wakeAt, hangUpOf: output))
+        } catch {
+            switch error {
+            case .noAnswer where wakeAt.map({ ContinuousClock.now >= $0 }) == true: return .wake
+            case .readerGone: return .readerGone
+            default: throw error
+            }
+        }
+    }
+
     /// The next answer line (without its newline), read before `deadline` (`nil`: no limit).
     /// Throws ``CtlError/unreachable(_:)`` when the daemon closes the connection first.
-    func readLine(deadline: ContinuousClock.Instant?) throws(CtlError) -> [UInt8] {
+    func readLine(deadline: ContinuousClock.Instant?, hangUpOf output: Int32? = nil) throws(CtlError) -> [UInt8] {
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             // Each byte is searched once (`scanned`), with memchr: a megabyte line costs
@@ -107,10 +131,15 @@ final class DaemonConnection {
             }
             let n: Int
             do throws(DeadlineSocket.Failure) {
-                n = try socket.receive(into: &chunk, deadline: deadline)
+                if let output {
+                    n = try socket.receive(into: &chunk, deadline: deadline, hangUpOf: output)
+                } else {
+                    n = try socket.receive(into: &chunk, deadline: deadline)
+                }
             } catch {
                 switch error {
                 case .deadline: throw Self.stuck(path, limitText, "waiting for an answer")
+                case .hangUp: throw .readerGone
                 case .system(let failure): throw .unreachable("lost wundercastd at \(path): \(failure.reason)")
                 }
             }

@@ -29,6 +29,8 @@ public struct Invocation: Sendable, Equatable {
     public var timeout: Duration?
     /// `--hide-offline`: the bar's empty form instead of an offline or no-weather line.
     public var hideOffline = false
+    /// `--log FILE`: where messages go in bar formats (which write nothing to stderr).
+    public var logPath: String?
 
     public init(action: Action) { self.action = action }
 

@@ -47,6 +47,8 @@ public enum Usage {
               --hide-offline     bar formats: empty output in the bar's own form (an empty
                                  line, empty text) instead of an offline line, or when there is
                                  no weather: the bar hides the widget
+              --log FILE         bar formats write nothing to stderr (a bar may show it in the
+                                 widget); their messages are appended to FILE instead
               --version          this program's version only
               -h, --help         this text
 
@@ -74,9 +76,11 @@ public enum Usage {
             marked offline line (e.g. "⚠ wundercast offline", class offline) and exit 0; plain
             and json print the reason on stderr and exit 1. watch then retries after 1 s,
             doubling up to 30 s, with an offline line in bar formats (a message on stderr in
-            plain and json); it ends only when the daemon refuses the request itself (bad
-            argument, not permitted). Every text from the daemon is stripped of control characters and
-            bounded before it is printed.
+            plain and json); it ends when the daemon refuses the request itself (bad argument,
+            not permitted) and as soon as its reader is gone (its output hung up). Between the
+            daemon's lines it shows the last state again when an age would read differently (at
+            most once a minute, or once per every SPAN; never in json). Every text from the
+            daemon is stripped of control characters and bounded before it is printed.
 
             exit status:
               0   the daemon answered (whatever the weather's status); bar formats also when it

@@ -15,8 +15,12 @@ import WundercastSupport
 /// When the daemon is down, does not answer the request within the timeout, or goes away
 /// (restart), it tries again after 1 s, doubling up to 30 s (reset after an answer), on the same
 /// socket path; meanwhile bar formats show one offline line per outage and every failed attempt
-/// is reported on stderr. It ends (status 1, bar formats 0) only when the daemon refuses the
-/// request itself (bad argument, unknown request, not permitted).
+/// is reported (``CommandContext/report(_:)``: on stderr in plain and json, only to `--log FILE`
+/// in bar formats, whose bar would show stderr). It ends (status 1, bar formats 0) when the
+/// daemon refuses the request itself (bad argument, unknown request, not permitted), and
+/// (status 0) as soon as its output hangs up — the status bar reading it is gone — whether the
+/// daemon is silent or away. Between the daemon's lines it shows the last state again when its
+/// ages would read differently (``WatchRefresh``).
 enum WatchCommand {
     static let backoff = Backoff(initial: .seconds(1), maximum: .seconds(30))
 
@@ -26,11 +30,15 @@ enum WatchCommand {
         SocketProtocol.ErrorCode.notPermitted.rawValue,
     ]
 
-    static func run(_ context: CommandContext, line: String) -> Int32 {
+    /// stdout, watched for a hang-up.
+    static let output: Int32 = 1
+
+    static func run(_ context: CommandContext, line: String, every: Duration?) -> Int32 {
         let renderer = StateRenderer(invocation: context.invocation)
         Output.write(context.format.preamble)
         var attempt = 0
         var outageShown = false
+        var refresh = WatchRefresh<ContinuousClock.Instant>(every: every, enabled: context.format != .json)
         while true {
             do {
                 let connection = try context.open(sending: line)
@@ -39,27 +47,42 @@ enum WatchCommand {
                 outageShown = false
                 while true {
                     let state = try Answer.decode(answer, as: WeatherState.self, expected: "WEATHER")
-                    Output.write(renderer.render(state, line: answer, now: Date()).text)
-                    // The next change may be hours away: no limit from here on.
-                    answer = try connection.readLine(deadline: nil)
+                    let text = renderer.render(state, line: answer, now: Date()).text
+                    Output.write(text)
+                    refresh.arrived(state, printed: text, at: .now)
+                    // The next change may be hours away: no limit, but a look at the ages and the
+                    // reader meanwhile.
+                    wait: while true {
+                        switch try connection.readLine(wakeAt: refresh.nextLook, hangUpOf: output) {
+                        case .line(let next):
+                            answer = next
+                            break wait
+                        case .wake:
+                            if let text = refresh.look(
+                                at: .now, render: { renderer.render($0, line: [], now: Date()).text })
+                            {
+                                Output.write(text)
+                            }
+                        case .readerGone:
+                            return 0
+                        }
+                    }
                 }
             } catch {
+                if case .readerGone = error { return 0 }
                 if case .refused(let code, _) = error, finalCodes.contains(code) {
                     return context.fail(error, preamble: false)
                 }
                 attempt += 1
                 let delay = backoff.delay(attempt: attempt)
-                Output.error("\(error.message); trying again in \(TimeSpan.format(delay))")
+                context.report("\(error.message); trying again in \(TimeSpan.format(delay))")
                 if context.format.isBar, !outageShown {
                     let item = BarItem.unavailable(error.barKind, reason: error.message)
                     Output.write(context.format.bar(item, hidden: context.invocation.hideOffline) ?? "")
                     outageShown = true
                 }
-                pause(delay)
+                if ProcessControl.pause(delay, unlessHangUpOf: output) { return 0 }
             }
         }
     }
-
-    /// Sleeps for `span` (wundercastctl's own thread; resumed after a signal).
-    static func pause(_ span: Duration) { ProcessControl.pause(span) }
 }

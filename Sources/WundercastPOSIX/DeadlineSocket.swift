@@ -14,6 +14,9 @@ public final class DeadlineSocket {
         case system(Errno)
         /// The deadline passed while waiting.
         case deadline
+        /// The descriptor watched beside the socket (``receive(into:deadline:hangUpOf:)``) hung
+        /// up: its reader is gone.
+        case hangUp
     }
 
     public let fd: Int32
@@ -92,17 +95,46 @@ public final class DeadlineSocket {
         }
     }
 
-    /// Waits until `events` are ready, or throws ``Failure/deadline`` (`nil`: no limit).
-    private func wait(for events: Int16, until deadline: ContinuousClock.Instant?) throws(Failure) {
+    /// As ``receive(into:deadline:)``, and while waiting also watches `output` (wundercastctl's
+    /// stdout): when it reports an error or a hang-up (`POLLERR`, `POLLHUP`: the pipe's reader
+    /// closed it, the terminal went away), throws ``Failure/hangUp`` — the reader is gone.
+    public func receive(
+        into chunk: inout [UInt8], deadline: ContinuousClock.Instant?, hangUpOf output: Int32
+    ) throws(Failure) -> Int {
+        while true {
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n >= 0 { return n }
+            let code = errno
+            switch code {
+            case EINTR: continue
+            case EAGAIN: try wait(for: Int16(POLLIN), until: deadline, hangUpOf: output)
+            default: throw .system(Errno(call: "recv", subject: "fd \(fd)", code: code))
+            }
+        }
+    }
+
+    /// Waits until `events` are ready, or throws ``Failure/deadline`` (`nil`: no limit), or
+    /// ``Failure/hangUp`` when `output` hangs up first.
+    private func wait(
+        for events: Int16, until deadline: ContinuousClock.Instant?, hangUpOf output: Int32? = nil
+    ) throws(Failure) {
         while true {
             var timeout: Int32 = -1
             if let deadline {
                 guard ContinuousClock.now < deadline else { throw .deadline }
                 timeout = PollTimeout.milliseconds(until: deadline)
             }
-            var descriptor = pollfd(fd: fd, events: events, revents: 0)
-            let ready = poll(&descriptor, 1, timeout)
-            if ready > 0 { return }
+            // Events 0 for the output: POLLERR and POLLHUP are reported whatever is asked.
+            var descriptors = [pollfd(fd: fd, events: events, revents: 0)]
+            if let output { descriptors.append(pollfd(fd: output, events: 0, revents: 0)) }
+            let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
+            if ready > 0 {
+                if descriptors.count > 1, descriptors[1].revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 {
+                    throw .hangUp
+                }
+                if descriptors[0].revents != 0 { return }
+                continue
+            }
             if ready < 0 && errno != EINTR { throw .system(Errno(call: "poll", subject: "fd \(fd)", code: errno)) }
         }
     }

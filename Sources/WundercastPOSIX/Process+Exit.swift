@@ -20,6 +20,20 @@ public enum ProcessControl {
         while nanosleep(&request, &left) == -1 && errno == EINTR { request = left }
     }
 
+    /// Sleeps for `span`, or less when `output` hangs up first (`POLLERR`, `POLLHUP`: its reader
+    /// is gone); returns whether it did.
+    public static func pause(_ span: Duration, unlessHangUpOf output: Int32) -> Bool {
+        let deadline = ContinuousClock.now + span
+        while true {
+            let now = ContinuousClock.now
+            guard now < deadline else { return false }
+            var descriptor = pollfd(fd: output, events: 0, revents: 0)
+            let ready = poll(&descriptor, 1, PollTimeout.milliseconds(until: deadline))
+            if ready > 0, descriptor.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { return true }
+            if ready > 0 { pause(.milliseconds(10)) }  // another event on an output: not ours to read
+        }
+    }
+
     /// The process's effective user id (`geteuid`).
     public static var effectiveUser: UInt32 { geteuid() }
 

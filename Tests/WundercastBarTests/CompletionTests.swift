@@ -13,12 +13,17 @@ import WundercastTestSupport
     static let zsh = "completions/_wundercastctl"
     static let fish = "completions/wundercastctl.fish"
 
-    static let commands = SocketProtocol.requestSummaries.map { String($0.split(separator: " ")[0]) }
+    /// The socket's requests, and `alerts` (wundercastctl's own: it reads `now`), after `around`.
+    static let commands: [String] = {
+        var names = SocketProtocol.requestSummaries.map { String($0.split(separator: " ")[0]) }
+        names.insert("alerts", at: (names.firstIndex(of: "around") ?? names.count - 1) + 1)
+        return names
+    }()
     static let formats = OutputFormat.allCases.map(\.rawValue)
     static let iconSets = IconSet.allCases.map(\.rawValue)
     static let statuses = ["always", "when-in-use", "denied", "ask"]
     static let options = [
-        "--socket", "--format", "--json", "--template", "--icons", "--timeout", "--hide-offline", "--help",
+        "--socket", "--format", "--json", "--template", "--icons", "--timeout", "--hide-offline", "--log", "--help",
         "--version",
     ]
 

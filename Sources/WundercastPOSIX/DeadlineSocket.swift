@@ -83,16 +83,7 @@ public final class DeadlineSocket {
     /// Receives what is there into `chunk`, waiting until `deadline` (`nil`: no limit) for
     /// something; returns the count, 0 at the end of the stream.
     public func receive(into chunk: inout [UInt8], deadline: ContinuousClock.Instant?) throws(Failure) -> Int {
-        while true {
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n >= 0 { return n }
-            let code = errno
-            switch code {
-            case EINTR: continue
-            case EAGAIN: try wait(for: Int16(POLLIN), until: deadline)
-            default: throw .system(Errno(call: "recv", subject: "fd \(fd)", code: code))
-            }
-        }
+        try receive(into: &chunk, deadline: deadline, output: nil)
     }
 
     /// As ``receive(into:deadline:)``, and while waiting also watches `output` (wundercastctl's
@@ -100,6 +91,12 @@ public final class DeadlineSocket {
     /// closed it, the terminal went away), throws ``Failure/hangUp`` — the reader is gone.
     public func receive(
         into chunk: inout [UInt8], deadline: ContinuousClock.Instant?, hangUpOf output: Int32
+    ) throws(Failure) -> Int {
+        try receive(into: &chunk, deadline: deadline, output: output)
+    }
+
+    private func receive(
+        into chunk: inout [UInt8], deadline: ContinuousClock.Instant?, output: Int32?
     ) throws(Failure) -> Int {
         while true {
             let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }

@@ -6,7 +6,7 @@ _wundercastctl() {
     local cur=${COMP_WORDS[COMP_CWORD]}
     local prev=${COMP_WORDS[COMP_CWORD-1]}
     local commands="now watch weather around alerts status refresh authorize version help"
-    local options="--socket --format --json --template --icons --timeout --hide-offline --log --help --version"
+    local options="--socket --format --json --template --icons --timeout --hide-offline --log --colors --help --version"
     local formats="plain json waybar i3blocks i3status-rs polybar i3bar"
     local icons="emoji nerd weather-icons"
     local statuses="always when-in-use denied ask"
@@ -34,6 +34,9 @@ _wundercastctl() {
             ;;
         --icons)
             COMPREPLY=($(compgen -W "$icons" -- "$value"))
+            ;;
+        --colors)
+            COMPREPLY=($(compgen -W "none dark light" -- "$value"))
             ;;
         --timeout)
             COMPREPLY=($(compgen -W "$spans" -- "$value"))

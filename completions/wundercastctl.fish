@@ -12,6 +12,7 @@ complete -c wundercastctl -l icons -x -a "emoji nerd weather-icons" -d "Icon set
 complete -c wundercastctl -l timeout -x -a "500ms 1s 2s 5s 15s" -d "Bound of each call"
 complete -c wundercastctl -l hide-offline -d "Bar formats: an empty line instead of an offline line"
 complete -c wundercastctl -l log -r -F -d "Bar formats: append messages to this file, not stderr"
+complete -c wundercastctl -l colors -x -a "none dark light" -d "i3blocks and i3bar colours"
 complete -c wundercastctl -s h -l help -d "The usage"
 complete -c wundercastctl -s V -l version -d "This program's version"
 

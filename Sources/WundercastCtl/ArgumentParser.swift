@@ -76,6 +76,12 @@ public enum ArgumentParser {
                 options.timeout = span
             case "--hide-offline":
                 options.hideOffline = true
+            case "--colors":
+                let text = try value(name, inline)
+                guard let colors = BarColors(rawValue: text) else {
+                    throw UsageError("unknown colour scheme '\(shown(text))' (known: none, dark, light)")
+                }
+                options.colors = colors
             case "--log":
                 let path = try value(name, inline)
                 guard !path.isEmpty else { throw UsageError("--log: expected a file path") }

@@ -13,6 +13,11 @@ struct CommandContext {
     }
 
     var format: OutputFormat { invocation.format }
+    /// The bar colours: `--colors`, else `$WUNDERCAST_COLORS` (a user's choice for every bar,
+    /// set once in the session's environment), else none.
+    var colors: BarColors {
+        invocation.colors ?? BarColors.fromEnvironment(Environment.value("WUNDERCAST_COLORS"))
+    }
     var timeout: Duration { invocation.effectiveTimeout }
 
     /// The system unit's socket (wundercast.socket).
@@ -60,7 +65,9 @@ struct CommandContext {
         report(error.message)
         guard format.isBar else { return 1 }
         let item = BarItem.unavailable(error.barKind, reason: error.message)
-        Output.write((preamble ? format.preamble : "") + (format.bar(item, hidden: invocation.hideOffline) ?? ""))
+        Output.write(
+            (preamble ? format.preamble : "") + (format.bar(item, hidden: invocation.hideOffline, colors: colors) ?? "")
+        )
         return 0
     }
 }

@@ -31,6 +31,9 @@ public struct Invocation: Sendable, Equatable {
     public var hideOffline = false
     /// `--log FILE`: where messages go in bar formats (which write nothing to stderr).
     public var logPath: String?
+    /// `--colors none|dark|light`; `nil`: `$WUNDERCAST_COLORS`, else none
+    /// (``CommandContext/colors``).
+    public var colors: BarColors?
 
     public init(action: Action) { self.action = action }
 

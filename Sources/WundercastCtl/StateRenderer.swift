@@ -10,6 +10,8 @@ import WundercastFormats
 /// (the line as received), or a bar format.
 struct StateRenderer {
     let invocation: Invocation
+    /// i3blocks' and i3bar's colours (``CommandContext/colors``).
+    var colors: BarColors = .none
 
     /// The output for one answer, and the bar item it was made from (bar formats).
     func render(_ state: WeatherState, line: [UInt8], now: Date) -> (text: String, item: BarItem?) {
@@ -25,7 +27,7 @@ struct StateRenderer {
         default:
             let item = BarItem(state: state, now: now, icons: invocation.icons, template: invocation.template)
             let hidden = invocation.hideOffline && !item.hasWeather
-            return (invocation.format.bar(item, hidden: hidden) ?? "", item)
+            return (invocation.format.bar(item, hidden: hidden, colors: colors) ?? "", item)
         }
     }
 }

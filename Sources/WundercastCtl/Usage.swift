@@ -47,6 +47,8 @@ public enum Usage {
               --hide-offline     bar formats: empty output in the bar's own form (an empty
                                  line, empty text) instead of an offline line, or when there is
                                  no weather: the bar hides the widget
+              --colors SCHEME    i3blocks and i3bar colours: none (default: the bar's own),
+                                 dark or light; else $WUNDERCAST_COLORS
               --log FILE         bar formats write nothing to stderr (a bar may show it in the
                                  widget); their messages are appended to FILE instead
               --version          this program's version only

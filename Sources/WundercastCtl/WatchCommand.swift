@@ -34,7 +34,7 @@ enum WatchCommand {
     static let output: Int32 = 1
 
     static func run(_ context: CommandContext, line: String, every: Duration?) -> Int32 {
-        let renderer = StateRenderer(invocation: context.invocation)
+        let renderer = StateRenderer(invocation: context.invocation, colors: context.colors)
         Output.write(context.format.preamble)
         var attempt = 0
         var outageShown = false
@@ -78,7 +78,8 @@ enum WatchCommand {
                 context.report("\(error.message); trying again in \(TimeSpan.format(delay))")
                 if context.format.isBar, !outageShown {
                     let item = BarItem.unavailable(error.barKind, reason: error.message)
-                    Output.write(context.format.bar(item, hidden: context.invocation.hideOffline) ?? "")
+                    Output.write(
+                        context.format.bar(item, hidden: context.invocation.hideOffline, colors: context.colors) ?? "")
                     outageShown = true
                 }
                 if ProcessControl.pause(delay, unlessHangUpOf: output) { return 0 }

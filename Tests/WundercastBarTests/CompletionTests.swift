@@ -23,7 +23,8 @@ import WundercastTestSupport
     static let iconSets = IconSet.allCases.map(\.rawValue)
     static let statuses = ["always", "when-in-use", "denied", "ask"]
     static let options = [
-        "--socket", "--format", "--json", "--template", "--icons", "--timeout", "--hide-offline", "--log", "--help",
+        "--socket", "--format", "--json", "--template", "--icons", "--timeout", "--hide-offline", "--log", "--colors",
+        "--help",
         "--version",
     ]
 

@@ -1,5 +1,6 @@
 import Testing
 import WundercastModel
+import WundercastFormats
 
 @testable import WundercastCtl
 
@@ -17,6 +18,20 @@ import WundercastModel
         #expect(invocation.effectiveTimeout == .milliseconds(500))
         #expect(try ArgumentParser.parse(["--json", "now"]).format == .json)
         #expect(try ArgumentParser.parse(["now", "--format=i3status-rs"]).format == .i3statusRs)
+    }
+
+    @Test func colorsLogAndAlertsParse() throws {
+        #expect(try ArgumentParser.parse(["now", "--colors", "light"]).colors == .light)
+        #expect(try ArgumentParser.parse(["now"]).colors == nil, "unset: the environment decides")
+        #expect(throws: UsageError.self) { try ArgumentParser.parse(["now", "--colors", "pink"]) }
+        #expect(
+            try ArgumentParser.parse(["watch", "--format", "polybar", "--log", "/tmp/w.log"]).logPath == "/tmp/w.log")
+        #expect(try ArgumentParser.parse(["alerts"]).action == .alerts)
+        #expect(throws: UsageError.self) { try ArgumentParser.parse(["alerts", "now"]) }
+        #expect(throws: UsageError.self) { try ArgumentParser.parse(["alerts", "--format", "waybar"]) }
+        #expect(BarColors.fromEnvironment("dark") == .dark)
+        #expect(BarColors.fromEnvironment("neon") == .none)
+        #expect(BarColors.fromEnvironment(nil) == .none)
     }
 
     @Test func defaultTimeoutsAreTwoSecondsAndFifteenForLookups() throws {

@@ -56,7 +56,17 @@ import WundercastTestSupport
         let output = lines(result.stdout)
         #expect(output.count == 3)
         #expect(output[0].contains("-5°C"))
-        #expect(output[2].hasPrefix("#") && output[2].count == 7)
+        #expect(output[2] == "", "no colour by default: the bar's own, on any theme")
+        let dark = lines(try await ctl("now", "--format", "i3blocks", "--colors", "dark").stdout)
+        #expect(dark[2] == (status == 33 ? "#FF5555" : ""), "fresh weather keeps the bar's colour")
+        // The user's scheme for every bar, from the environment.
+        var environment = ProcessInfo.processInfo.environment
+        environment["WUNDERCAST_COLORS"] = "light"
+        let light = try await runProcess(
+            try Binaries.path("wundercastctl"), ["--socket", path, "now", "--format", "i3blocks"],
+            environment: environment, timeout: .seconds(50))
+        #expect(lines(light.stdout)[2] == (status == 33 ? "#B00020" : ""))
+        #expect(light.status == status, "the urgent flag whatever the colours")
     }
 
     @Test func i3statusRsPrintsIconStateAndText() async throws {

@@ -88,11 +88,39 @@ import WundercastTestSupport
         }
     }
 
+    /// The colour line is empty (the bar's own colour, on any theme) unless a scheme is chosen.
     @Test func i3blocksPrintsFullTextShortTextAndColor() {
         let lines = I3blocksFormat.lines(BarItem(state: SampleStates.weather(code: 3), now: now))
-        #expect(lines == "☁\u{FE0F} -5°C Overcast\n☁\u{FE0F} -5°C\n#FFFFFF\n")
-        let stale = I3blocksFormat.lines(BarItem(state: SampleStates.weather(status: .stale), now: now))
-        #expect(stale.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)[2] == "#F1FA8C")
+        #expect(lines == "☁\u{FE0F} -5°C Overcast\n☁\u{FE0F} -5°C\n\n")
+        let staleItem = BarItem(state: SampleStates.weather(status: .stale), now: now)
+        func colorLine(_ colors: BarColors) -> String {
+            I3blocksFormat.lines(staleItem, colors: colors).split(separator: "\n", omittingEmptySubsequences: false)
+                .map(String.init)[2]
+        }
+        #expect(colorLine(.none) == "")
+        #expect(colorLine(.dark) == "#F1FA8C")
+        #expect(colorLine(.light) == "#6B4F00")
+        #expect(
+            I3blocksFormat.lines(BarItem(state: SampleStates.weather(code: 3), now: now), colors: .dark).hasSuffix(
+                "\n\n"))
+    }
+
+    /// WCAG 2 contrast of every colour of `dark` and `light` against its background: at least 4.5:1.
+    @Test(arguments: [BarColors.dark, .light])
+    func schemesAreReadableOnTheirBackground(_ colors: BarColors) throws {
+        func luminance(_ hex: String) -> Double {
+            let value = Int(hex.dropFirst(), radix: 16)!
+            let channels = [value >> 16, (value >> 8) & 0xFF, value & 0xFF].map { Double($0) / 255 }
+            let linear = channels.map { $0 <= 0.04045 ? $0 / 12.92 : pow(($0 + 0.055) / 1.055, 2.4) }
+            return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+        }
+        let background = luminance(try #require(colors.background))
+        for urgency in BarItem.Urgency.allCases {
+            guard let color = colors.color(urgency) else { continue }
+            let (l1, l2) = (max(luminance(color), background), min(luminance(color), background))
+            #expect((l1 + 0.05) / (l2 + 0.05) >= 4.5, "\(colors) \(urgency) \(color)")
+        }
+        #expect(BarColors.none.color(.critical) == nil)
     }
 
     @Test func i3statusRsHasIconStateTextAndShortText() throws {

@@ -12,7 +12,7 @@ import WundercastModel
 /// bounded); each format escapes it for its bar.
 public struct BarItem: Sendable, Equatable {
     /// How much attention the item asks for; i3status-rust's block states, and the colour of
-    /// i3blocks and i3bar.
+    /// i3blocks and i3bar in a colour scheme (``BarColors``).
     public enum Urgency: String, Sendable, CaseIterable {
         /// Fresh weather.
         case idle = "Idle"
@@ -24,16 +24,6 @@ public struct BarItem: Sendable, Equatable {
         case warning = "Warning"
         /// Severe weather (``WeatherCondition/isSevere``), no weather at all, or no daemon.
         case critical = "Critical"
-
-        /// `#RRGGBB` for i3blocks and i3bar; `nil` (the bar's own colour) when idle.
-        public var color: String? {
-            switch self {
-            case .idle, .good: nil
-            case .info: "#8BE9FD"
-            case .warning: "#F1FA8C"
-            case .critical: "#FF5555"
-            }
-        }
     }
 
     /// Why there is no state to show.

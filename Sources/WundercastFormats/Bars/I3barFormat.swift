@@ -15,10 +15,10 @@ public enum I3barFormat {
     }
 
     /// One array of blocks and the comma that continues the endless array. `hidden`: no blocks.
-    public static func line(_ item: BarItem, hidden: Bool = false) -> String {
+    public static func line(_ item: BarItem, hidden: Bool = false, colors: BarColors = .none) -> String {
         if hidden { return "[],\n" }
         let block = Block(
-            full_text: item.text, short_text: item.shortText, color: item.urgency.color,
+            full_text: item.text, short_text: item.shortText, color: colors.color(item.urgency),
             urgent: item.isSevere ? true : nil)
         return "[" + JSONText.line(block) + "],\n"
     }

@@ -1,11 +1,12 @@
-/// i3blocks: three lines, `full_text`, `short_text` and `color` (`#RRGGBB`; `#FFFFFF` when
-/// nothing calls for attention). For `now` (interval mode) the exit status is 33 (urgent) for
+/// i3blocks: three lines, `full_text`, `short_text` and `color` (`#RRGGBB` in the colour scheme,
+/// ``BarColors``; an empty line — the bar's own colour — when nothing calls for attention or with
+/// the default scheme `none`). For `now` (interval mode) the exit status is 33 (urgent) for
 /// severe weather only: ``exitStatus(_:)``.
 public enum I3blocksFormat {
     /// The three lines (each with its newline). `hidden`: empty lines (i3blocks hides the block).
-    public static func lines(_ item: BarItem, hidden: Bool = false) -> String {
+    public static func lines(_ item: BarItem, hidden: Bool = false, colors: BarColors = .none) -> String {
         if hidden { return "\n\n\n" }
-        return item.text + "\n" + item.shortText + "\n" + (item.urgency.color ?? "#FFFFFF") + "\n"
+        return item.text + "\n" + item.shortText + "\n" + (colors.color(item.urgency) ?? "") + "\n"
     }
 
     /// The exit status i3blocks marks urgent.

@@ -20,14 +20,14 @@ public enum OutputFormat: String, Sendable, CaseIterable {
 
     /// `item` in this bar format (one line, or i3blocks' three); `nil` for plain and json.
     /// `hidden` asks for the bar's empty form (`--hide-offline`).
-    public func bar(_ item: BarItem, hidden: Bool = false) -> String? {
+    public func bar(_ item: BarItem, hidden: Bool = false, colors: BarColors = .none) -> String? {
         switch self {
         case .plain, .json: nil
         case .waybar: WaybarFormat.line(item, hidden: hidden)
-        case .i3blocks: I3blocksFormat.lines(item, hidden: hidden)
+        case .i3blocks: I3blocksFormat.lines(item, hidden: hidden, colors: colors)
         case .i3statusRs: I3statusRsFormat.line(item, hidden: hidden)
         case .polybar: PolybarFormat.line(item, hidden: hidden)
-        case .i3bar: I3barFormat.line(item, hidden: hidden)
+        case .i3bar: I3barFormat.line(item, hidden: hidden, colors: colors)
         }
     }
 

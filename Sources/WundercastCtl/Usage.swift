@@ -59,7 +59,8 @@ public enum Usage {
               json         the daemon's JSON object as received (docs/PROTOCOL.md)
               waybar       one JSON object per line: text, alt (condition), tooltip, class (array:
                            condition, stale, offline, error, noLocation, fetching, severe, alert,
-                           alert-moderate|severe|extreme, alerts-unavailable),
+                           alert-moderate|severe|extreme, alerts-unavailable; daemon-offline,
+                           daemon-error when the daemon is down or refused),
                            percentage (relative humidity); custom module with return-type json
               i3blocks     three lines: full_text, short_text, color; now exits 33 (urgent) for
                            severe weather (WMO 65, 67, 75, 82, 86, 95-99) and for an official

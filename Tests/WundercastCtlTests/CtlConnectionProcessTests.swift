@@ -32,7 +32,7 @@ import WundercastTestSupport
         let bar = try await ctl(["now", "--timeout", "300ms", "--format", "waybar"])
         #expect(bar.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(bar.stdout.utf8)) as? [String: Any])
-        #expect(object["class"] as? [String] == ["offline"])
+        #expect(object["class"] as? [String] == ["daemon-offline"])
         #expect(object["text"] as? String == "⚠ wundercast offline")
         #expect(stuck.requests.value == ["now", "now"])
     }

@@ -174,7 +174,7 @@ import WundercastTestSupport
         #expect(plain.stderr.contains("refresh needs a precise reader"))
         let bar = try await ctl("now", "--format", "waybar")
         #expect(bar.status == 0)
-        #expect(try json(try #require(lines(bar.stdout).first))["class"] as? [String] == ["error"])
+        #expect(try json(try #require(lines(bar.stdout).first))["class"] as? [String] == ["daemon-error"])
     }
 
     @Test func statusAndAroundArePlainLines() async throws {

@@ -64,7 +64,7 @@ import WundercastTestSupport
         let item = BarItem(state: Self.state(alerts: unavailable), now: now)
         #expect(item.classes.contains("alerts-unavailable"))
         #expect(item.classes.contains("alert-moderate"))
-        #expect(item.tooltip.contains("Alerts unavailable: nws: HTTP 503"), "\(item.tooltip)")
+        #expect(item.tooltip.contains("Alerts unavailable: the alert source (nws) did not answer"), "\(item.tooltip)")
         let none = BarItem(
             state: Self.state(
                 alerts: AlertsState(
@@ -81,5 +81,27 @@ import WundercastTestSupport
             state: Self.state(alerts: AlertsState(source: .brightSky, status: .ok, items: items)), now: now)
         #expect(item.tooltip.filter { $0.hasPrefix("⚠") }.count == 3)
         #expect(item.tooltip.contains("+ 2 more alerts"))
+    }
+}
+
+/// Error reasons in human text are short sentences chosen by the code; the raw detail (libcurl's
+/// text, a provider's) stays in --json, status and the journal.
+@Suite struct HumanErrorTests {
+    @Test func aKnownCodeIsASentenceAndTheRawTextStaysOut() {
+        let raw = WeatherState.ErrorInfo(
+            code: "dns", message: "Could not resolve host: api.open-meteo.com (curl 6: Couldn't resolve host name)")
+        #expect(HumanError.text(raw) == "cannot find the weather provider (name lookup failed)")
+        #expect(HumanError.text(.init(code: "http-503", message: "HTTP 503 Service Unavailable")).contains("HTTP 503"))
+        #expect(
+            HumanError.text(.init(code: "timeout", message: "Operation timed out after 10001 ms"))
+                == "the weather provider did not answer in time")
+    }
+
+    @Test func anUnknownCodeIsCutAtAWordBoundary() {
+        let long = String(repeating: "weather provider answer ", count: 20)
+        let text = HumanError.text(.init(code: "something-new", message: long))
+        #expect(text.count <= HumanError.limit)
+        #expect(text.hasSuffix("answer…") || text.hasSuffix("provider…") || text.hasSuffix("weather…"), "\(text)")
+        #expect(HumanError.cut("short", to: 80) == "short")
     }
 }

@@ -181,10 +181,10 @@ import WundercastTestSupport
     @Test func theOfflineLineIsClearlyMarked() throws {
         let json = try object(WaybarFormat.line(.unavailable(.offline, reason: "wundercastd is not running")))
         #expect(json["text"] as? String == "⚠ wundercast offline")
-        #expect(json["class"] as? [String] == ["offline"])
+        #expect(json["class"] as? [String] == ["daemon-offline"], "apart from the state's offline (no weather yet)")
         #expect(json["tooltip"] as? String == "wundercastd is not running")
         let error = try object(WaybarFormat.line(.unavailable(.error, reason: "refused")))
-        #expect(error["class"] as? [String] == ["error"])
+        #expect(error["class"] as? [String] == ["daemon-error"])
     }
 
     @Test func waybarEscapesMarkup() throws {

@@ -33,7 +33,7 @@ import WundercastTestSupport
             lastKnown("gpsd-unreachable", "lost gpsd at 127.0.0.1:2947: closed", fixAgo: 10), now: now)
         #expect(
             line
-                == "3°C Overcast, humidity 72%, 48.12,11.57 (last known position: lost gpsd at 127.0.0.1:2947: closed), 4 min ago"
+                == "3°C Overcast, humidity 72%, 48.12,11.57 (last known position: cannot reach gpsd), 4 min ago"
         )
     }
 

@@ -44,7 +44,7 @@ import WundercastTestSupport
             code: 3, status: .stale, error: WeatherState.ErrorInfo(code: "http-500", message: "HTTP 500"))
         #expect(
             HumanFormat.line(state, now: now)
-                == "-5°C Overcast, humidity 72%, wind 5 km/h from E, 12 km NE of Regensburg, 2 min ago (stale: HTTP 500)"
+                == "-5°C Overcast, humidity 72%, wind 5 km/h from E, 12 km NE of Regensburg, 2 min ago (stale: the weather provider has a server error (HTTP 500))"
         )
     }
 

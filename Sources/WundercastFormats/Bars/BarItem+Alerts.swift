@@ -26,7 +26,7 @@ extension BarItem {
         }
         if items.count > tooltipAlerts { lines.append("+ \(items.count - tooltipAlerts) more alerts") }
         if alerts.status == .unavailable {
-            lines.append("Alerts unavailable: " + UntrustedText.sanitized(alerts.error?.message ?? "no answer"))
+            lines.append("Alerts unavailable: the alert source (\(alerts.source?.rawValue ?? "?")) did not answer")
         }
         return lines
     }

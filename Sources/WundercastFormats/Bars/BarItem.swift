@@ -32,6 +32,10 @@ public struct BarItem: Sendable, Equatable {
         case offline
         /// The daemon answered with an `ERROR`.
         case error
+
+        /// The class and waybar `alt`: `daemon-offline`, `daemon-error` — apart from the
+        /// state's own `offline` and `error` (the daemon runs; the weather provider failed).
+        public var className: String { "daemon-" + rawValue }
     }
 
     /// The bar's text: the template (default `{icon} {temperature}{unit} {condition}`), with
@@ -124,8 +128,8 @@ public struct BarItem: Sendable, Equatable {
     public static func unavailable(_ kind: Unavailable, reason: String) -> BarItem {
         let text = kind == .offline ? "⚠ wundercast offline" : "⚠ wundercast error"
         return BarItem(
-            text: text, shortText: "⚠", tooltip: [UntrustedText.sanitized(reason)], classes: [kind.rawValue],
-            alt: kind.rawValue, percentage: nil, urgency: kind == .offline ? .critical : .warning, isSevere: false,
+            text: text, shortText: "⚠", tooltip: [UntrustedText.sanitized(reason)], classes: [kind.className],
+            alt: kind.className, percentage: nil, urgency: kind == .offline ? .critical : .warning, isSevere: false,
             hasWeather: false, i3statusIcon: "weather_default")
     }
 
@@ -182,7 +186,7 @@ public struct BarItem: Sendable, Equatable {
             lines.append("Updated \(age)")
         }
         var status = "Status: \(state.status.rawValue)"
-        if let error = state.error { status += ": " + UntrustedText.sanitized(error.message) }
+        if let error = state.error { status += ": " + HumanError.text(error) }
         lines.append(status)
         return lines
     }

@@ -30,10 +30,10 @@ public enum HumanFormat {
             case .fetching:
                 return "fetching weather" + (place.map { " for \($0)" } ?? "") + "…"
             case .noLocation:
-                return "no location" + (stamped.error.map { ": \(UntrustedText.sanitized($0.message))" } ?? " yet")
+                return "no location" + (stamped.error.map { ": \(HumanError.text($0))" } ?? " yet")
             case .offline, .error, .stale, .fresh:
                 return "\(stamped.status.rawValue)"
-                    + (stamped.error.map { ": \(UntrustedText.sanitized($0.message))" } ?? "")
+                    + (stamped.error.map { ": \(HumanError.text($0))" } ?? "")
             }
         }
         var parts: [String] = []
@@ -68,7 +68,7 @@ public enum HumanFormat {
         case .stale:
             // A last known position already says why in the place text.
             if stamped.location?.status != .lastKnown {
-                line += " (stale" + (stamped.error.map { ": \(UntrustedText.sanitized($0.message))" } ?? "") + ")"
+                line += " (stale" + (stamped.error.map { ": \(HumanError.text($0))" } ?? "") + ")"
             }
         case .fetching: line += "; updating" + (place.map { " for \($0)" } ?? "") + "…"
         default: break
@@ -96,7 +96,7 @@ public enum HumanFormat {
         if error.known == .noFix, let age = location.ageSeconds {
             return place + " (no GPS fix for \(spanText(age)))"
         }
-        return place + " (last known position: \(UntrustedText.sanitized(error.message)))"
+        return place + " (last known position: \(HumanError.text(error)))"
     }
 
     /// The age of weather kept from before a restart when it cannot be told (clock not known to be right)

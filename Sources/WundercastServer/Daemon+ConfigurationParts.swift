@@ -87,6 +87,7 @@ extension Daemon {
                 next, weather: change.weather, authorization: authorization, store: store, health: health,
                 loop: reactor)
             pipeline.service.continuing(pipelines.current.service, sameSource: sameSource)
+            pipeline.alerts?.continuing(pipelines.current.alerts)
             pipelines.replace(with: pipeline)
             return [
                 .done(

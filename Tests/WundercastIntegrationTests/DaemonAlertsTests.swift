@@ -35,6 +35,8 @@ import WundercastTestSupport
         [Location]
         Authorization=denied
         Fallback=\(phoenix)
+        [Throttle]
+        MinInterval=1s
         [Weather]
         URL=\(weather.baseURL)
         [Places]

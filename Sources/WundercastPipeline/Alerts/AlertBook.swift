@@ -16,6 +16,8 @@ import WundercastModel
 /// - An Update replaces the alerts it references; when it references none in force, it
 ///   replaces the one in force with the same event and area description.
 /// - An alert listed with an `expires` already past is not taken in.
+/// - An alert without `expires` counts as expiring ``unconfirmedLimit`` (24 h) after the last
+///   answer that listed it: while its source does not answer, it is not shown for ever.
 /// - A failed fetch changes nothing here (its owner shows the source as unavailable).
 public struct AlertBook: Sendable, Equatable {
     /// Why an alert left the book.
@@ -39,14 +41,25 @@ public struct AlertBook: Sendable, Equatable {
 
     /// The alerts in force, by id.
     public private(set) var inForce: [String: Alert] = [:]
+    /// When each alert in force was last listed by an answer.
+    private var listedAt: [String: Date] = [:]
+
+    /// How long an alert without `expires` stays after the last answer that listed it.
+    public static let unconfirmedLimit: TimeInterval = 86_400
 
     public init() {}
 
     /// The alerts in force in the published order (``AlertsState/ordered(_:)``).
     public var ordered: [Alert] { AlertsState.ordered(Array(inForce.values)) }
 
-    /// The earliest `expires` of the alerts in force: when ``expire(at:)`` has work.
-    public var nextExpiry: Date? { inForce.values.compactMap(\.expires).min() }
+    /// When `alert` (in force) stops being shown: its `expires`, else ``unconfirmedLimit`` after
+    /// it was last listed.
+    func expiry(of alert: Alert) -> Date? {
+        alert.expires ?? listedAt[alert.id].map { $0 + Self.unconfirmedLimit }
+    }
+
+    /// The earliest expiry of the alerts in force (``expiry(of:)``): when ``expire(at:)`` has work.
+    public var nextExpiry: Date? { inForce.values.compactMap(expiry(of:)).min() }
 
     /// A successful answer listing `alerts` (a source's whole list for the position) at `now`.
     public mutating func answered(_ alerts: [Alert], at now: Date) -> [Event] {
@@ -91,17 +104,24 @@ public struct AlertBook: Sendable, Equatable {
             events.append(.ended(old, reason))
         }
         inForce = next
+        listedAt = Dictionary(uniqueKeysWithValues: next.keys.map { ($0, now) })
         return events
     }
 
     /// Drops the alerts whose `expires` is at or before `now`.
     public mutating func expire(at now: Date) -> [Event] {
-        let gone = AlertsState.ordered(inForce.values.filter { ($0.expires.map { $0 <= now }) ?? false })
-        for alert in gone { inForce.removeValue(forKey: alert.id) }
+        let gone = AlertsState.ordered(inForce.values.filter { (expiry(of: $0).map { $0 <= now }) ?? false })
+        for alert in gone {
+            inForce.removeValue(forKey: alert.id)
+            listedAt.removeValue(forKey: alert.id)
+        }
         return gone.map { .ended($0, .expired) }
     }
 
     /// Forgets every alert without events (the position moved to another source, or alerts
     /// were switched off).
-    public mutating func clear() { inForce = [:] }
+    public mutating func clear() {
+        inForce = [:]
+        listedAt = [:]
+    }
 }

@@ -15,6 +15,18 @@ public enum AlertRouting {
         .eccc: ["CA"],
     ]
 
+    /// The farthest the nearest city may be for its country to stand for the position: 500 km
+    /// (a boat within a day's sail of the coast; not the middle of an ocean, where the nearest
+    /// city is 2,000 km away and no authority's area reaches).
+    public static let maximumDistance = 500_000
+
+    /// The country a position is routed by: its nearest city's (`place`, with the distance in
+    /// metres), when that city is within ``maximumDistance``.
+    public static func country(of place: WeatherState.Place?) -> String? {
+        guard let place, let distance = place.distance, distance <= maximumDistance else { return nil }
+        return place.country
+    }
+
     /// The source among `enabled` that covers `country`; `nil` when none does (or the country
     /// is unknown).
     public static func source(forCountry country: String?, among enabled: Set<AlertSourceID>) -> AlertSourceID? {

@@ -37,9 +37,12 @@ extension AlertsService {
         }
     }
 
-    /// `Severe Winter Storm Warning (NWS Anchorage AK), until 2024-01-10T06:00:00Z`.
+    /// `Severe Winter Storm Warning (NWS Anchorage AK) for Anchorage, until 2024-01-10T06:00:00Z`:
+    /// the area makes alerts of one event for several areas entries of their own (the journal's
+    /// repeat limit takes entries that differ only in numbers as one).
     static func summary(_ alert: Alert) -> String {
         var text = "\(alert.severity.rawValue) \(alert.event) (\(alert.authority))"
+        if let area = alert.areaDescription { text += " for \(UntrustedText.sanitized(area, limit: 120))" }
         if let expires = alert.expires { text += ", until \(expires.formatted(.iso8601))" }
         return text
     }

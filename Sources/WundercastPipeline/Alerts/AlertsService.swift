@@ -100,6 +100,15 @@ public final class AlertsService<C: Clock>: Sendable where C.Duration == Swift.D
         self.logger = logger
     }
 
+    /// Takes over what `previous` (the service a reload replaces) knew — the alerts in force,
+    /// the last request's time, a back-off or `Retry-After` under way — so that a reload neither
+    /// asks the source again at once nor forgets a wait it was asked for. Call before ``run()``.
+    public func continuing(_ previous: AlertsService<C>?) {
+        guard let previous else { return }
+        let known = previous.memory.withLock { $0 }
+        memory.withLock { $0 = known }
+    }
+
     /// Follows the published position until cancelled; then leaves the state's `alerts` as
     /// they are (a replacing service takes over from there).
     public func run() async {
@@ -139,14 +148,16 @@ public final class AlertsService<C: Clock>: Sendable where C.Duration == Swift.D
 
     func serve(_ target: Target) async {
         guard case .position(let source, let coordinate, let current) = target else {
-            memory.withLock { $0 = Memory() }
+            // What is known stays (a position jittering across a border must not make the
+            // source be asked again at once when it comes back): only the state says uncovered.
             store.publishAlerts(.uncovered)
             return await waitUntilCancelled()
         }
         let first = memory.withLock { memory in
             guard memory.source != source else { return false }
-            memory = Memory()
-            memory.source = source
+            // Another source: its alerts and back-off are its own; the last request's time
+            // stays (MinInterval holds across sources).
+            memory = Memory(source: source, lastRequest: memory.lastRequest)
             return true
         }
         if first {
@@ -154,6 +165,9 @@ public final class AlertsService<C: Clock>: Sendable where C.Duration == Swift.D
                 AlertsState(
                     source: source, status: .unavailable,
                     error: .init(code: AlertsState.unavailableCode, message: "\(source.rawValue): not asked yet")))
+        } else {
+            // Back from uncovered (or a reload): what the source last said, until it is asked.
+            store.publishAlerts(memory.withLock { Self.published($0, failure: $0.loggedFailure) })
         }
         while !Task.isCancelled {
             expire()
@@ -241,6 +255,8 @@ public final class AlertsService<C: Clock>: Sendable where C.Duration == Swift.D
                 m.failures += 1
                 var delay = settings.retry.delay(attempt: m.failures)
                 if let after = Self.retryAfter(error) { delay = max(delay, after) }
+                // Never sooner than MinInterval after the request that failed.
+                delay = max(delay, settings.minInterval)
                 m.retryAt = clock.now.advanced(by: delay)
                 let log = m.loggedFailure != message
                 m.loggedFailure = message
@@ -257,12 +273,19 @@ public final class AlertsService<C: Clock>: Sendable where C.Duration == Swift.D
         }
     }
 
-    /// The `Retry-After` an answer asked for, when it did.
+    /// The longest `Retry-After` honoured: 24 h (a larger one, or one that is not a number of
+    /// seconds at all, waits that long), as for the weather.
+    static var longestRetryAfter: Duration { .seconds(86_400) }
+
+    /// The `Retry-After` an answer asked for, when it did, at most ``longestRetryAfter``.
     static func retryAfter(_ error: WeatherError) -> Duration? {
+        let seconds: Double
         switch error {
-        case .http(_, _, let after?), .limited(_, _, _, let after?): .seconds(after)
-        default: nil
+        case .http(_, _, let after?), .limited(_, _, _, let after?): seconds = after
+        default: return nil
         }
+        guard seconds.isFinite, seconds < 86_400 else { return longestRetryAfter }
+        return .seconds(max(0, seconds))
     }
 
     /// The state of `m`: `ok` with the book, or `unavailable` with `failure` and what is known.

@@ -106,7 +106,7 @@ enum AlertDecoding {
             guard digits.count == 4, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
                 length == 5 || zone[3] == ":",
                 let hours = Int(String(digits.prefix(2))), let minutes = Int(String(digits.suffix(2))),
-                hours <= 18, minutes <= 59
+                hours < 18 || (hours == 18 && minutes == 0), minutes <= 59
             else { return nil }
             let seconds = hours * 3600 + minutes * 60
             return (length, zone[0] == "-" ? -seconds : seconds)

@@ -26,10 +26,24 @@ public struct AlertFetcher: Sendable {
         }
     }
 
+    /// The most alerts one answer may list: a point is under a handful (a few dozen in a bad
+    /// storm); an answer with more is not believed (it would flood the journal and the state).
+    public static let maximumAlerts = 200
+
     /// The alerts `source` lists for `point`. Throws ``WeatherError`` as the weather providers
     /// do: transport failures, an HTTP status outside 200–299 (`Retry-After` kept), a body that
-    /// is not JSON or not the source's shape; ``WeatherError/cancelled`` when cancelled.
+    /// is not JSON or not the source's shape, ``WeatherError/decoding(message:)`` for more than
+    /// ``maximumAlerts`` alerts; ``WeatherError/cancelled`` when cancelled.
     public func fetch(_ source: AlertSourceID, at point: Coordinate) async throws(WeatherError) -> [Alert] {
+        let alerts = try await fetchAll(source, at: point)
+        guard alerts.count <= Self.maximumAlerts else {
+            throw .decoding(
+                message: "the answer lists \(alerts.count) alerts, more than \(Self.maximumAlerts) for one point")
+        }
+        return alerts
+    }
+
+    private func fetchAll(_ source: AlertSourceID, at point: Coordinate) async throws(WeatherError) -> [Alert] {
         if Task.isCancelled { throw .cancelled }
         let accept = source == .nws ? "application/geo+json" : "application/json"
         let response = try await http.get(url(source, at: point), headers: ["Accept": accept])

@@ -48,13 +48,20 @@ public struct RepeatedEntryLimit: Sendable {
         public var fields: [(String, String)]
     }
 
+    /// Fields that name the object an entry is about: entries about two objects are never
+    /// repeats of each other, whatever their texts (three alerts of one event for three zones).
+    public static let identityFields: Set<String> = ["WUNDERCAST_ALERT_ID"]
+
     private struct Key: Hashable {
         var messageID: String
         /// The text with each run of digits as `#`.
         var shape: String
+        /// The values of ``RepeatedEntryLimit/identityFields`` the entry has.
+        var identity: [String]
 
-        init(messageID: String, message: String) {
+        init(messageID: String, message: String, identity: [String] = []) {
             self.messageID = messageID
+            self.identity = identity
             var shape = String.UnicodeScalarView()
             for scalar in message.unicodeScalars {
                 let digit = ("0"..."9").contains(scalar)
@@ -85,7 +92,9 @@ public struct RepeatedEntryLimit: Sendable {
     ) -> [Entry] {
         var out = dueSummaries(at: now)
         guard priority < .debug else { return out + [Entry(priority: priority, message: message, fields: fields)] }
-        let key = Key(messageID: fields.first { $0.0 == "MESSAGE_ID" }?.1 ?? "", message: message)
+        let key = Key(
+            messageID: fields.first { $0.0 == "MESSAGE_ID" }?.1 ?? "", message: message,
+            identity: fields.filter { Self.identityFields.contains($0.0) }.map(\.1))
         if var known = seen[key], now - known.loggedAt < window {
             known.suppressed += 1
             seen[key] = known

@@ -79,4 +79,16 @@ import WundercastPipeline
         let changed = Self.alert("a", severity: .severe)
         #expect(book.answered([changed], at: Self.t0) == [.updated(changed, replacing: "a")])
     }
+
+    /// An alert without `expires` is not shown for ever while its source is silent: it leaves a
+    /// day after the last answer that listed it (found by the hostile review).
+    @Test func anAlertWithoutExpiresLeavesADayAfterItWasLastListed() {
+        var book = AlertBook()
+        let open = Self.alert("open", expiresIn: nil)
+        _ = book.answered([open], at: Self.t0)
+        _ = book.answered([open], at: Self.t0 + 3600)
+        #expect(book.nextExpiry == Self.t0 + 3600 + AlertBook.unconfirmedLimit)
+        #expect(book.expire(at: Self.t0 + AlertBook.unconfirmedLimit).isEmpty, "listed again an hour later")
+        #expect(book.expire(at: Self.t0 + 3600 + AlertBook.unconfirmedLimit) == [.ended(open, .expired)])
+    }
 }

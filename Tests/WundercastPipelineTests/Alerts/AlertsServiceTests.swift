@@ -53,7 +53,8 @@ import WundercastTestSupport
 
     func start(
         _ source: ScriptedSource, country: String = "US", interval: Duration = .seconds(600),
-        minInterval: Duration = .seconds(60)
+        minInterval: Duration = .seconds(60), countryOf: (@Sendable (Coordinate) -> String?)? = nil,
+        logger: Logger? = nil
     ) -> Running {
         let store = StateStore(provider: "scripted", authorization: .denied)
         let clock = clock
@@ -61,8 +62,8 @@ import WundercastTestSupport
             store: store,
             settings: .init(sources: Set(AlertSourceID.allCases), interval: interval, minInterval: minInterval),
             fetch: { (at, coordinate) throws(WeatherError) in try await source.fetch(at, coordinate) },
-            country: { _ in country }, clock: clock,
-            wallClock: { Self.t0 + TimeInterval(clock.now.offset.components.seconds) }, logger: log.logger)
+            country: countryOf ?? { _ in country }, clock: clock,
+            wallClock: { Self.t0 + TimeInterval(clock.now.offset.components.seconds) }, logger: logger ?? log.logger)
         let task = Task { await service.run() }
         store.publishPosition(
             Position(coordinate: Self.here, source: .fallback(name: "Anchorage")), rounded: Self.here,
@@ -169,6 +170,72 @@ import WundercastTestSupport
         print("alert requests in an hour of driving: \(requests)")
         #expect(requests <= 31, "at most one per MinInterval: \(requests)")
         #expect(requests >= 6, "the moving position is asked for: \(requests)")
+        await running.stop()
+    }
+
+    /// A `Retry-After` far beyond any use (or not a number a clock can hold) waits 24 h, and
+    /// never crashes the daemon (found by the hostile review: 1e22 s overflowed a Duration).
+    @Test(arguments: [1e22, 9.3e18, Double.infinity, 34_560_000.0])
+    func aHugeRetryAfterWaitsADay(_ seconds: Double) async throws {
+        let source = ScriptedSource([.failure(.http(status: 429, reason: nil, retryAfter: seconds))])
+        let running = start(source)
+        _ = try #require(
+            await running.store.waitFor {
+                $0.alerts?.status == .unavailable && $0.alerts?.error?.message.contains("429") == true
+            })
+        try await clock.waitForSleeper(until: clock.at(.seconds(86_400)))
+        await running.stop()
+    }
+
+    /// A failure is retried no sooner than `MinInterval` after the request that failed, even
+    /// when the back-off's first step is shorter.
+    @Test func aRetryWaitsAtLeastMinInterval() async throws {
+        let source = ScriptedSource([.failure(.http(status: 503, reason: nil, retryAfter: nil))])
+        let running = start(source, minInterval: .seconds(300))
+        _ = try #require(
+            await running.store.waitFor {
+                $0.alerts?.status == .unavailable && $0.alerts?.error?.message.contains("503") == true
+            })
+        try await clock.waitForSleeper(until: clock.at(.seconds(300)))
+        await running.stop()
+    }
+
+    /// A position that leaves the covered country for a moment (a border) and comes back is
+    /// not asked for again at once: what the service knew stays while uncovered.
+    @Test func aBorderCrossedAndBackKeepsMinInterval() async throws {
+        let source = ScriptedSource([.success([Self.alert("w1")])])
+        let running = start(source, countryOf: { $0.latitude > 62 ? "FR" : "US" })
+        _ = try #require(await running.store.waitFor { $0.alerts?.status == .ok })
+        for (latitude, status) in [(63.0, AlertsState.Status.uncovered), (61.5, .ok)] {
+            let here = Coordinate(latitude: latitude, longitude: Self.here.longitude)
+            running.store.publishPosition(
+                Position(coordinate: here, source: .fallback(name: "border")), rounded: here, receivedAt: Self.t0,
+                fetching: false)
+            _ = try #require(
+                await running.store.waitFor { $0.location?.latitude == latitude && $0.alerts?.status == status })
+        }
+        // Back on the covered side: asked MinInterval (60 s) after the first request, not at once.
+        try await clock.waitForSleeper(until: clock.at(.seconds(60)))
+        #expect(source.requests.withLock { $0.count } == 1)
+        clock.advance(by: .seconds(60))
+        #expect(await source.waitForRequests(2))
+        await running.stop()
+    }
+
+    /// Three alerts of one event for three areas: three journal entries, also through the
+    /// journal's repeat limit (which takes entries that differ only in numbers as one).
+    @Test func eachAlertGetsItsOwnEntryThroughTheRepeatLimit() async throws {
+        let alerts = ["Zone 1", "Zone 2", "Zone 3"].enumerated().map { index, area in
+            Alert(
+                id: "f\(index)", source: .nws, authority: "NWS", event: "Flood Warning", severity: .moderate,
+                expires: Self.t0 + 3600 + Double(index), areaDescription: area)
+        }
+        let source = ScriptedSource([.success(alerts)])
+        let running = start(source, logger: log.logger.limitingRepeats())
+        _ = try #require(await running.store.waitFor { $0.alerts?.items?.count == 3 })
+        let issued = log.all.filter { $0.field("MESSAGE_ID") == MessageID.alertIssued }
+        #expect(issued.count == 3, "\(issued.map(\.message))")
+        #expect(Set(issued.compactMap { $0.field("WUNDERCAST_ALERT_ID") }) == ["f0", "f1", "f2"])
         await running.stop()
     }
 

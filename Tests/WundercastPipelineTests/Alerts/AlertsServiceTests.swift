@@ -41,6 +41,7 @@ import WundercastTestSupport
 
     struct Running {
         let store: StateStore
+        let service: AlertsService<ManualClock>
         let task: Task<Void, Never>
         func stop() async {
             task.cancel()
@@ -69,7 +70,7 @@ import WundercastTestSupport
             Position(coordinate: Self.here, source: .fallback(name: "Anchorage")), rounded: Self.here,
             receivedAt: Self.t0, fetching: false)
         store.publishWeather(Weather(temperature: -3, units: .requested(.metric)), fetchedAt: Self.t0)
-        return Running(store: store, task: task)
+        return Running(store: store, service: service, task: task)
     }
 
     static func alert(_ id: String, expiresIn: TimeInterval = 7200, severity: Alert.Severity = .severe) -> Alert {
@@ -237,6 +238,33 @@ import WundercastTestSupport
         #expect(issued.count == 3, "\(issued.map(\.message))")
         #expect(Set(issued.compactMap { $0.field("WUNDERCAST_ALERT_ID") }) == ["f0", "f1", "f2"])
         await running.stop()
+    }
+
+    /// A reload makes a new service: it takes over the alerts in force and the time of the last
+    /// request, so the source is not asked again at once (found by the hostile review: three
+    /// SIGHUPs, three requests).
+    @Test func aServiceThatTakesOverAsksNoSoonerThanMinInterval() async throws {
+        let source = ScriptedSource([.success([Self.alert("w1")])])
+        let first = start(source)
+        _ = try #require(await first.store.waitFor { $0.alerts?.status == .ok })
+        await first.stop()
+        let clock = clock
+        let settings = AlertsService<ManualClock>.Settings(
+            sources: Set(AlertSourceID.allCases), interval: .seconds(600), minInterval: .seconds(60))
+        let make = {
+            AlertsService(
+                store: first.store, settings: settings,
+                fetch: { (at, coordinate) throws(WeatherError) in try await source.fetch(at, coordinate) },
+                country: { _ in "US" }, clock: clock, wallClock: { Self.t0 }, logger: .discard)
+        }
+        let replaced = make()
+        replaced.continuing(first.service)
+        let task = Task { await replaced.run() }
+        try await clock.waitForSleeper(until: clock.at(.seconds(600)))
+        #expect(source.requests.withLock { $0.count } == 1, "no request at the reload")
+        #expect(first.store.current.alerts?.items?.map(\.id) == ["w1"])
+        task.cancel()
+        await task.value
     }
 
     /// A position no source covers: `uncovered`, and nothing is asked.

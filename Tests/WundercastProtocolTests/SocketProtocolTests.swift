@@ -120,7 +120,7 @@ import WundercastTestSupport
         s.error = .init(code: "http-500", message: "HTTP 500")
         let line = HumanFormat.line(s, now: now)
         #expect(line.hasPrefix("-5°C Clear sky"))
-        #expect(line.hasSuffix("1 h ago (stale: HTTP 500)"))
+        #expect(line.hasSuffix("1 h ago (stale: the weather provider has a server error (HTTP 500))"), "\(line)")
     }
 
     @Test func withoutWeatherTheLineSaysWhatIsGoingOn() {
@@ -129,7 +129,7 @@ import WundercastTestSupport
         s.location = nil
         #expect(HumanFormat.line(s, now: now) == "no location yet")
         s.error = .init(code: "denied", message: "GPS use is denied")
-        #expect(HumanFormat.line(s, now: now) == "no location: GPS use is denied")
+        #expect(HumanFormat.line(s, now: now) == "no location: GPS use is denied and no fallback place is set")
     }
 
     @Test(arguments: [(0, "just now"), (42, "42 s ago"), (119, "1 min ago"), (7200, "2 h ago"), (200_000, "2 d ago")])

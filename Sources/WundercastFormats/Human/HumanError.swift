@@ -28,7 +28,7 @@ public enum HumanError {
         "denied": "GPS use is denied and no fallback place is set",
         "not-determined": "GPS use is not decided yet (wundercastctl authorize)",
         "fallback-name": "the fallback place was not found",
-        "cached": "kept from before the restart",
+        "cached": "weather from before the restart",
         "dns": "cannot find the weather provider (name lookup failed)",
         "connect": "cannot reach the weather provider",
         "timeout": "the weather provider did not answer in time",

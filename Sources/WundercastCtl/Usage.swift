@@ -76,7 +76,7 @@ public enum Usage {
             \(placeholders.joined(separator: "\n"))
 
             When the daemon is down or does not answer within the timeout, bar formats print a
-            marked offline line (e.g. "⚠ wundercast offline", class offline) and exit 0; plain
+            marked offline line (e.g. "⚠ wundercast offline", class daemon-offline) and exit 0; plain
             and json print the reason on stderr and exit 1. watch then retries after 1 s,
             doubling up to 30 s, with an offline line in bar formats (a message on stderr in
             plain and json); it ends when the daemon refuses the request itself (bad argument,

@@ -19,6 +19,7 @@ seconds=${DEMO_SECONDS:-120}
 
 label=""
 url=https://api.open-meteo.com
+alerts_url=https://api.brightsky.dev
 if python3 - <<'PY' 2>/dev/null
 import urllib.request, sys
 req = urllib.request.Request("https://api.open-meteo.com/v1/forecast?latitude=49.01&longitude=12.1&current=temperature_2m",
@@ -34,6 +35,8 @@ else
   echo "      (wundercastctl --socket on this daemon answers the same recorded weather, unlabelled.)"
   start_fixture_server
   url=$fixture_url
+  # Regensburg is Bright Sky's (DWD): its recorded answer, from the same server.
+  alerts_url=$fixture_url
   label="[recorded] "
 fi
 
@@ -60,6 +63,8 @@ Path=$work/wundercast.sock
 [Places]
 # The city table make built (make install puts it where the default Cities= points).
 Cities=$PWD/.build/cities.bin
+[Alerts]
+BrightSkyURL=$alerts_url
 CONF
 
 "$bin/wundercastd" --config "$work/wundercast.conf" 2> "$work/wundercastd.log" &

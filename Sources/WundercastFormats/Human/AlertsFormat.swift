@@ -30,8 +30,8 @@ public enum AlertsFormat {
         case .ok:
             lines.append("\(items.count) alert\(items.count == 1 ? "" : "s") in force\(answered):")
         case .unavailable:
-            let why = UntrustedText.sanitized(alerts.error?.message ?? "no answer")
-            lines.append("Alerts unavailable: \(why).")
+            // In words, as every human text (the source's raw reason is in --json and status).
+            lines.append("Alerts unavailable: the alert source (\(source)) did not answer.")
             lines.append(
                 items.isEmpty
                     ? "No alert is known for this position; there may be some."

@@ -45,10 +45,14 @@ enum WatchCommand {
                 var answer = try connection.readLine(deadline: .now + context.timeout)
                 attempt = 0
                 outageShown = false
+                var printed: String?
                 while true {
                     let state = try Answer.decode(answer, as: WeatherState.self, expected: "WEATHER")
                     let text = renderer.render(state, line: answer, now: Date()).text
-                    Output.write(text)
+                    // A change the chosen format does not show (the alerts' fetch time in the
+                    // human line) prints nothing: one line per visible change. Json shows all.
+                    if text != printed || context.format == .json { Output.write(text) }
+                    printed = text
                     refresh.arrived(state, printed: text, at: .now)
                     // The next change may be hours away: no limit, but a look at the ages and the
                     // reader meanwhile.
@@ -62,6 +66,7 @@ enum WatchCommand {
                                 at: .now, render: { renderer.render($0, line: [], now: Date()).text })
                             {
                                 Output.write(text)
+                                printed = text
                             }
                         case .readerGone:
                             return 0

@@ -128,6 +128,21 @@ import WundercastTestSupport
         #expect(logged.contains("trying again in"), "\(logged)")
     }
 
+    /// A state change that the format does not show (the alerts' fetch time, in a waybar line)
+    /// prints nothing: one line per visible change.
+    @Test func watchPrintsOnlyVisibleChanges() async throws {
+        let clear = SampleStates.line(SampleStates.weather(code: 0))
+        let daemon = try FakeDaemon(path: path) { _ in .lines([clear, clear]) }
+        defer { daemon.stop() }
+        let watch = try ChildProcess(
+            [try Binaries.path("wundercastctl"), "--socket", path, "watch", "--format", "waybar"], separateStderr: true)
+        defer { watch.signalGroup(SIGKILL) }
+        try await watch.output.waitFor(containing: "Clear sky")
+        daemon.push(SampleStates.line(SampleStates.weather(code: 3)))
+        try await watch.output.waitFor(containing: "Overcast")
+        #expect(watch.output.lines.count == 2, "\(watch.output.lines)")
+    }
+
     /// The bar that reads `watch` goes away (its pipe's reader closes: `head` has its one line):
     /// `watch` ends at once — while the daemon is silent, and while it is down — not at its
     /// next line hours later (orphans under PID 1 otherwise).

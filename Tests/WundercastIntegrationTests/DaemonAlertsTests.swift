@@ -1,6 +1,9 @@
 import Foundation
 import Testing
+import WundercastModel
 import WundercastTestSupport
+
+@testable import WundercastServer
 
 /// Official alerts in the real daemon: a position in Phoenix (`Fallback=`, the real city table
 /// says US, so NWS is asked), NWS answered by a fixture server of its own with the recorded
@@ -117,5 +120,19 @@ import WundercastTestSupport
         #expect(text.stdout.hasPrefix("No alert source covers this position"), "\(text.stdout)")
         #expect(try alerts.requests().isEmpty)
         #expect(await daemon.stop() == 0)
+    }
+}
+
+/// The journal's weather entries (and `STATUS=`) follow the weather, not the alerts' fetch time:
+/// the alerts have entries of their own.
+@Suite struct PublisherJournalChangeTests {
+    @Test func anAlertAnswerAloneIsNoWeatherChange() {
+        var before = SampleStates.weather()
+        before.alerts = AlertsState(source: .nws, status: .ok, items: [], fetchedAt: Date(timeIntervalSince1970: 1))
+        var after = before
+        after.alerts?.fetchedAt = Date(timeIntervalSince1970: 601)
+        #expect(!Publisher.isJournalChange(from: before, to: after))
+        after.status = .stale
+        #expect(Publisher.isJournalChange(from: before, to: after))
     }
 }

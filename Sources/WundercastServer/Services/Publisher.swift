@@ -37,7 +37,9 @@ struct Publisher: DaemonService {
             // Coarse positions: the journal is kept for weeks (a track of where the machine was).
             let state = journalViews(published).public
             defer { previous = state }
-            guard let previous, previous != state else { continue }
+            // Alerts have entries of their own (issued, updated, ended); a new answer of their
+            // source alone (its fetch time) is no weather change.
+            guard let previous, Self.isJournalChange(from: previous, to: state) else { continue }
             let now = Date()
             let line = HumanFormat.line(state, now: now)
             _ = try? notifier.status(Self.statusLine(state, now: now))
@@ -45,6 +47,14 @@ struct Publisher: DaemonService {
                 [.stale, .error, .offline].contains(state.status) ? .warning : .info, "weather: \(line)",
                 fields: Self.journalFields(state))
         }
+    }
+
+    /// Whether `new` is a change the journal and `STATUS=` tell (anything but the alerts).
+    static func isJournalChange(from old: WeatherState, to new: WeatherState) -> Bool {
+        var (a, b) = (old, new)
+        a.alerts = nil
+        b.alerts = nil
+        return a != b
     }
 
     /// The `STATUS=` line of `state` (its view at `[Journal] Precision=`): read later, by

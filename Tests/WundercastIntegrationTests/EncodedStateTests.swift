@@ -108,5 +108,17 @@ import WundercastProtocol
         cache.update(state, for: .precise)
         #expect(cache[.precise].weatherGeneration == 2)
         #expect(cache[.public].generation == 1, "the other class is untouched")
+        // An official alert is weather for `watch weather`; its source's answer time alone is not.
+        state.alerts = AlertsState(source: .nws, status: .ok, items: [], fetchedAt: Date(timeIntervalSince1970: 1))
+        cache.update(state, for: .precise)
+        #expect(cache[.precise].weatherGeneration == 3)
+        state.alerts?.fetchedAt = Date(timeIntervalSince1970: 601)
+        cache.update(state, for: .precise)
+        #expect(cache[.precise].weatherGeneration == 3)
+        state.alerts?.items = [
+            Alert(id: "a", source: .nws, authority: "NWS", event: "Wind Advisory", severity: .moderate)
+        ]
+        cache.update(state, for: .precise)
+        #expect(cache[.precise].weatherGeneration == 4)
     }
 }

@@ -171,7 +171,11 @@ struct StateCache {
     private static func update(_ entry: inout Entry, _ state: WeatherState) {
         let old = entry.encoded.state
         guard old != state else { return }
-        if old.status != state.status || old.weather != state.weather || old.error != state.error {
+        // The alerts in force and whether their source answers are weather too (not the time
+        // of its last answer).
+        if old.status != state.status || old.weather != state.weather || old.error != state.error
+            || old.alerts?.items != state.alerts?.items || old.alerts?.status != state.alerts?.status
+        {
             entry.weatherGeneration += 1
         }
         entry.generation += 1

@@ -246,6 +246,7 @@ if Context.environment["WUNDERCAST_FUZZ"] == "1" {
         ("gpsd-report", ["WundercastModel", "WundercastGPSD", "CGPS"]),
         ("city-image", ["WundercastModel", "WundercastPlaces"]),
         ("last-state", ["WundercastPipeline"]),
+        ("alerts", ["WundercastModel", "WundercastProviders", "WundercastPipeline"]),
     ]
     package.targets += fuzzTargets.map { target in
         .executableTarget(

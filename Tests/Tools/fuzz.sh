@@ -14,7 +14,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 
 seconds=${FUZZ_SECONDS:-60}
-targets=${FUZZ_TARGETS:-"configuration request open-meteo openweathermap-current openweathermap-forecast metno gpsd-report city-image last-state"}
+targets=${FUZZ_TARGETS:-"configuration request open-meteo openweathermap-current openweathermap-forecast metno gpsd-report city-image last-state alerts"}
 scratch=.build/fuzz
 runs=$scratch/runs
 mkdir -p "$runs"

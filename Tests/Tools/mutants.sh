@@ -86,7 +86,7 @@ mutants=(
   "MQTT: a session taken over retried at once (two daemons with one ClientID in a loop)|Sources/WundercastMQTT/MQTTClient.swift|if reason == MQTT_RC_SESSION_TAKEN_OVER.rawValue { return takenOver() }|if reason == -1 { return takenOver() }|MQTTClientTests/aSessionTakenOverIsLoggedAsSuchAndRetriedOnlyAtTheMaximum"
   # Issue 17: official alerts.
   "alerts: a failed source shown as no alerts|Sources/WundercastPipeline/Alerts/AlertsService.swift|source: m.source, status: .unavailable, items: items.isEmpty ? nil : items,|source: m.source, status: .ok, items: items,|AlertsServiceTests"
-  "alerts: an expired alert kept|Sources/WundercastPipeline/Alerts/AlertBook.swift|let gone = AlertsState.ordered(inForce.values.filter { (\$0.expires.map { \$0 <= now }) ?? false })|let gone = AlertsState.ordered(inForce.values.filter { (\$0.expires.map { \$0 < .distantPast }) ?? false })|AlertBookTests\|AlertsServiceTests"
+  "alerts: an expired alert kept|Sources/WundercastPipeline/Alerts/AlertBook.swift|let gone = AlertsState.ordered(inForce.values.filter { (expiry(of: \$0).map { \$0 <= now }) ?? false })|let gone = AlertsState.ordered(inForce.values.filter { (expiry(of: \$0).map { \$0 < .distantPast }) ?? false })|AlertBookTests\|AlertsServiceTests"
   "alerts: derived severe weather shown as an official alert|Sources/WundercastFormats/Bars/BarItem.swift|let alert = state.alerts?.mostSevere|let alert = state.alerts?.mostSevere ?? (condition.isSevere ? Alert(id: \"wmo\", source: .nws, authority: \"WMO code\", event: condition.kind.rawValue, severity: .severe) : nil)|BarAlertsTests"
 )
 

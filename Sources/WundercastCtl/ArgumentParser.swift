@@ -91,7 +91,8 @@ public enum ArgumentParser {
             case "--version", "-V":
                 clientVersion = true
             default:
-                throw UsageError("unknown option '\(shown(argument))'")
+                throw UsageError(
+                    "unknown option '\(shown(argument))'" + Suggestion.didYouMean(name, among: Suggestion.options))
             }
         }
         if let templateText {
@@ -125,7 +126,11 @@ public enum ArgumentParser {
                 $0.split(separator: " ").first.map(String.init) == command
             })
         else {
-            throw UsageError("unknown command '\(shown(command))'")
+            let commands =
+                SocketProtocol.requestSummaries.compactMap { $0.split(separator: " ").first.map(String.init) } + [
+                    "alerts"
+                ]
+            throw UsageError("unknown command '\(shown(command))'" + Suggestion.didYouMean(command, among: commands))
         }
         let request: SocketProtocol.Request
         do {

@@ -81,10 +81,21 @@ enum InfoCommands {
         }
     }
 
-    /// `version`: both versions and the protocol revision.
+    /// `version`: both versions and the protocol revision. When the daemon does not answer, this
+    /// program's version all the same, and that the daemon's is not known (exit status 1).
     static func version(_ context: CommandContext, line: String) -> Int32 {
-        answer(context, line, as: SocketProtocol.VersionResponse.self, expected: "VERSION") {
-            "wundercastctl \(Wundercast.version), wundercastd \(UntrustedText.sanitized($0.release, limit: 40)) (protocol \($0.proto))\n"
+        do {
+            let answer = try context.ask(line)
+            let value = try Answer.decode(answer, as: SocketProtocol.VersionResponse.self, expected: "VERSION")
+            Output.write(
+                context.format == .json
+                    ? RawJSONLine.text(answer) + "\n"
+                    : "wundercastctl \(Wundercast.version), wundercastd \(UntrustedText.sanitized(value.release, limit: 40)) (protocol \(value.proto))\n"
+            )
+            return 0
+        } catch {
+            if context.format != .json { Output.write("wundercastctl \(Wundercast.version), wundercastd unknown\n") }
+            return context.fail(error)
         }
     }
 

@@ -72,3 +72,24 @@ import WundercastFormats
         }
     }
 }
+
+/// Near misses get a suggestion (issue 18).
+@Suite struct SuggestionTests {
+    @Test(arguments: [
+        (["nwo"], "did you mean 'now'?"), (["wacth"], "did you mean 'watch'?"), (["alert"], "did you mean 'alerts'?"),
+        (["now", "--formt", "waybar"], "did you mean '--format'?"),
+        (["now", "--colours", "dark"], "did you mean '--colors'?"),
+    ])
+    func aNearMissIsSuggested(_ arguments: [String], _ suggestion: String) {
+        #expect {
+            try ArgumentParser.parse(arguments)
+        } throws: { error in
+            (error as? UsageError)?.message.hasSuffix(suggestion) == true
+        }
+    }
+
+    @Test func aFarMissGetsNoSuggestion() {
+        #expect(Suggestion.didYouMean("xyzzy", among: ["now", "watch"]) == "")
+        #expect(Suggestion.distance("kitten", "sitting") == 3)
+    }
+}

@@ -86,6 +86,16 @@ import WundercastTestSupport
         #expect(try await ctl(["now", "--format", "polybar"]).stdout == "⚠ no location\n")
     }
 
+    /// `version` with the daemon down still says this program's version (and exits 1).
+    @Test func versionWithoutADaemonGivesTheClientsVersion() async throws {
+        let result = try await ctl(["version"])
+        #expect(result.status == 1)
+        #expect(
+            result.stdout.hasPrefix("wundercastctl ") && result.stdout.contains("wundercastd unknown"),
+            "\(result.stdout)")
+        #expect(result.stderr.contains("wundercastd is not running"), "\(result.stderr)")
+    }
+
     /// `watch` in a bar format: lines arrive as they are pushed (flushed), an offline line when
     /// the daemon goes away, and the stream resumes by itself when a daemon comes back on the
     /// same path.

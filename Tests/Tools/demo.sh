@@ -30,7 +30,8 @@ then
   echo "demo: Open-Meteo is reachable: live weather."
 else
   echo "demo: Open-Meteo is NOT reachable (no network). Serving RECORDED Open-Meteo responses"
-  echo "      (Tests/Fixtures/weather/open-meteo, recorded in Bucharest) from a loopback server."
+  echo "      (Tests/Fixtures/weather/open-meteo, recorded in Bucharest) from a loopback server,"
+  echo "      and Bright Sky's recorded alerts answer (Tests/Fixtures/alerts/brightsky) for the alerts."
   echo "      Every line below is recorded weather, not live weather, and says so."
   echo "      (wundercastctl --socket on this daemon answers the same recorded weather, unlabelled.)"
   start_fixture_server

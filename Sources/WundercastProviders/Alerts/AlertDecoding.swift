@@ -38,37 +38,69 @@ enum AlertDecoding {
         }
     }
 
-    /// The string `key` of `members` as sent; `nil` when missing or `null`. `path` is the
-    /// member's parent (`features[2].properties.`), for the error.
+    /// `value` as a string; `nil` when missing or `null`; another type throws, naming `path`
+    /// (the member's whole path, `features[2].properties.title`).
+    static func string(_ value: JSONValue?, path: String) throws(WeatherError) -> String? {
+        switch value {
+        case nil, .null?: return nil
+        case .string(let text)?: return text
+        case let other?: throw .decoding(message: "\(path) is \(other.kind), expected a string")
+        }
+    }
+
+    /// The string `key` of `members` as sent (``string(_:path:)``); `path` is the member's parent
+    /// (`features[2].properties.`).
     static func string(
         _ members: [String: JSONValue], _ key: String, path: String
     ) throws(WeatherError) -> String? {
-        switch members[key] {
-        case nil, .null?: return nil
-        case .string(let text)?: return text
-        case let other?: throw .decoding(message: "\(path)\(key) is \(other.kind), expected a string")
-        }
+        try string(members[key], path: path + key)
     }
 
-    /// The string `key` cleaned by ``AlertText/clean(_:limit:)`` (tags, entities and control
-    /// characters removed, at most `limit` scalars); `nil` when missing, `null` or empty.
+    /// `value` cleaned by ``AlertText/clean(_:limit:)`` (tags, entities and control characters
+    /// removed, at most `limit` scalars); `nil` when missing, `null` or empty.
+    static func text(_ value: JSONValue?, path: String, limit: Int) throws(WeatherError) -> String? {
+        AlertText.clean(try string(value, path: path), limit: limit)
+    }
+
+    /// The string `key` of `members` cleaned (``text(_:path:limit:)``).
     static func text(
         _ members: [String: JSONValue], _ key: String, path: String, limit: Int
     ) throws(WeatherError) -> String? {
-        AlertText.clean(try string(members, key, path: path), limit: limit)
+        try text(members[key], path: path + key, limit: limit)
     }
 
-    /// The instant `key` (``instant(_:)``); `nil` when missing or `null`. Text that is not an
-    /// ISO 8601 date-time with an offset throws, naming the member.
+    /// `value` as an instant (``instant(_:)``); `nil` when missing, `null` or empty. Text that is
+    /// not an ISO 8601 date-time with an offset throws, naming `path` and quoting at most 40
+    /// characters of it.
+    static func date(_ value: JSONValue?, path: String) throws(WeatherError) -> Date? {
+        guard let text = try string(value, path: path), !text.isEmpty else { return nil }
+        guard let date = instant(text) else {
+            let shown = UntrustedText.sanitized(text, limit: 40)
+            throw .decoding(message: "\(path) is \"\(shown)\", expected yyyy-MM-ddTHH:mm:ss±hh:mm")
+        }
+        return date
+    }
+
+    /// The instant `key` of `members` (``date(_:path:)``).
     static func date(
         _ members: [String: JSONValue], _ key: String, path: String
     ) throws(WeatherError) -> Date? {
-        guard let text = try string(members, key, path: path) else { return nil }
-        guard let date = instant(text) else {
-            let shown = UntrustedText.sanitized(text, limit: 40)
-            throw .decoding(message: "\(path)\(key) is \"\(shown)\", expected yyyy-MM-ddTHH:mm:ss±hh:mm")
+        try date(members[key], path: path + key)
+    }
+
+    /// The features of a GeoJSON `FeatureCollection` answer (MetAlerts, ECCC):
+    /// ``WeatherError/http(status:reason:retryAfter:)`` for a status outside 200–299,
+    /// ``WeatherError/notJSON(status:bytes:contentType:)`` when the body is not JSON,
+    /// ``WeatherError/decoding(message:)`` when it is not an object with a `features` array.
+    static func featureCollection(
+        status: Int, body: [UInt8], contentType: String?
+    ) throws(WeatherError) -> (root: [String: JSONValue], features: [JSONValue]) {
+        guard (200..<300).contains(status) else { throw .http(status: status, reason: nil, retryAfter: nil) }
+        let document = try self.document(body, status: status, contentType: contentType)
+        guard case .object(let root) = document else {
+            throw .decoding(message: "body is \(document.kind), expected an object")
         }
-        return date
+        return (root, try array(root, "features", path: ""))
     }
 
     /// An ISO 8601 date-time with its offset: `2024-07-18T12:47:00-07:00`, `…+00:00`, `…Z`,

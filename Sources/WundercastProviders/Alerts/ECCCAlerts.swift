@@ -64,7 +64,7 @@ public enum ECCCAlerts {
     public static func decode(
         status: Int, body: [UInt8], contentType: String?, at point: Coordinate
     ) throws(WeatherError) -> [Alert] {
-        let (_, features) = try ProviderDecoding.alertFeatures(status: status, body: body, contentType: contentType)
+        let (_, features) = try AlertDecoding.featureCollection(status: status, body: body, contentType: contentType)
         var alerts: [Alert] = []
         var areas: [[String]] = []
         for (index, feature) in features.enumerated() {
@@ -94,14 +94,14 @@ public enum ECCCAlerts {
         let properties = try ProviderDecoding.object(members["properties"], name: "\(path).properties") ?? [:]
         let p = "\(path).properties"
         func text(_ key: String, _ limit: Int) throws(WeatherError) -> String? {
-            try ProviderDecoding.alertText(properties[key], "\(p).\(key)", limit: limit)
+            try AlertDecoding.text(properties[key], path: "\(p).\(key)", limit: limit)
         }
         func instant(_ key: String) throws(WeatherError) -> Date? {
-            try ProviderDecoding.alertInstant(properties[key], "\(p).\(key)")
+            try AlertDecoding.date(properties[key], path: "\(p).\(key)")
         }
         let name = try text("alert_name_en", Alert.Limit.event)
         let shortName = try text("alert_short_name_en", Alert.Limit.event)
-        let ownID = try ProviderDecoding.alertText(members["id"], "\(path).id", limit: Alert.Limit.id)
+        let ownID = try AlertDecoding.text(members["id"], path: "\(path).id", limit: Alert.Limit.id)
         guard let fullID = try text("id", Alert.Limit.id) ?? ownID, let event = name ?? shortName,
             let area = try area(members["geometry"], path: "\(path).geometry"), area.contains(point)
         else { return nil }

@@ -57,8 +57,8 @@ public enum MetAlerts {
     ///   when the body is not an object with a `features` array, a feature is not an object, or
     ///   a member has the wrong type or an unreadable time.
     public static func decode(status: Int, body: [UInt8], contentType: String?) throws(WeatherError) -> [Alert] {
-        let (root, features) = try ProviderDecoding.alertFeatures(status: status, body: body, contentType: contentType)
-        let language = try ProviderDecoding.alertText(root["lang"], "lang", limit: Alert.Limit.language)
+        let (root, features) = try AlertDecoding.featureCollection(status: status, body: body, contentType: contentType)
+        let language = try AlertDecoding.text(root["lang"], path: "lang", limit: Alert.Limit.language)
         var alerts: [Alert] = []
         for (index, feature) in features.enumerated() {
             if let alert = try alert(feature, path: "features[\(index)]", language: language) {
@@ -75,7 +75,7 @@ public enum MetAlerts {
         let properties = try ProviderDecoding.object(members["properties"], name: "\(path).properties") ?? [:]
         let p = "\(path).properties"
         func text(_ key: String, _ limit: Int) throws(WeatherError) -> String? {
-            try ProviderDecoding.alertText(properties[key], "\(p).\(key)", limit: limit)
+            try AlertDecoding.text(properties[key], path: "\(p).\(key)", limit: limit)
         }
         let name = try text("eventAwarenessName", Alert.Limit.event)
         let code = try text("event", Alert.Limit.event)
@@ -103,8 +103,8 @@ public enum MetAlerts {
         switch members["interval"] {
         case nil, .null?: return (nil, nil)
         case .array(let times)?:
-            let start = try ProviderDecoding.alertInstant(times.first, "\(path).interval[0]")
-            let end = times.count > 1 ? try ProviderDecoding.alertInstant(times[1], "\(path).interval[1]") : nil
+            let start = try AlertDecoding.date(times.first, path: "\(path).interval[0]")
+            let end = times.count > 1 ? try AlertDecoding.date(times[1], path: "\(path).interval[1]") : nil
             return (start, end)
         case let other?: throw .decoding(message: "\(path).interval is \(other.kind), expected an array")
         }

@@ -64,7 +64,9 @@ import WundercastTestSupport
         let item = BarItem(state: Self.state(alerts: unavailable), now: now)
         #expect(item.classes.contains("alerts-unavailable"))
         #expect(item.classes.contains("alert-moderate"))
-        #expect(item.tooltip.contains("Alerts unavailable: the alert source (nws) did not answer"), "\(item.tooltip)")
+        #expect(
+            item.tooltip.contains("Alerts unavailable: no usable answer from the alert source (nws)"), "\(item.tooltip)"
+        )
         let none = BarItem(
             state: Self.state(
                 alerts: AlertsState(

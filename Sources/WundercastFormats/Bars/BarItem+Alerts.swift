@@ -26,7 +26,8 @@ extension BarItem {
         }
         if items.count > tooltipAlerts { lines.append("+ \(items.count - tooltipAlerts) more alerts") }
         if alerts.status == .unavailable {
-            lines.append("Alerts unavailable: the alert source (\(alerts.source?.rawValue ?? "?")) did not answer")
+            lines.append(
+                "Alerts unavailable: no usable answer from the alert source (\(alerts.source?.rawValue ?? "?"))")
         }
         return lines
     }

@@ -31,7 +31,7 @@ public enum AlertsFormat {
             lines.append("\(items.count) alert\(items.count == 1 ? "" : "s") in force\(answered):")
         case .unavailable:
             // In words, as every human text (the source's raw reason is in --json and status).
-            lines.append("Alerts unavailable: the alert source (\(source)) did not answer.")
+            lines.append("Alerts unavailable: no usable answer from the alert source (\(source)).")
             lines.append(
                 items.isEmpty
                     ? "No alert is known for this position; there may be some."

@@ -44,7 +44,7 @@ public enum HumanError {
         "error-body": "the weather provider reported an error",
         "decoding": "the weather provider's answer could not be read",
         "provider-backoff": "waiting before asking the weather provider again",
-        AlertsState.unavailableCode: "the alert source did not answer",
+        AlertsState.unavailableCode: "no usable answer from the alert source",
     ]
 
     /// `text` cut to at most `limit` characters at a word boundary, with `…` when cut.

@@ -66,7 +66,12 @@ public final class AlertsService<C: Clock>: Sendable where C.Duration == Swift.D
     /// What outlives one position's work (owned by the one running ``serve(_:)``).
     struct Memory {
         var source: AlertSourceID?
+        /// The position asked for last.
         var coordinate: Coordinate?
+        /// The position the alerts in force were answered for.
+        var answeredFor: Coordinate?
+        /// The position the state is for now.
+        var position: Coordinate?
         var book = AlertBook()
         var lastRequest: C.Instant?
         var lastAnswer: Date?
@@ -154,6 +159,7 @@ public final class AlertsService<C: Clock>: Sendable where C.Duration == Swift.D
             return await waitUntilCancelled()
         }
         let first = memory.withLock { memory in
+            defer { memory.position = coordinate }
             guard memory.source != source else { return false }
             // Another source: its alerts and back-off are its own; the last request's time
             // stays (MinInterval holds across sources).
@@ -242,6 +248,7 @@ public final class AlertsService<C: Clock>: Sendable where C.Duration == Swift.D
                 m.retryAt = nil
                 m.loggedFailure = nil
                 m.lastAnswer = wallClock()
+                m.answeredFor = coordinate
                 return (events, Self.published(m), recovered)
             }
             if recovered { logger.info("alerts: \(source.rawValue) answers again") }
@@ -288,8 +295,21 @@ public final class AlertsService<C: Clock>: Sendable where C.Duration == Swift.D
         return .seconds(max(0, seconds))
     }
 
-    /// The state of `m`: `ok` with the book, or `unavailable` with `failure` and what is known.
+    /// How far the position may be from the one the alerts were answered for and still be
+    /// shown their alerts (an authority's areas are counties and forecast zones): 5 km. Farther,
+    /// the state says the new position is not answered yet, with no alert, until its answer.
+    static var carryOver: Double { 5_000 }
+
+    /// The state of `m`: `ok` with the book, or `unavailable` with `failure` and what is known —
+    /// or, when the position is more than ``carryOver`` from the one the book was answered for,
+    /// `unavailable` without its alerts (they are another place's).
     static func published(_ m: Memory, failure: String? = nil) -> AlertsState {
+        if let answered = m.answeredFor, let position = m.position, answered.distance(to: position) > carryOver {
+            let why = failure ?? "\(m.source?.rawValue ?? "?"): not answered for this position yet"
+            return AlertsState(
+                source: m.source, status: .unavailable,
+                error: .init(code: AlertsState.unavailableCode, message: why), fetchedAt: m.lastAnswer)
+        }
         let items = m.book.ordered
         guard let failure else {
             return AlertsState(source: m.source, status: .ok, items: items, fetchedAt: m.lastAnswer)

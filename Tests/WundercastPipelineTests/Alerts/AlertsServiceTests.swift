@@ -207,7 +207,7 @@ import WundercastTestSupport
         let source = ScriptedSource([.success([Self.alert("w1")])])
         let running = start(source, countryOf: { $0.latitude > 62 ? "FR" : "US" })
         _ = try #require(await running.store.waitFor { $0.alerts?.status == .ok })
-        for (latitude, status) in [(63.0, AlertsState.Status.uncovered), (61.5, .ok)] {
+        for (latitude, status) in [(63.0, AlertsState.Status.uncovered), (61.23, .ok)] {
             let here = Coordinate(latitude: latitude, longitude: Self.here.longitude)
             running.store.publishPosition(
                 Position(coordinate: here, source: .fallback(name: "border")), rounded: here, receivedAt: Self.t0,
@@ -265,6 +265,37 @@ import WundercastTestSupport
         #expect(first.store.current.alerts?.items?.map(\.id) == ["w1"])
         task.cancel()
         await task.value
+    }
+
+    /// Another place's alerts are never shown as in force here (found by the hostile review:
+    /// Phoenix's warning shown in Chicago while NWS failed): a position more than 5 km from the
+    /// one the alerts were answered for shows none until its own answer; a short move keeps them.
+    @Test func aFarMoveShowsNoAlertsUntilItsOwnAnswer() async throws {
+        let source = ScriptedSource([
+            .success([Self.alert("phoenix")]), .failure(.http(status: 500, reason: nil, retryAfter: nil)),
+        ])
+        let running = start(source)
+        _ = try #require(await running.store.waitFor { $0.alerts?.items?.map(\.id) == ["phoenix"] })
+        func move(_ latitude: Double) {
+            let here = Coordinate(latitude: latitude, longitude: Self.here.longitude)
+            running.store.publishPosition(
+                Position(coordinate: here, source: .fallback(name: "van")), rounded: here, receivedAt: Self.t0,
+                fetching: false)
+        }
+        move(Self.here.latitude + 0.02)  // about 2 km
+        let near = try #require(await running.store.waitFor { $0.location?.latitude == Self.here.latitude + 0.02 })
+        #expect(near.alerts?.items?.map(\.id) == ["phoenix"], "a short move keeps them")
+        move(Self.here.latitude + 1.5)  // about 170 km
+        let far = try #require(
+            await running.store.waitFor { $0.location?.latitude == Self.here.latitude + 1.5 && $0.alerts?.items == nil }
+        )
+        #expect(far.alerts?.status == .unavailable)
+        // Its own request fails: still none of Phoenix's, the failure said.
+        try await clock.waitForSleeper(until: clock.at(.seconds(60)))
+        clock.advance(by: .seconds(60))
+        let failed = try #require(await running.store.waitFor { $0.alerts?.error?.message.contains("500") == true })
+        #expect(failed.alerts?.items == nil)
+        await running.stop()
     }
 
     /// A position no source covers: `uncovered`, and nothing is asked.

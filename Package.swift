@@ -33,6 +33,9 @@ let package = Package(
         .systemLibrary(name: "CEpoll"),
         // glibc's <sys/timex.h> (adjtimex, asked read-only: is the clock synchronised); header only.
         .systemLibrary(name: "CTimex"),
+        // glibc's gettext <libintl.h> (not in Swift's Glibc module) and the locale queries
+        // (<locale.h>, <langinfo.h>) of wundercastctl's language and clock; header only.
+        .systemLibrary(name: "CIntl"),
 
         // The daemon's logic in eight pure Swift modules, one concern each (docs/ARCHITECTURE.md): no
         // system calls, sockets or files (libm only); each may import only what it depends on here.
@@ -71,7 +74,7 @@ let package = Package(
             name: "WundercastFleet", dependencies: ["WundercastSupport", "WundercastModel", "WundercastProtocol"]),
 
         // Sockets, files, signals, the environment: the one syscall wrapper and its users.
-        .target(name: "WundercastPOSIX", dependencies: ["CSignalfd", "CEpoll", "CTimex"]),
+        .target(name: "WundercastPOSIX", dependencies: ["CSignalfd", "CEpoll", "CTimex", "CIntl"]),
 
         // Adapters.
         .target(

@@ -1,15 +1,19 @@
 import WundercastFormats
 import WundercastPOSIX
 
-/// What every command needs: the parsed invocation, the socket path, and the shared steps
-/// (one request and its answer; reporting a failure in the chosen format).
+/// What every command needs: the parsed invocation, the socket path, the reader's locale, and
+/// the shared steps (one request and its answer; reporting a failure in the chosen format).
 struct CommandContext {
     let invocation: Invocation
     let path: String
+    /// The reader's language, clock and decimal separator (``UserLocale/current()``), for every
+    /// human text the command writes.
+    let locale: UserLocale
 
-    init(_ invocation: Invocation) {
+    init(_ invocation: Invocation, locale: UserLocale) {
         self.invocation = invocation
         self.path = invocation.socketPath ?? Self.defaultSocketPath()
+        self.locale = locale
     }
 
     var format: OutputFormat { invocation.format }
@@ -64,7 +68,7 @@ struct CommandContext {
     func fail(_ error: CtlError, preamble: Bool = true) -> Int32 {
         report(error.message)
         guard format.isBar else { return 1 }
-        let item = BarItem.unavailable(error.barKind, reason: error.message)
+        let item = BarItem.unavailable(error.barKind, reason: error.message, locale: locale)
         Output.write(
             (preamble ? format.preamble : "") + (format.bar(item, hidden: invocation.hideOffline, colors: colors) ?? "")
         )

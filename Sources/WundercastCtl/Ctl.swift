@@ -22,9 +22,9 @@ public enum Ctl {
             Output.write("wundercastctl \(Wundercast.version)\n")
             return 0
         case .alerts:
-            return InfoCommands.alerts(CommandContext(invocation))
+            return InfoCommands.alerts(CommandContext(invocation, locale: .current()))
         case .request(let request, let line):
-            let context = CommandContext(invocation)
+            let context = CommandContext(invocation, locale: .current())
             switch request {
             case .now: return WeatherCommand.run(context, line: line, isNow: true)
             case .weather: return WeatherCommand.run(context, line: line, isNow: false)

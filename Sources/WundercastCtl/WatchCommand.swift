@@ -34,7 +34,7 @@ enum WatchCommand {
     static let output: Int32 = 1
 
     static func run(_ context: CommandContext, line: String, every: Duration?) -> Int32 {
-        let renderer = StateRenderer(invocation: context.invocation, colors: context.colors)
+        let renderer = StateRenderer(invocation: context.invocation, colors: context.colors, locale: context.locale)
         Output.write(context.format.preamble)
         var attempt = 0
         var outageShown = false
@@ -82,7 +82,7 @@ enum WatchCommand {
                 let delay = backoff.delay(attempt: attempt)
                 context.report("\(error.message); trying again in \(TimeSpan.format(delay))")
                 if context.format.isBar, !outageShown {
-                    let item = BarItem.unavailable(error.barKind, reason: error.message)
+                    let item = BarItem.unavailable(error.barKind, reason: error.message, locale: context.locale)
                     Output.write(
                         context.format.bar(item, hidden: context.invocation.hideOffline, colors: context.colors) ?? "")
                     outageShown = true

@@ -35,7 +35,7 @@ import WundercastConfiguration
         #expect(weather.provider == .openMeteo)
         #expect(weather.baseURL == "https://api.open-meteo.com")
         #expect(weather.apiKeyFile == nil)
-        #expect(weather.language == "en")
+        #expect(weather.language == nil, "not chosen: asked in English, named by each reader in theirs")
     }
 
     @Test func aGivenURLWinsOverTheProvidersAndAnEmptyOneGoesBack() throws {

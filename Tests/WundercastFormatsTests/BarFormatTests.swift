@@ -173,6 +173,7 @@ import WundercastTestSupport
     @Test func polybarIsOneLineAndCannotBeGivenFormattingTags() {
         var state = SampleStates.weather()
         state.weather?.condition = "%{A1:rm -rf ~:}click%{A}"
+        state.weather?.conditionLanguage = "de"  // the provider's own text, in the language the admin chose
         let line = PolybarFormat.line(BarItem(state: state, now: now))
         #expect(line == "☀\u{FE0F} -5°C %%{A1:rm -rf ~:}click%%{A}\n")
         #expect(PolybarFormat.line(.unavailable(.offline, reason: "x"), hidden: true) == "\n")
@@ -190,6 +191,7 @@ import WundercastTestSupport
     @Test func waybarEscapesMarkup() throws {
         var state = SampleStates.weather()
         state.weather?.condition = "<b>Sun & fun</b>"
+        state.weather?.conditionLanguage = "en"  // the provider's own text, in the language the admin chose
         let json = try object(WaybarFormat.line(BarItem(state: state, now: now)))
         #expect(json["text"] as? String == "☀\u{FE0F} -5°C &lt;b&gt;Sun &amp; fun&lt;/b&gt;")
     }
@@ -201,6 +203,7 @@ import WundercastTestSupport
         var state = SampleStates.weather(
             status: .stale, error: WeatherState.ErrorInfo(code: "http-500", message: hostile))
         state.weather?.condition = hostile
+        state.weather?.conditionLanguage = "de"  // shown as the provider wrote it
         state.location?.place?.name = hostile
         let item = BarItem(state: state, now: now)
         let outputs =

@@ -14,36 +14,47 @@ extension BarItem {
     /// `Gusts 12 km/h`, `Pressure 1035 hPa, rising +1.3 hPa/3h`, `Today: high 0°C, low -9°C`,
     /// `Tomorrow: …`, `Sunrise 07:00, sunset 17:19`, then one line per hour on the place's clock:
     /// `23:00 -6°C Clear sky (20%, 0.4 mm)` (the chance of precipitation, and the amount when
-    /// some shows at ``DisplayRounding``'s precision). Numbers are rounded by ``DisplayRounding``.
-    static func forecastLines(_ forecast: Forecast, values: [Placeholder: String]) -> [String] {
+    /// some shows at ``DisplayRounding``'s precision). Numbers are rounded by ``DisplayRounding``;
+    /// words, clock and decimal separator are `locale`'s. `weather` is the forecast's own (the
+    /// language of its condition texts).
+    static func forecastLines(
+        _ forecast: Forecast, of weather: Weather?, values: [Placeholder: String], locale: UserLocale
+    ) -> [String] {
         let unit = UntrustedText.sanitized(forecast.units.temperature ?? "", limit: 8)
         var lines: [String] = []
-        if let gusts = values[.gusts] { lines.append("Gusts \(gusts)") }
-        if let pressure = values[.pressure] {
-            lines.append("Pressure \(pressure)" + (values[.pressureTendency].map { ", \($0)" } ?? ""))
-        } else if let tendency = values[.pressureTendency] {
-            lines.append("Pressure \(tendency)")
+        if let gusts = values[.gusts] { lines.append(locale.tr("Gusts {gusts}", ["gusts": gusts])) }
+        switch (values[.pressure], values[.pressureTendency]) {
+        case (let pressure?, let tendency?):
+            lines.append(locale.tr("Pressure {pressure}, {tendency}", ["pressure": pressure, "tendency": tendency]))
+        case (let pressure?, nil): lines.append(locale.tr("Pressure {pressure}", ["pressure": pressure]))
+        case (nil, let tendency?): lines.append(locale.tr("Pressure {pressure}", ["pressure": tendency]))
+        case (nil, nil): break
         }
-        for (name, day) in [("Today", forecast.today), ("Tomorrow", forecast.tomorrow)] {
-            let parts = [("high", day?.high), ("low", day?.low)].compactMap { name, value in
-                value.flatMap { Placeholder.withUnit(DisplayRounding.temperature($0), unit, separator: "") }.map {
-                    "\(name) \($0)"
-                }
+        for (day, isToday) in [(forecast.today, true), (forecast.tomorrow, false)] {
+            func degrees(_ value: Double?) -> String? {
+                value.flatMap { Placeholder.withUnit(DisplayRounding.temperature($0), unit, separator: "") }
             }
-            if !parts.isEmpty { lines.append("\(name): " + parts.joined(separator: ", ")) }
+            let parts = [
+                degrees(day?.high).map { locale.tr("high {temperature}", ["temperature": $0]) },
+                degrees(day?.low).map { locale.tr("low {temperature}", ["temperature": $0]) },
+            ].compactMap { $0 }
+            guard !parts.isEmpty else { continue }
+            let values: [String: String] = ["values": parts.joined(separator: ", ")]
+            lines.append(isToday ? locale.tr("Today: {values}", values) : locale.tr("Tomorrow: {values}", values))
         }
-        let sun = [values[.sunrise].map { "Sunrise \($0)" }, values[.sunset].map { "sunset \($0)" }].compactMap { $0 }
-        if !sun.isEmpty {
-            var line = sun.joined(separator: ", ")
-            line = line.prefix(1).uppercased() + line.dropFirst()
-            lines.append(line)
+        switch (values[.sunrise], values[.sunset]) {
+        case (let sunrise?, let sunset?):
+            lines.append(locale.tr("Sunrise {sunrise}, sunset {sunset}", ["sunrise": sunrise, "sunset": sunset]))
+        case (let sunrise?, nil): lines.append(locale.tr("Sunrise {sunrise}", ["sunrise": sunrise]))
+        case (nil, let sunset?): lines.append(locale.tr("Sunset {sunset}", ["sunset": sunset]))
+        case (nil, nil): break
         }
         for hour in (forecast.hours ?? []).prefix(tooltipHours) {
-            var line = Placeholder.clockText(hour.time, forecast)
+            var line = Placeholder.clockText(hour.time, forecast, locale)
             if let temperature = hour.temperature.map(DisplayRounding.temperature), !temperature.isEmpty {
                 line += " \(temperature)\(unit)"
             }
-            if let condition = hourCondition(hour) { line += " \(condition)" }
+            if let condition = Placeholder.conditionText(hour, of: weather, locale) { line += " \(condition)" }
             var rain: [String] = []
             if let chance = hour.precipitationProbability.flatMap({
                 Placeholder.withUnit(DisplayRounding.percent($0), "%", separator: "")
@@ -54,7 +65,7 @@ extension BarItem {
             if let raw = hour.precipitation, raw > 0,
                 case let amount = DisplayRounding.precipitation(raw, unit: precipitationUnit),
                 amount.contains(where: { ("1"..."9").contains($0) }),
-                let text = Placeholder.withUnit(amount, precipitationUnit)
+                let text = Placeholder.withUnit(locale.number(amount), precipitationUnit)
             {
                 rain.append(text)
             }
@@ -62,11 +73,5 @@ extension BarItem {
             lines.append(line)
         }
         return lines
-    }
-
-    /// The hour's condition text (sanitized), else the condition model's name for its code.
-    static func hourCondition(_ hour: Forecast.Hour) -> String? {
-        if let text = hour.condition.map({ UntrustedText.sanitized($0, limit: 60) }), !text.isEmpty { return text }
-        return hour.hasConditionCode ? hour.conditionModel.kind.name : nil
     }
 }

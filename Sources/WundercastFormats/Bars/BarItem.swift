@@ -73,9 +73,13 @@ public struct BarItem: Sendable, Equatable {
     public static let defaultTemplate = try! Template("{icon} {temperature}{unit} {condition}")
     static let shortTemplate = try! Template("{icon} {temperature}{unit}")
 
-    /// The item for the daemon's `state` as seen at wall-clock `now`.
-    public init(state: WeatherState, now: Date, icons: IconSet = .emoji, template: Template? = nil) {
-        let values = Placeholder.values(state, now: now, icons: icons)
+    /// The item for the daemon's `state` as seen at wall-clock `now`, its texts in `locale`'s
+    /// words, clock and decimal separator (classes, `alt` and icon names stay machine words).
+    public init(
+        state: WeatherState, now: Date, icons: IconSet = .emoji, template: Template? = nil,
+        locale: UserLocale = .english
+    ) {
+        let values = Placeholder.values(state, now: now, icons: icons, locale: locale)
         let condition = state.weather?.conditionModel ?? WeatherCondition(kind: .unknown)
         hasWeather = state.weather != nil
         let alert = state.alerts?.mostSevere
@@ -90,11 +94,11 @@ public struct BarItem: Sendable, Equatable {
         let marker: String
         switch state.status {
         case .fresh: marker = ""
-        case .stale: marker = " (stale)"
-        case .fetching: marker = hasWeather ? " (updating)" : ""
+        case .stale: marker = " (" + locale.tr("stale") + ")"
+        case .fetching: marker = hasWeather ? " (" + locale.tr("updating") + ")" : ""
         case .offline, .error, .noLocation: marker = ""
         }
-        let fallback = Self.statusText(state)
+        let fallback = Self.statusText(state, locale)
         let rendered = (template ?? Self.defaultTemplate).render(values)
         text = hasWeather && !rendered.isEmpty ? rendered + marker : fallback
         let short = Self.shortTemplate.render(values)
@@ -120,13 +124,13 @@ public struct BarItem: Sendable, Equatable {
         }
         // Any official alert in force asks for attention.
         if alert != nil, urgency == .idle || urgency == .info { urgency = .warning }
-        tooltip = Self.tooltip(state, values: values)
+        tooltip = Self.tooltip(state, values: values, locale: locale)
     }
 
     /// The item when there is no state: the daemon is down or silent (`offline`), or answered
-    /// with an `ERROR` (`error`); `reason` is shown in the tooltip (sanitized here).
-    public static func unavailable(_ kind: Unavailable, reason: String) -> BarItem {
-        let text = kind == .offline ? "⚠ wundercast offline" : "⚠ wundercast error"
+    /// with an `ERROR` (`error`); `reason` is shown in the tooltip (sanitized here, as it is).
+    public static func unavailable(_ kind: Unavailable, reason: String, locale: UserLocale = .english) -> BarItem {
+        let text = "⚠ " + (kind == .offline ? locale.tr("wundercast offline") : locale.tr("wundercast error"))
         return BarItem(
             text: text, shortText: "⚠", tooltip: [UntrustedText.sanitized(reason)], classes: [kind.className],
             alt: kind.className, percentage: nil, urgency: kind == .offline ? .critical : .warning, isSevere: false,
@@ -150,44 +154,56 @@ public struct BarItem: Sendable, Equatable {
     }
 
     /// Text without weather: `no location`, `weather offline`, `fetching weather…`.
-    static func statusText(_ state: WeatherState) -> String {
+    static func statusText(_ state: WeatherState, _ locale: UserLocale) -> String {
         switch state.status {
-        case .noLocation: "⚠ no location"
-        case .offline: "⚠ weather offline"
-        case .error: "⚠ weather error"
-        case .fetching: "fetching weather…"
-        case .fresh, .stale: "no weather yet"
+        case .noLocation: "⚠ " + locale.tr("no location")
+        case .offline: "⚠ " + locale.tr("weather offline")
+        case .error: "⚠ " + locale.tr("weather error")
+        case .fetching: locale.tr("fetching weather…")
+        case .fresh, .stale: locale.tr("no weather yet")
         }
     }
 
-    static func tooltip(_ state: WeatherState, values: [Placeholder: String]) -> [String] {
-        var lines = alertLines(state.alerts)
+    static func tooltip(_ state: WeatherState, values: [Placeholder: String], locale: UserLocale) -> [String] {
+        var lines = alertLines(state.alerts, locale)
         if let condition = values[.condition] { lines.append(condition) }
         let unit = values[.unit] ?? ""
         if let temperature = values[.temperature] {
+            let shown = temperature + unit
             lines.append(
-                "Temperature \(temperature)\(unit)" + (values[.apparent].map { " (feels like \($0)\(unit))" } ?? ""))
+                values[.apparent].map {
+                    locale.tr(
+                        "Temperature {temperature} (feels like {apparent})",
+                        ["temperature": shown, "apparent": $0 + unit])
+                } ?? locale.tr("Temperature {temperature}", ["temperature": shown]))
         } else if let apparent = values[.apparent] {
-            lines.append("Feels like \(apparent)\(unit)")
+            lines.append(locale.tr("Feels like {apparent}", ["apparent": apparent + unit]))
         }
-        if let humidity = values[.humidity] { lines.append("Humidity \(humidity)") }
+        if let humidity = values[.humidity] { lines.append(locale.tr("Humidity {humidity}", ["humidity": humidity])) }
         if let wind = values[.wind] {
-            lines.append("Wind \(wind)" + (values[.windDirection].map { " from \($0)" } ?? ""))
+            lines.append(
+                values[.windDirection].map {
+                    locale.tr("Wind {speed} from {direction}", ["speed": wind, "direction": $0])
+                } ?? locale.tr("Wind {speed}", ["speed": wind]))
         }
-        if let forecast = state.weather?.forecast { lines += forecastLines(forecast, values: values) }
+        if let forecast = state.weather?.forecast {
+            lines += forecastLines(forecast, of: state.weather, values: values, locale: locale)
+        }
         if let location = state.location {
             let coordinates = PlaceText.coordinates(latitude: location.latitude, longitude: location.longitude)
             let place = values[.place] ?? coordinates
             lines.append(place == coordinates ? place : "\(place) (\(coordinates))")
         }
         if state.ageUnknown == true {
-            lines.append("Updated before the restart (age unknown)")
+            lines.append(locale.tr("Updated before the restart (age unknown)"))
         } else if let age = values[.age] {
-            lines.append("Updated \(age)")
+            lines.append(locale.tr("Updated {age}", ["age": age]))
         }
-        var status = "Status: \(state.status.rawValue)"
-        if let error = state.error { status += ": " + HumanError.text(error) }
-        lines.append(status)
+        let status = HumanFormat.statusName(state.status, locale)
+        lines.append(
+            state.error.map {
+                locale.tr("Status: {status}: {reason}", ["status": status, "reason": HumanError.text($0, locale)])
+            } ?? locale.tr("Status: {status}", ["status": status]))
         return lines
     }
 

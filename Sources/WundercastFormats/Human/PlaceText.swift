@@ -37,6 +37,28 @@ public enum PlaceText {
         Coordinate.text(latitude, decimals: 6) + "," + Coordinate.text(longitude, decimals: 6)
     }
 
+    /// `48.14° N 11.58° E`: latitude and longitude with their hemispheres instead of signs, at
+    /// most `decimals` decimals each, no trailing zeros (``latitude(_:decimals:)``).
+    public static func hemispheres(latitude: Double, longitude: Double, decimals: Int = 6) -> String {
+        self.latitude(latitude, decimals: decimals) + " " + self.longitude(longitude, decimals: decimals)
+    }
+
+    /// `48.14° N`, `33.9° S`; `0°` on the equator (as rounded to `decimals`).
+    public static func latitude(_ degrees: Double, decimals: Int = 6) -> String {
+        hemisphere(degrees, decimals: decimals, positive: "N", negative: "S")
+    }
+
+    /// `11.58° E`, `70.5° W`; `0°` on the prime meridian (as rounded to `decimals`).
+    public static func longitude(_ degrees: Double, decimals: Int = 6) -> String {
+        hemisphere(degrees, decimals: decimals, positive: "E", negative: "W")
+    }
+
+    static func hemisphere(_ degrees: Double, decimals: Int, positive: String, negative: String) -> String {
+        let text = Coordinate.text(abs(degrees), decimals: decimals)
+        guard text != "0" else { return "0°" }
+        return text + "° " + (degrees < 0 ? negative : positive)
+    }
+
     /// 8-point compass name of a direction in degrees clockwise from north (`N`, `NE`, … `NW`).
     public static func compass(_ degrees: Double) -> String {
         let points = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]

@@ -32,7 +32,8 @@ struct StateRenderer {
             return (HumanFormat.line(state, now: now, locale: locale) + "\n", nil)
         default:
             let item = BarItem(
-                state: state, now: now, icons: invocation.icons, template: invocation.template, locale: locale)
+                state: state, now: now, icons: invocation.icons, template: invocation.template,
+                shortTemplate: invocation.shortTemplate, iconInText: !invocation.format.hasIconMember, locale: locale)
             let hidden = invocation.hideOffline && !item.hasWeather
             return (invocation.format.bar(item, hidden: hidden, colors: colors) ?? "", item)
         }

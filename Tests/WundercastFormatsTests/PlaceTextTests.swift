@@ -99,7 +99,7 @@ import WundercastTestSupport
         #expect(lines[0].contains("11.1°") && lines[0].contains("13.1°"))
         #expect(lines[1].hasPrefix("50.02°") && lines[1].contains("-5°C ☀\u{FE0F}"))
         #expect(lines[3].hasPrefix("48.02°") && lines[3].hasSuffix("n/a"))
-        #expect(lines[4] == "centre 49.02,12.1 (near Regensburg), step 1°")
+        #expect(lines[4] == "[centre] 49.02° N 12.1° E (near Regensburg), step 1°")
         #expect(lines[5] == "n/a: down (1 cell)")
     }
 }

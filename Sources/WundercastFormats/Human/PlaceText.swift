@@ -41,6 +41,34 @@ public enum PlaceText {
         Coordinate.text(latitude, decimals: 6) + "," + Coordinate.text(longitude, decimals: 6)
     }
 
+    /// `48.14° N 11.58° E`: latitude and longitude with their hemispheres instead of signs, at
+    /// most `decimals` decimals each, no trailing zeros (``latitude(_:decimals:_:)``); the
+    /// hemispheres in `locale`'s letters (German `O` for east), the numbers as published.
+    public static func hemispheres(
+        latitude: Double, longitude: Double, decimals: Int = 6, _ locale: UserLocale = .english
+    ) -> String {
+        self.latitude(latitude, decimals: decimals, locale) + " "
+            + self.longitude(longitude, decimals: decimals, locale)
+    }
+
+    /// `48.14° N`, `33.9° S`; `0°` on the equator (as rounded to `decimals`).
+    public static func latitude(_ degrees: Double, decimals: Int = 6, _ locale: UserLocale = .english) -> String {
+        hemisphere(degrees, decimals: decimals, positive: "N", negative: "S", locale)
+    }
+
+    /// `11.58° E`, `70.5° W`; `0°` on the prime meridian (as rounded to `decimals`).
+    public static func longitude(_ degrees: Double, decimals: Int = 6, _ locale: UserLocale = .english) -> String {
+        hemisphere(degrees, decimals: decimals, positive: "E", negative: "W", locale)
+    }
+
+    static func hemisphere(
+        _ degrees: Double, decimals: Int, positive: String, negative: String, _ locale: UserLocale
+    ) -> String {
+        let text = Coordinate.text(abs(degrees), decimals: decimals)
+        guard text != "0" else { return "0°" }
+        return text + "° " + point(degrees < 0 ? negative : positive, locale)
+    }
+
     /// The 8 compass points in English (as the daemon writes `bearing`), messages in the
     /// context `compass point`.
     static let points = [

@@ -57,7 +57,11 @@ import WundercastConfiguration
         #expect(try parsed("[Weather]\nLanguage=\(given)").language == expected)
     }
 
-    @Test(arguments: ["", "english", "xx", "de-DE", "pt-br", "en\u{1B}"])
+    @Test func anEmptyLanguageGoesBackToNone() throws {
+        #expect(try parsed("[Weather]\nLanguage=de\nLanguage=").language == nil)
+    }
+
+    @Test(arguments: ["english", "xx", "de-DE", "pt-br", "en\u{1B}"])
     func otherLanguagesAreRefused(_ given: String) {
         let message = refusal("[Weather]\nLanguage=\(given)")
         #expect(message?.hasPrefix("t.conf:2: Language=") == true)

@@ -35,13 +35,16 @@ public enum MessageCatalogs {
         try compiled.get()
     }
 
+    /// Removed when the test process exits.
+    private static let base = NSTemporaryDirectory() + "wundercast-locale-\(getpid())"
+
     private static let compiled: Result<String, Failure> = {
         unsetenv("LANGUAGE")
         guard let msgfmt = ["/usr/bin/msgfmt", "/bin/msgfmt"].first(where: FileManager.default.isExecutableFile)
         else {
             return .failure(Failure(description: "msgfmt is not installed (Debian package gettext: make test-deps)"))
         }
-        let base = NSTemporaryDirectory() + "wundercast-locale-\(getpid())"
+        atexit { try? FileManager.default.removeItem(atPath: MessageCatalogs.base) }
         for language in languages {
             let target = base + "/\(language)/LC_MESSAGES"
             do {

@@ -62,10 +62,12 @@ extension Daemon {
         let loaded = file
         let resolver = PlaceResolver(table: file, geocoder: geocoder)
         return PlaceFinder(
-            nearest: { coordinate, whole in
-                // On the reactor (a `now`) the copy serves as it is; a changed file is read off it.
-                loaded?.withTable(reloading: !loop.isCurrent) { $0.place(near: coordinate, wholeKilometres: whole) }
-                    ?? nil
+            // On the reactor (a `now`) the copy serves as it is; a changed file is read off it.
+            nearest: { coordinate in
+                loaded?.withTable(reloading: !loop.isCurrent) { $0.place(near: coordinate) } ?? nil
+            },
+            inCell: { cell, decimals in
+                loaded?.withTable(reloading: !loop.isCurrent) { $0.place(inCell: cell, decimals: decimals) } ?? nil
             },
             resolve: { name in
                 do throws(PlaceError) {

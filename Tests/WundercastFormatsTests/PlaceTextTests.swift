@@ -28,6 +28,22 @@ import WundercastTestSupport
         #expect(PlaceText.nearest(WeatherState.Place(name: "Tromsø", country: "NO")) == "Tromsø")
     }
 
+    /// Issue 18, item 7: a reader of rounded positions gets the cell's city without distance or
+    /// bearing: `near Munich`, and no `{distance}` or `{bearing}`; a lookup's place is its name.
+    @Test func theDaemonsPlaceWithoutDistanceIsNearItsCity() {
+        var state = SampleStates.weather(code: 3)
+        state.location?.place = WeatherState.Place(name: "Munich", region: "Bavaria", country: "DE")
+        #expect(
+            HumanFormat.line(state, now: now)
+                == "-5°C Overcast, humidity 72%, wind 5 km/h from E, near Munich, 2 min ago")
+        let values = Placeholder.values(state, now: now, icons: .emoji)
+        #expect(values[.place] == "near Munich")
+        #expect(values[.distance] == nil && values[.bearing] == nil)
+        state.location?.source = .lookup
+        #expect(
+            HumanFormat.line(state, now: now) == "-5°C Overcast, humidity 72%, wind 5 km/h from E, Munich, 2 min ago")
+    }
+
     @Test func aFallbackNameIsStillShownAndCoordinatesWithoutAPlace() {
         var state = SampleStates.weather(code: 3)
         state.location?.name = "Home"

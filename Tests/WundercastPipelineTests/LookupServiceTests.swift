@@ -182,7 +182,7 @@ import WundercastTestSupport
     @Test func namesAreResolvedByThePlaceFinder() async throws {
         let tromso = WeatherState.Place(name: "Tromsø", region: "Troms og Finnmark", country: "NO")
         let places = PlaceFinder(
-            nearest: { _, _ in nil },
+            nearest: { _ in nil }, inCell: { _, _ in nil },
             resolve: { name in
                 name == "Tromso"
                     ? .found(Coordinate(latitude: 69.6496, longitude: 18.957), tromso)

@@ -23,12 +23,16 @@ public enum PlaceText {
     public static func kilometres(_ metres: Int) -> Int { (metres + 500) / 1000 }
 
     /// What the human line calls a position: the configured name (the fallback's), else the
-    /// nearest place (``nearest(_:)``), else `lat,lon` as published.
+    /// nearest place (``nearest(_:)``; `near Munich` for the daemon's position given without
+    /// distance, as to a reader of rounded positions), else `lat,lon` as published.
     public static func location(_ location: WeatherState.Location) -> String {
         if let name = location.name.map({ UntrustedText.sanitized($0, limit: nameLimit) }), !name.isEmpty {
             return name
         }
-        if let near = nearest(location.place) { return near }
+        if let near = nearest(location.place) {
+            let named = location.source != .lookup && location.place?.distance == nil
+            return named ? "near \(near)" : near
+        }
         return coordinates(latitude: location.latitude, longitude: location.longitude)
     }
 

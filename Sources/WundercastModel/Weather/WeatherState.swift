@@ -47,7 +47,8 @@ public struct WeatherState: Sendable, Equatable, Codable {
         public var source: Source
         /// Place name, when known (the fallback's name as configured).
         public var name: String?
-        /// The nearest city, with distance and bearing from it (see ``WeatherState/Place``).
+        /// The nearest city, with distance and bearing from it; for a reader of rounded positions
+        /// the city named for the rounded position, name only (see ``WeatherState/Place``).
         public var place: Place?
         /// GPS time of the fix (ISO 8601 UTC), when the receiver reported one. Not wall-clock time.
         public var time: Date?

@@ -174,7 +174,7 @@ public final class LookupService: Sendable {
         let cells = zip(grid, answers).map { position, answer in
             var cell = SocketProtocol.AroundResponse.Cell(
                 latitude: position.latitude, longitude: position.longitude,
-                place: places.nearest(position, false))
+                place: places.nearest(position))
             switch answer {
             case .success(let (weather, _, _)):
                 // A cell is the current weather there; nine forecasts would bloat the line.
@@ -186,7 +186,7 @@ public final class LookupService: Sendable {
         }
         let shown = middle.rounded(toDecimals: cell.decimals)
         let centre = SocketProtocol.AroundResponse.Cell(
-            latitude: shown.latitude, longitude: shown.longitude, place: places.nearest(shown, false))
+            latitude: shown.latitude, longitude: shown.longitude, place: places.nearest(shown))
         return SocketProtocol.line(SocketProtocol.AroundResponse(center: centre, step: step, cells: cells))
     }
 
@@ -222,7 +222,7 @@ public final class LookupService: Sendable {
     ) async -> Result<(Coordinate, WeatherState.Place?), Failure> {
         switch query {
         case .coordinate(let coordinate):
-            return .success((coordinate, places.nearest(coordinate.rounded(toDecimals: decimals), false)))
+            return .success((coordinate, places.nearest(coordinate.rounded(toDecimals: decimals))))
         case .name(let name):
             switch await places.resolve(name) {
             case .found(let coordinate, let place): return .success((coordinate, place))

@@ -22,12 +22,16 @@ public enum PlaceText {
     /// Whole kilometres of `metres`, rounded half up.
     public static func kilometres(_ metres: Int) -> Int { (metres + 500) / 1000 }
 
-    /// What the human line calls a position: the configured name (the fallback's), else the
-    /// nearest place (``nearest(_:)``; `near Munich` for the daemon's position given without
+    /// What the human line calls a position: the configured name (the fallback's), else for a
+    /// name other places share the place with its region and country (``qualified(_:)``), else
+    /// the nearest place (``nearest(_:)``; `near Munich` for the daemon's position given without
     /// distance, as to a reader of rounded positions), else `lat,lon` as published.
     public static func location(_ location: WeatherState.Location) -> String {
         if let name = location.name.map({ UntrustedText.sanitized($0, limit: nameLimit) }), !name.isEmpty {
             return name
+        }
+        if let place = location.place, location.alternatives?.isEmpty == false, let text = qualified(place) {
+            return text
         }
         if let near = nearest(location.place) {
             let named = location.source != .lookup && location.place?.distance == nil

@@ -5,8 +5,9 @@ import WundercastModel
 public struct PlaceFinder: Sendable {
     /// How a name was resolved.
     public enum Resolution: Sendable, Equatable {
-        /// The place and its coordinate (degrees).
-        case found(Coordinate, WeatherState.Place)
+        /// The place and its coordinate (degrees), and the other places the name matches as well,
+        /// best first (``WeatherState/Alternative``; empty when the name is not ambiguous).
+        case found(Coordinate, WeatherState.Place, alternatives: [WeatherState.Alternative] = [])
         /// No place of that name; `message` names it.
         case notFound(message: String)
         /// The name could not be looked up (online geocoding off or failing); `message` says why.

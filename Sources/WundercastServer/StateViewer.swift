@@ -16,7 +16,8 @@ final class StateViewer: Sendable {
 
     func views(_ state: WeatherState) -> StateViews {
         if let cached = last.withLock({ $0 }), cached.state == state { return cached.views }
-        let views = StateViews.make(state, publicPrecision: publicPrecision, nearest: places.nearest)
+        let views = StateViews.make(
+            state, publicPrecision: publicPrecision, nearest: places.nearest, inCell: places.inCell)
         last.withLock { $0 = (state, views) }
         return views
     }

@@ -33,7 +33,7 @@ import WundercastTestSupport
     /// The values the samples below carry, shown as they are.
     static let values: Set<String> = [
         "C", "km", "h", "hPa", "mm", "UTC", "D",  // units; 3D of a fix
-        "Regensburg", "Bavaria", "open", "meteo", "Tromsø",  // places, the provider
+        "Regensburg", "Bavaria", "DE", "open", "meteo", "Tromsø",  // places, the provider
         "DWD", "Sturmböen", "Orkanartige", "Böen", "Landkreis", "München", "Warnstufe", "https", "dwd", "de",
         "gpsd", "mqtt", "mqtts", "broker", "lan", "dev", "ttyUSB", "always", "http", "HTTP", "boom",  // status
         "var", "lib", "wundercast", "authorization", "the", "file", "is", "empty", "wundercastd", "transport",
@@ -72,9 +72,19 @@ import WundercastTestSupport
         var calm = SampleStates.weather(code: nil)
         calm.weather?.windSpeed = 0
         calm.location?.place?.distance = 300
+        // A public reader's place (a name without distance) and an ambiguous name's others.
+        var publicPlace = SampleStates.weather()
+        publicPlace.location?.place?.distance = nil
+        publicPlace.location?.place?.bearing = nil
+        var ambiguous = SampleStates.weather()
+        ambiguous.location?.source = .lookup
+        let other = WeatherState.Alternative(name: "Regensburg", region: "Bavaria", latitude: 1, longitude: 1)
+        ambiguous.location?.alternatives = [other]
+        var many = ambiguous
+        many.location?.alternatives = Array(repeating: other, count: WeatherState.Alternative.limit)
         var states: [WeatherState] = [
             Self.forecastState(), Self.forecastState(status: .stale), Self.forecastState(status: .fetching),
-            lastKnown, unknownAge, calm,
+            lastKnown, unknownAge, calm, publicPlace, ambiguous, many,
         ]
         for status in [WeatherState.Status.noLocation, .offline, .error, .fetching, .fresh] {
             states.append(SampleStates.withoutWeather(status))

@@ -80,6 +80,7 @@ public enum HumanFormat {
             line += "; " + (place.map { locale.tr("updating for {place}…", ["place": $0]) } ?? locale.tr("updating…"))
         default: break
         }
+        if let note = stamped.location.flatMap({ PlaceText.alternativesNote($0, locale) }) { line += " (\(note))" }
         return line
     }
 

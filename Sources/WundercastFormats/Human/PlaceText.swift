@@ -26,13 +26,22 @@ public enum PlaceText {
     /// Whole kilometres of `metres`, rounded half up.
     public static func kilometres(_ metres: Int) -> Int { (metres + 500) / 1000 }
 
-    /// What the human line calls a position: the configured name (the fallback's), else the
-    /// nearest place (``nearest(_:)``), else `lat,lon` as published.
+    /// What the human line calls a position: the configured name (the fallback's), else for a
+    /// name other places share the place with its region and country (``qualified(_:)``), else
+    /// the nearest place (``nearest(_:_:)``; `near Munich` for the daemon's position given without
+    /// distance, as to a reader of rounded positions), else `lat,lon` as published. In `locale`'s
+    /// words.
     public static func location(_ location: WeatherState.Location, _ locale: UserLocale = .english) -> String {
         if let name = location.name.map({ UntrustedText.sanitized($0, limit: nameLimit) }), !name.isEmpty {
             return name
         }
-        if let near = nearest(location.place, locale) { return near }
+        if let place = location.place, location.alternatives?.isEmpty == false, let text = qualified(place) {
+            return text
+        }
+        if let near = nearest(location.place, locale) {
+            let named = location.source != .lookup && location.place?.distance == nil
+            return named ? locale.tr("near {place}", ["place": near]) : near
+        }
         return coordinates(latitude: location.latitude, longitude: location.longitude)
     }
 

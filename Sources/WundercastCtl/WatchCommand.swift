@@ -86,9 +86,7 @@ enum WatchCommand {
                 let delay = backoff.delay(attempt: attempt)
                 context.report("\(error.message); trying again in \(TimeSpan.format(delay))")
                 if context.format.isBar, !outageShown {
-                    let item = BarItem.unavailable(error.barKind, reason: error.message)
-                    Output.write(
-                        context.format.bar(item, hidden: context.invocation.hideOffline, colors: context.colors) ?? "")
+                    Output.write(context.unavailableLine(error))
                     outageShown = true
                 }
                 if ProcessControl.pause(delay, unlessHangUpOf: output) { return 0 }

@@ -5,11 +5,12 @@ SHELL := /bin/bash
 SWIFT ?= swift
 DEBIAN_PACKAGES := libgps-dev libcurl4-openssl-dev libsystemd-dev libgeonames-dev libmosquitto-dev zlib1g-dev gpsd gpsd-clients python3-gps socat systemd
 # Only for `make test`: the real status bars the snippets in etc/ are tested in (waybar in a headless
-# sway read back by OCR, polybar under Xvfb, i3blocks), the man page checker and the shells of the
-# completions, and a real MQTT broker with its clients (mosquitto, mosquitto_sub) for the fleet tests.
+# sway read back by OCR, polybar under Xvfb, i3blocks), the emoji font the snippets draw the icon in
+# (its colour is looked for on screen), the man page checker and the shells of the completions, and a
+# real MQTT broker with its clients (mosquitto, mosquitto_sub) for the fleet tests.
 # Neither `make demo` nor `make install` needs them.
-TEST_PACKAGES := i3blocks waybar sway grim tesseract-ocr tesseract-ocr-eng fonts-dejavu-core polybar xvfb netpbm \
-  groff-base man-db fish zsh mosquitto mosquitto-clients python3-jinja2
+TEST_PACKAGES := i3blocks waybar sway grim tesseract-ocr tesseract-ocr-eng fonts-dejavu-core fonts-noto-color-emoji \
+  polybar xvfb netpbm groff-base man-db fish zsh mosquitto mosquitto-clients python3-jinja2
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO_SECONDS ?= 120
 # Release builds as installed: the Swift runtime linked in, optimised for size (fewer code pages

@@ -5,12 +5,13 @@ SHELL := /bin/bash
 SWIFT ?= swift
 DEBIAN_PACKAGES := libgps-dev libcurl4-openssl-dev libsystemd-dev libgeonames-dev libmosquitto-dev zlib1g-dev gpsd gpsd-clients python3-gps socat systemd gettext
 # Only for `make test`: the real status bars the snippets in etc/ are tested in (waybar in a headless
-# sway read back by OCR, polybar under Xvfb, i3blocks), the man page checker and the shells of the
-# completions, and a real MQTT broker with its clients (mosquitto, mosquitto_sub) for the fleet tests.
+# sway read back by OCR, polybar under Xvfb, i3blocks), the emoji font the snippets draw the icon in
+# (its colour is looked for on screen), the man page checker and the shells of the completions, and a
+# real MQTT broker with its clients (mosquitto, mosquitto_sub) for the fleet tests.
 # `locales` gives localedef, which makes the locales wundercastctl's language tests run in (TEST_LOCALES).
 # Neither `make demo` nor `make install` needs them.
-TEST_PACKAGES := i3blocks waybar sway grim tesseract-ocr tesseract-ocr-eng fonts-dejavu-core polybar xvfb netpbm \
-  groff-base man-db fish zsh mosquitto mosquitto-clients python3-jinja2 locales
+TEST_PACKAGES := i3blocks waybar sway grim tesseract-ocr tesseract-ocr-eng fonts-dejavu-core fonts-noto-color-emoji \
+  polybar xvfb netpbm groff-base man-db fish zsh mosquitto mosquitto-clients python3-jinja2 locales
 # The locales the language and clock tests use (a fresh Debian has only C, C.utf8 and POSIX): one per
 # language of po/, en_US (12-hour clock) and en_GB (24-hour English). Made once with localedef.
 TEST_LOCALES := de_DE fr_FR es_ES it_IT nl_NL nb_NO sv_SE pl_PL en_US en_GB

@@ -68,10 +68,14 @@ struct CommandContext {
     func fail(_ error: CtlError, preamble: Bool = true) -> Int32 {
         report(error.message)
         guard format.isBar else { return 1 }
-        let item = BarItem.unavailable(error.barKind, reason: error.message, locale: locale)
-        Output.write(
-            (preamble ? format.preamble : "") + (format.bar(item, hidden: invocation.hideOffline, colors: colors) ?? "")
-        )
+        Output.write((preamble ? format.preamble : "") + unavailableLine(error))
         return 0
+    }
+
+    /// The bar's offline or error line for `error` (its empty form with `--hide-offline`);
+    /// empty in plain and json.
+    func unavailableLine(_ error: CtlError) -> String {
+        let item = BarItem.unavailable(error.barKind, reason: error.message, locale: locale)
+        return format.bar(item, hidden: invocation.hideOffline, colors: colors, iconFont: invocation.iconFont) ?? ""
     }
 }

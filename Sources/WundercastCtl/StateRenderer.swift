@@ -35,7 +35,8 @@ struct StateRenderer {
                 state: state, now: now, icons: invocation.icons, template: invocation.template,
                 shortTemplate: invocation.shortTemplate, iconInText: !invocation.format.hasIconMember, locale: locale)
             let hidden = invocation.hideOffline && !item.hasWeather
-            return (invocation.format.bar(item, hidden: hidden, colors: colors) ?? "", item)
+            let text = invocation.format.bar(item, hidden: hidden, colors: colors, iconFont: invocation.iconFont)
+            return (text ?? "", item)
         }
     }
 }

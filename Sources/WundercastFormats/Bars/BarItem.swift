@@ -39,11 +39,16 @@ public struct BarItem: Sendable, Equatable {
     }
 
     /// The bar's text: the template (default `{icon} {temperature}{unit} {condition}`), with
-    /// ` (stale)`, ` (updating)` or the like when the weather is not fresh.
-    public var text: String
-    /// Text for a narrow bar (and the same marker): the short template's, else the template's
-    /// when one is given, else `{icon} {temperature}{unit}`.
-    public var shortText: String
+    /// ` (stale)`, ` (updating)` or the like when the weather is not fresh; as runs, the icon
+    /// apart (``RenderedText``), for a format that escapes it and may give the icon a font.
+    public var textRuns: RenderedText
+    /// Text for a narrow bar (and the same marker), as runs: the short template's, else the
+    /// template's when one is given, else `{icon} {temperature}{unit}`.
+    public var shortTextRuns: RenderedText
+    /// ``textRuns`` as plain text.
+    public var text: String { textRuns.plain }
+    /// ``shortTextRuns`` as plain text.
+    public var shortText: String { shortTextRuns.plain }
     /// Lines of details: condition, temperature, apparent temperature, humidity, wind, the
     /// forecast (gusts, pressure and tendency, today's and tomorrow's high and low, sunrise and
     /// sunset, the next hours), place, age, status and error.
@@ -106,10 +111,10 @@ public struct BarItem: Sendable, Equatable {
         case .offline, .error, .noLocation: marker = ""
         }
         let fallback = Self.statusText(state, locale)
-        let rendered = (template ?? Self.defaultTemplate).render(values)
-        text = hasWeather && !rendered.isEmpty ? rendered + marker : fallback
-        let short = (shortTemplate ?? template ?? Self.shortTemplate).render(values)
-        shortText = hasWeather && !short.isEmpty ? short + marker : text
+        let rendered = (template ?? Self.defaultTemplate).text(values)
+        textRuns = hasWeather && !rendered.isEmpty ? rendered + marker : RenderedText(fallback)
+        let short = (shortTemplate ?? template ?? Self.shortTemplate).text(values)
+        shortTextRuns = hasWeather && !short.isEmpty ? short + marker : textRuns
 
         var classes: [String] = hasWeather ? [condition.kind.rawValue] : []
         if state.status != .fresh { classes.append(state.status.rawValue) }
@@ -148,8 +153,8 @@ public struct BarItem: Sendable, Equatable {
         text: String, shortText: String, tooltip: [String], classes: [String], alt: String, percentage: Int?,
         urgency: Urgency, isSevere: Bool, hasWeather: Bool, i3statusIcon: String
     ) {
-        self.text = text
-        self.shortText = shortText
+        self.textRuns = RenderedText(text)
+        self.shortTextRuns = RenderedText(shortText)
         self.tooltip = tooltip
         self.classes = classes
         self.alt = alt

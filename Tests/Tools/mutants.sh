@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The mutation check (issues 5, 6, 7, 14, 15 and 16): applies each mutant below to the sources, one at a
+# The mutation check (issues 5, 6, 7, 14, 15, 16, 17 and 18): applies each mutant below to the sources, one at a
 # time, rebuilds, runs the unit tests (or the tests a mutant names), and fails if any mutant survives
 # (the tests still pass) or only hangs them. Each mutant breaks one promise of the core or, from
 # issue 14 on, of the adapters and the server around it (access control, socket limits, the gpsd
@@ -88,6 +88,12 @@ mutants=(
   "alerts: a failed source shown as no alerts|Sources/WundercastPipeline/Alerts/AlertsService.swift|source: m.source, status: .unavailable, items: items.isEmpty ? nil : items,|source: m.source, status: .ok, items: items,|AlertsServiceTests"
   "alerts: an expired alert kept|Sources/WundercastPipeline/Alerts/AlertBook.swift|let gone = AlertsState.ordered(inForce.values.filter { (expiry(of: \$0).map { \$0 <= now }) ?? false })|let gone = AlertsState.ordered(inForce.values.filter { (expiry(of: \$0).map { \$0 < .distantPast }) ?? false })|AlertBookTests\|AlertsServiceTests"
   "alerts: derived severe weather shown as an official alert|Sources/WundercastFormats/Bars/BarItem.swift|let alert = state.alerts?.mostSevere|let alert = state.alerts?.mostSevere ?? (condition.isSevere ? Alert(id: \"wmo\", source: .nws, authority: \"WMO code\", event: condition.kind.rawValue, severity: .severe) : nil)|BarAlertsTests"
+  "polybar text opens a %{ tag|Sources/WundercastFormats/Bars/PolybarFormat.swift|if previous == \"%\", character == \"{\" { out.append(\"\u{200B}\") }|_ = previous"
+  "Pango markup characters pass as text|Sources/WundercastFormats/Bars/PangoMarkup.swift|case \"<\": out += \"&lt;\"|case \"<\": out += \"<\""
+  "public readers' place from the precise position|Sources/WundercastProtocol/StateViews.swift|location.place = inCell(rounded, publicPrecision)|location.place = nearest(exact)"
+  "the fallback place waits for MaxAge on denied|Sources/WundercastPipeline/Service/WeatherService.swift|position: fallback.map { place in shown(place, fetching: machine.withLock { \$0.wouldFetch(place) }) })|position: nil)"
+  "translations ignored|Sources/WundercastPOSIX/Gettext.swift|msgid.withCString { id in String(cString: cintl_dgettext(locale, domain, id)) }|msgid|WundercastCtlTests.LanguageTests"
+  "no parent-death signal for watch|Sources/WundercastPOSIX/Process+ParentDeath.swift|_ = cprctl_set_parent_death_signal(parentDeathSignal)|_ = parentDeathSignal|WundercastCtlTests.WatchParentDeathTests"
 )
 
 only=${MUTANT:-${1:-}}

@@ -59,7 +59,9 @@ struct MQTTTLSTests {
         #expect(await log.wait { $0.count(where: { $0.field(MQTTClient.retryDelayField) != nil }) >= 3 })
         #expect(!client.status.connected)
         #expect(!log.all.contains { $0.field("MESSAGE_ID") == MessageID.brokerConnected })
-        #expect(client.status.lastError?.contains("TLS") == true, "\(client.status)")
+        // The TLS error is logged; the status keeps only the last failure, which may be a quiet
+        // one (the process's one connect thread still held by another test's name lookup).
+        #expect(log.all.contains { $0.message.contains("TLS") }, "\(log.all.map(\.message)); \(client.status)")
         await client.stop()
     }
 }

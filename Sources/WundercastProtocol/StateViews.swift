@@ -34,21 +34,26 @@ extension StateViews {
     /// one with the position rounded to `publicPrecision` decimals and the nearest place to that
     /// rounded position in whole kilometres, so that distance and bearing cannot recover the
     /// precise position; the public error message has every number of the provider's text
-    /// hidden (``UntrustedText/hidingNumbers(_:)``). `nearest` gives the city nearest to a coordinate (``PlaceFinder/nearest``).
+    /// hidden (``UntrustedText/hidingNumbers(_:)``). `nearest` gives the city nearest to a coordinate (``PlaceFinder/nearest``),
+    /// `moon` the Moon over a coordinate (each view's at its own position: the public one's at the
+    /// rounded position).
     public static func make(
         _ state: WeatherState, publicPrecision: Int,
-        nearest: (Coordinate, _ wholeKilometres: Bool) -> WeatherState.Place?
+        nearest: (Coordinate, _ wholeKilometres: Bool) -> WeatherState.Place?,
+        moon: (Coordinate) -> MoonDay? = { _ in nil }
     ) -> StateViews {
         guard var location = state.location else { return StateViews(state) }
         var precise = state
         let exact = Coordinate(latitude: location.latitude, longitude: location.longitude)
         precise.location?.place = nearest(exact, false)
+        precise.moon = moon(exact)
         let rounded = exact.rounded(toDecimals: publicPrecision)
         location.latitude = rounded.latitude
         location.longitude = rounded.longitude
         location.place = nearest(rounded, true)
         var publicView = state
         publicView.location = location
+        publicView.moon = moon(rounded)
         // Provider text may echo the request's coordinates (a URL in an error message), in any form.
         if let error = state.error {
             publicView.error?.message = UntrustedText.hidingNumbers(error.message)

@@ -18,7 +18,10 @@ extension BarItem {
     static func forecastLines(_ forecast: Forecast, values: [Placeholder: String]) -> [String] {
         let unit = UntrustedText.sanitized(forecast.units.temperature ?? "", limit: 8)
         var lines: [String] = []
-        if let gusts = values[.gusts] { lines.append("Gusts \(gusts)") }
+        if let gusts = values[.gusts] {
+            let force = forecast.windGusts.flatMap { HumanFormat.beaufortName($0, unit: forecast.units.windGusts) }
+            lines.append("Gusts \(gusts)" + (force.map { ", \($0)" } ?? ""))
+        }
         if let pressure = values[.pressure] {
             lines.append("Pressure \(pressure)" + (values[.pressureTendency].map { ", \($0)" } ?? ""))
         } else if let tendency = values[.pressureTendency] {

@@ -172,7 +172,11 @@ public struct BarItem: Sendable, Equatable {
         }
         if let humidity = values[.humidity] { lines.append("Humidity \(humidity)") }
         if let wind = values[.wind] {
-            lines.append("Wind \(wind)" + (values[.windDirection].map { " from \($0)" } ?? ""))
+            let force = state.weather.flatMap { weather in
+                weather.windSpeed.flatMap { HumanFormat.beaufortName($0, unit: weather.units.windSpeed) }
+            }
+            lines.append(
+                "Wind \(wind)" + (force.map { ", \($0)" } ?? "") + (values[.windDirection].map { " from \($0)" } ?? ""))
         }
         if let forecast = state.weather?.forecast { lines += forecastLines(forecast, values: values) }
         if let location = state.location {

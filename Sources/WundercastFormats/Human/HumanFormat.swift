@@ -76,14 +76,25 @@ public enum HumanFormat {
         return line
     }
 
-    /// `wind 9 km/h from E` (`wind 0 km/h` when calm: no direction), in the published unit.
+    /// `wind 9 km/h from E` (`wind 0 km/h` when calm: no direction), in the published unit; a
+    /// Beaufort force with its WMO name, `wind 5 Bft, fresh breeze from E`.
     static func windText(_ weather: Weather) -> String? {
         guard let speed = weather.windSpeed,
             let text = Placeholder.withUnit(DisplayRounding.windSpeed(speed), weather.units.windSpeed)
         else { return nil }
         let calm = DisplayRounding.windSpeed(speed) == "0"
         let direction = calm ? "" : weather.windDirection.map(PlaceText.compass) ?? ""
-        return "wind \(text)" + (direction.isEmpty ? "" : " from \(direction)")
+        let force = beaufortName(speed, unit: weather.units.windSpeed).map { ", \($0)" } ?? ""
+        return "wind \(text)\(force)" + (direction.isEmpty ? "" : " from \(direction)")
+    }
+
+    /// The WMO name of a wind `speed` labelled `Bft` (``Beaufort/name``): `fresh breeze` for 5;
+    /// `nil` for another unit or a value that is no force (not a whole number 0–12).
+    public static func beaufortName(_ speed: Double, unit: String?) -> String? {
+        guard WindSpeedUnit(label: unit ?? "") == .bft, let whole = Int(exactly: speed),
+            let force = Beaufort(rawValue: whole)
+        else { return nil }
+        return force.name
     }
 
     /// The place (``PlaceText/location(_:)``: the configured name, else `12 km NE of

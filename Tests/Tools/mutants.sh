@@ -88,6 +88,12 @@ mutants=(
   "alerts: a failed source shown as no alerts|Sources/WundercastPipeline/Alerts/AlertsService.swift|source: m.source, status: .unavailable, items: items.isEmpty ? nil : items,|source: m.source, status: .ok, items: items,|AlertsServiceTests"
   "alerts: an expired alert kept|Sources/WundercastPipeline/Alerts/AlertBook.swift|let gone = AlertsState.ordered(inForce.values.filter { (expiry(of: \$0).map { \$0 <= now }) ?? false })|let gone = AlertsState.ordered(inForce.values.filter { (expiry(of: \$0).map { \$0 < .distantPast }) ?? false })|AlertBookTests\|AlertsServiceTests"
   "alerts: derived severe weather shown as an official alert|Sources/WundercastFormats/Bars/BarItem.swift|let alert = state.alerts?.mostSevere|let alert = state.alerts?.mostSevere ?? (condition.isSevere ? Alert(id: \"wmo\", source: .nws, authority: \"WMO code\", event: condition.kind.rawValue, severity: .severe) : nil)|BarAlertsTests"
+  # Issue 19: the Moon and Beaufort.
+  "Beaufort: the speed cut to 0.1 m/s, not rounded half up|Sources/WundercastModel/Units/Beaufort.swift|let tenths = (min(max(speed, 0), 1000) * 10 + 0.5).rounded(.down)|let tenths = (min(max(speed, 0), 1000) * 10).rounded(.down)"
+  "moon: a principal phase never names its day (only the quarter of the elongation)|Sources/WundercastModel/Moon/MoonPhase.swift|if let quarter = (0...4).first(where: { Double(\$0 * 90) >= first && Double(\$0 * 90) < first + advance }) {|if let quarter = Optional<Int>.none {"
+  "moon: public readers get the Moon of the precise position|Sources/WundercastProtocol/StateViews.swift|publicView.moon = moon(rounded)|publicView.moon = moon(exact)"
+  "moon: the Sun's aberration left out of the elongation (phase instants 40 s late)|Sources/WundercastAstronomy/MoonPosition.swift|let apparentSun = sun.longitude - 20.4898 / 3600 / sun.distance|let apparentSun = sun.longitude|MoonPhaseTableTests"
+  "moon: rise and set of the Moon's centre, not its upper limb|Sources/WundercastAstronomy/MoonPosition.swift|return (altitude - parallax * cos(altitude) + semidiameter) * 180 / .pi + 34.0 / 60|return (altitude - parallax * cos(altitude)) * 180 / .pi + 34.0 / 60|MoonTableTests"
 )
 
 only=${MUTANT:-${1:-}}

@@ -6,9 +6,10 @@ set -l commands now watch weather around alerts status refresh authorize version
 complete -c wundercastctl -f
 complete -c wundercastctl -s s -l socket -r -F -d "The daemon's socket"
 complete -c wundercastctl -s f -l format -x -a "plain json waybar i3blocks i3status-rs polybar i3bar" -d "Output format"
-complete -c wundercastctl -l json -d "The same as --format json"
+complete -c wundercastctl -s j -l json -d "The same as --format json"
 complete -c wundercastctl -s t -l template -x -d "Text with placeholders: {icon} {temperature}{unit} {condition} …"
-complete -c wundercastctl -l icons -x -a "emoji nerd weather-icons" -d "Icon set of {icon}"
+complete -c wundercastctl -l short-template -x -d "Short text of i3blocks, i3bar and i3status-rs"
+complete -c wundercastctl -s i -l icons -x -a "emoji nerd weather-icons" -d "Icon set of {icon}"
 complete -c wundercastctl -l timeout -x -a "500ms 1s 2s 5s 15s" -d "Bound of each call"
 complete -c wundercastctl -l hide-offline -d "Bar formats: an empty line instead of an offline line"
 complete -c wundercastctl -l log -r -F -d "Bar formats: append messages to this file, not stderr"

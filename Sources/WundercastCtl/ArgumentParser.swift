@@ -23,6 +23,7 @@ public enum ArgumentParser {
         var help = false
         var clientVersion = false
         var templateText: String? = nil
+        var shortTemplateText: String? = nil
 
         func value(_ option: String, _ inline: String?) throws(UsageError) -> String {
             if let inline { return inline }
@@ -48,59 +49,63 @@ public enum ArgumentParser {
                 words.append(argument)
                 continue
             }
-            let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
-            let name = parts[0]
-            let inline = parts.count == 2 ? parts[1] : nil
-            switch name {
-            case "--":
+            if argument == "--" {
                 optionsEnded = true
-            case "--socket", "-s":
+                continue
+            }
+            guard let (option, inline) = CtlOption.parse(argument) else {
+                let name = String(argument.prefix { $0 != "=" })
+                throw UsageError(
+                    "unknown option '\(shown(argument))'" + Suggestion.didYouMean(name, among: Suggestion.options))
+            }
+            let name = option.long
+            if !option.takesValue, inline != nil { throw UsageError("\(name) takes no value") }
+            switch option {
+            case .socket:
                 options.socketPath = try value(name, inline)
-            case "--format", "-f":
+            case .format:
                 try setFormat(try value(name, inline))
-            case "--json":
+            case .json:
                 try setFormat("json")
-            case "--template", "-t":
+            case .template:
                 templateText = try value(name, inline)
-            case "--icons":
+            case .shortTemplate:
+                shortTemplateText = try value(name, inline)
+            case .icons:
                 let text = try value(name, inline)
                 guard let icons = IconSet(rawValue: text) else {
                     throw UsageError("unknown icon set '\(shown(text))' (known: emoji, nerd, weather-icons)")
                 }
                 options.icons = icons
-            case "--timeout":
+            case .timeout:
                 let text = try value(name, inline)
                 guard let span = TimeSpan.parse(text), span > .zero, span <= .seconds(3600) else {
                     throw UsageError("--timeout '\(shown(text))': expected a time span from 1ms to 1h (example: 2s)")
                 }
                 options.timeout = span
-            case "--hide-offline":
+            case .hideOffline:
                 options.hideOffline = true
-            case "--colors":
+            case .colors:
                 let text = try value(name, inline)
                 guard let colors = BarColors(rawValue: text) else {
                     throw UsageError("unknown colour scheme '\(shown(text))' (known: none, dark, light)")
                 }
                 options.colors = colors
-            case "--log":
+            case .log:
                 let path = try value(name, inline)
                 guard !path.isEmpty else { throw UsageError("--log: expected a file path") }
                 options.logPath = path
-            case "--help", "-h":
+            case .help:
                 help = true
-            case "--version", "-V":
+            case .version:
                 clientVersion = true
-            default:
-                throw UsageError(
-                    "unknown option '\(shown(argument))'" + Suggestion.didYouMean(name, among: Suggestion.options))
             }
         }
-        if let templateText {
-            do {
-                options.template = try Template(templateText)
-            } catch {
-                throw UsageError(error.message)
-            }
+        options.template = try template(templateText)
+        options.shortTemplate = try template(shortTemplateText, option: "--short-template: ")
+        if options.shortTemplate != nil, !options.format.hasShortText {
+            let formats = OutputFormat.allCases.filter(\.hasShortText).map(\.rawValue).joined(separator: ", ")
+            throw UsageError("--short-template is for the formats with a short text (\(formats))")
         }
         if help || words.first == "help" {
             options.action = .help
@@ -148,6 +153,16 @@ public enum ArgumentParser {
         }
         options.action = .request(request, line: line)
         return options
+    }
+
+    /// `text` parsed as a template; its error (after `option`) a usage error.
+    static func template(_ text: String?, option: String = "") throws(UsageError) -> Template? {
+        guard let text else { return nil }
+        do {
+            return try Template(text)
+        } catch {
+            throw UsageError(option + error.message)
+        }
     }
 
     /// `-5`, `-33.9,18.4`: a negative number, not an option.

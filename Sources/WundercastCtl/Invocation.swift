@@ -23,6 +23,9 @@ public struct Invocation: Sendable, Equatable {
     public var format: OutputFormat = .plain
     /// `--template TEXT`, parsed.
     public var template: Template?
+    /// `--short-template TEXT`, parsed: the short text of i3blocks, i3bar and i3status-rs
+    /// (``BarItem/shortText``).
+    public var shortTemplate: Template?
     /// `--icons` (default `emoji`).
     public var icons: IconSet = .emoji
     /// `--timeout SPAN`; `nil`: ``defaultTimeout``.

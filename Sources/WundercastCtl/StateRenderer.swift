@@ -25,7 +25,9 @@ struct StateRenderer {
             }
             return (HumanFormat.line(state, now: now) + "\n", nil)
         default:
-            let item = BarItem(state: state, now: now, icons: invocation.icons, template: invocation.template)
+            let item = BarItem(
+                state: state, now: now, icons: invocation.icons, template: invocation.template,
+                shortTemplate: invocation.shortTemplate, iconInText: !invocation.format.hasIconMember)
             let hidden = invocation.hideOffline && !item.hasWeather
             return (invocation.format.bar(item, hidden: hidden, colors: colors) ?? "", item)
         }

@@ -2,10 +2,7 @@
 /// `now`, `--formt` → `--format`.
 enum Suggestion {
     /// Every long option `wundercastctl` takes.
-    static let options = [
-        "--socket", "--format", "--json", "--template", "--icons", "--timeout", "--hide-offline", "--colors", "--log",
-        "--help", "--version",
-    ]
+    static let options = CtlOption.allCases.map(\.long)
 
     /// `; did you mean 'now'?` when one of `known` is at most 2 edits from `word` (the closest
     /// first), else empty.

@@ -3,8 +3,8 @@ import WundercastModel
 
 /// Who reads the socket, as far as positions go: `precise` readers (root, the daemon's user,
 /// members of `[Socket] PreciseGroup=`) get positions at the provider's `Precision=`; `public`
-/// readers get them rounded to `[Socket] PublicPrecision=`, with the nearest place's distance
-/// computed from the rounded position in whole kilometres.
+/// readers get them rounded to `[Socket] PublicPrecision=`, with the place named for the
+/// rounded position (its cell) only, without distance and bearing.
 public enum ReaderClass: String, Sendable, Equatable, CaseIterable {
     case precise
     case `public`
@@ -30,27 +30,28 @@ public struct StateViews: Sendable, Equatable {
 }
 
 extension StateViews {
-    /// Both views of `state`: the precise one with the nearest place (exact distance), the public
-    /// one with the position rounded to `publicPrecision` decimals and the nearest place to that
-    /// rounded position in whole kilometres, so that distance and bearing cannot recover the
-    /// precise position; the public error message has every number of the provider's text
-    /// hidden (``UntrustedText/hidingNumbers(_:)``). `nearest` gives the city nearest to a coordinate (``PlaceFinder/nearest``),
+    /// Both views of `state`: the precise one with the nearest place (distance and bearing), the
+    /// public one with the position rounded to `publicPrecision` decimals and the place named for
+    /// that rounded position alone, name only (`inCell`: the most populous city of its cell,
+    /// else the nearest; a place computed from the precise position, or a distance, would tell
+    /// more than the cell); the public error message has every number of the provider's text
+    /// hidden (``UntrustedText/hidingNumbers(_:)``). `nearest` gives the city nearest to a
+    /// coordinate (``PlaceFinder/nearest``), `inCell` the place of a rounded position (``PlaceFinder/inCell``),
     /// `moon` the Moon over a coordinate (each view's at its own position: the public one's at the
     /// rounded position).
     public static func make(
-        _ state: WeatherState, publicPrecision: Int,
-        nearest: (Coordinate, _ wholeKilometres: Bool) -> WeatherState.Place?,
-        moon: (Coordinate) -> MoonDay? = { _ in nil }
+        _ state: WeatherState, publicPrecision: Int, nearest: (Coordinate) -> WeatherState.Place?,
+        inCell: (Coordinate, _ decimals: Int) -> WeatherState.Place?, moon: (Coordinate) -> MoonDay? = { _ in nil }
     ) -> StateViews {
         guard var location = state.location else { return StateViews(state) }
         var precise = state
         let exact = Coordinate(latitude: location.latitude, longitude: location.longitude)
-        precise.location?.place = nearest(exact, false)
+        precise.location?.place = nearest(exact)
         precise.moon = moon(exact)
         let rounded = exact.rounded(toDecimals: publicPrecision)
         location.latitude = rounded.latitude
         location.longitude = rounded.longitude
-        location.place = nearest(rounded, true)
+        location.place = inCell(rounded, publicPrecision)
         var publicView = state
         publicView.location = location
         publicView.moon = moon(rounded)

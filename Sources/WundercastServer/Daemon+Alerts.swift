@@ -40,6 +40,6 @@ extension Daemon {
                 sources: sources, interval: settings.interval, minInterval: configuration.throttle.minInterval,
                 retry: TestHooks.alertsRetry(settings.interval)),
             fetch: { source, point throws(WeatherError) in try await fetcher.fetch(source, at: point) },
-            country: { AlertRouting.country(of: places.nearest($0, false)) }, clock: ContinuousClock(), logger: logger)
+            country: { AlertRouting.country(of: places.nearest($0)) }, clock: ContinuousClock(), logger: logger)
     }
 }

@@ -16,11 +16,14 @@ extension Daemon {
         guard case .name(let name) = configuration.location.fallback else { return configuration }
         var resolved = configuration
         switch await places.resolve(name) {
-        case .found(let coordinate, let place):
+        case .found(let coordinate, let place, let alternatives):
             resolved.location.fallback = .resolved(name: name, coordinate)
             let shown = coordinate.rounded(toDecimals: configuration.journal.precision)  // the journal's precision
             logger.info(
                 "Fallback=\(name) is \(place.name)\(place.region.map { ", \($0)" } ?? "")\(place.country.map { ", \($0)" } ?? "") at \(shown.latitude),\(shown.longitude)"
+                    + (alternatives.first.map {
+                        " (\(alternatives.count) other places have that name too, e.g. Fallback=\($0.query))"
+                    } ?? "")
             )
         case .notFound(let message), .unavailable(let message):
             logger.error("Fallback=\(name) cannot be used: \(message)")
@@ -62,15 +65,18 @@ extension Daemon {
         let loaded = file
         let resolver = PlaceResolver(table: file, geocoder: geocoder)
         return PlaceFinder(
-            nearest: { coordinate, whole in
-                // On the reactor (a `now`) the copy serves as it is; a changed file is read off it.
-                loaded?.withTable(reloading: !loop.isCurrent) { $0.place(near: coordinate, wholeKilometres: whole) }
-                    ?? nil
+            // On the reactor (a `now`) the copy serves as it is; a changed file is read off it.
+            nearest: { coordinate in
+                loaded?.withTable(reloading: !loop.isCurrent) { $0.place(near: coordinate) } ?? nil
+            },
+            inCell: { cell, decimals in
+                loaded?.withTable(reloading: !loop.isCurrent) { $0.place(inCell: cell, decimals: decimals) } ?? nil
             },
             resolve: { name in
                 do throws(PlaceError) {
-                    let city = try await resolver.resolve(name)
-                    return .found(city.coordinate, city.place)
+                    let found = try await resolver.match(name)
+                    return .found(
+                        found.city.coordinate, found.city.place, alternatives: found.alternatives.map(\.alternative))
                 } catch {
                     return error.code == .noSuchPlace
                         ? .notFound(message: error.message) : .unavailable(message: error.message)

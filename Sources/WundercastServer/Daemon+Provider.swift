@@ -108,7 +108,7 @@ extension Daemon {
     static func zoneLookup(_ places: PlaceFinder) -> @Sendable (Coordinate) -> (name: String, zone: ZoneInfo)? {
         let zones = ZoneInfoDatabase { path, limit in try WholeFile.read(path: path, limit: limit) }
         return { coordinate in
-            guard let place = places.nearest(coordinate, false), let name = place.timeZone,
+            guard let place = places.nearest(coordinate), let name = place.timeZone,
                 let distance = place.distance, distance <= timeZoneRadius, let zone = try? zones.zone(named: name)
             else { return nil }
             return (name, zone)

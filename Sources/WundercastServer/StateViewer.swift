@@ -9,8 +9,8 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The daemon's state as each reader class sees it, computed once per state change: the nearest
-/// place and the Moon (on the local day of the change) at the position each class sees.
+/// The daemon's state as each reader class sees it, computed once per state change: the place
+/// and the Moon (on the local day of the change) at the position each class sees.
 final class StateViewer: Sendable {
     private let publicPrecision: Int
     private let places: PlaceFinder
@@ -35,7 +35,7 @@ final class StateViewer: Sendable {
         if let cached = last.withLock({ $0 }), cached.state == state { return cached.views }
         let time = now()
         let views = StateViews.make(
-            state, publicPrecision: publicPrecision, nearest: places.nearest,
+            state, publicPrecision: publicPrecision, nearest: places.nearest, inCell: places.inCell,
             moon: { [moon] coordinate in moon?.moon(at: coordinate, now: time) })
         last.withLock { $0 = (state, views) }
         return views

@@ -37,8 +37,8 @@ func measure(_ path: String) throws -> String {
         nearCities.append(Coordinate(latitude: c.latitude + 0.1, longitude: c.longitude - 0.15))
         anywhere.append(Coordinate(latitude: Double(i % 179) - 89, longitude: Double((i * 7) % 359) - 179))
     }
-    let nearest = seconds { for p in nearCities { _ = table.place(near: p, wholeKilometres: false) } }
-    let nearestAnywhere = seconds { for p in anywhere { _ = table.place(near: p, wholeKilometres: false) } }
+    let nearest = seconds { for p in nearCities { _ = table.place(near: p) } }
+    let nearestAnywhere = seconds { for p in anywhere { _ = table.place(near: p) } }
     return """
         cities: \(table.count)
         load: \(Int(load * 1000)) ms

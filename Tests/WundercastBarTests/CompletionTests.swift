@@ -23,9 +23,13 @@ import WundercastTestSupport
     static let iconSets = IconSet.allCases.map(\.rawValue)
     static let statuses = ["always", "when-in-use", "denied", "ask"]
     static let options = [
-        "--socket", "--format", "--json", "--template", "--icons", "--timeout", "--hide-offline", "--log", "--colors",
-        "--help",
-        "--version",
+        "--socket", "--format", "--json", "--template", "--short-template", "--icons", "--timeout", "--hide-offline",
+        "--log", "--colors", "--help", "--version",
+    ]
+    /// The short options and the long ones they stand for (`wundercastctl --help`).
+    static let shortOptions = [
+        "-s": "--socket", "-f": "--format", "-j": "--json", "-t": "--template", "-i": "--icons", "-h": "--help",
+        "-V": "--version",
     ]
 
     /// What `_wundercastctl` offers for the command line `words` (the last one is being
@@ -63,6 +67,17 @@ import WundercastTestSupport
         #expect(try await Self.bashCompletions(["wundercastctl", "watch", ""]) == ["weather", "every"])
     }
 
+    /// The short options take the same values, and an option's value is never the command.
+    @Test func bashKnowsTheShortOptionsAndSkipsEveryValue() async throws {
+        #expect(try await Self.bashCompletions(["wundercastctl", "-f", ""]) == Self.formats)
+        #expect(try await Self.bashCompletions(["wundercastctl", "-i", ""]) == Self.iconSets)
+        #expect(try await Self.bashCompletions(["wundercastctl", "--short-template", ""]) == [])
+        for option in ["-i", "--log", "--colors", "--short-template", "--timeout", "-t", "-s"] {
+            #expect(try await Self.bashCompletions(["wundercastctl", option, "x", ""]) == Self.commands, "\(option)")
+        }
+        #expect(try await Self.bashCompletions(["wundercastctl", "-j", "auth"]) == ["authorize"])
+    }
+
     @Test(.enabled(if: Tool.exists("zsh"), "zsh is not installed (apt-get install zsh)"))
     func zshReadsItsCompletion() async throws {
         let result = try await runProcess(try Tool.require("zsh"), ["-n", Repository.url(Self.zsh).path])
@@ -91,6 +106,7 @@ import WundercastTestSupport
         #expect(Set(try await complete("wundercastctl ")).isSuperset(of: Self.commands))
         #expect(Set(try await complete("wundercastctl --format ")) == Set(Self.formats))
         #expect(Set(try await complete("wundercastctl authorize ")) == Set(Self.statuses))
+        #expect(Set(try await complete("wundercastctl -i ")) == Set(Self.iconSets))
     }
 
     /// zsh and fish name the same commands, formats, icon sets and statuses as bash.
@@ -103,6 +119,14 @@ import WundercastTestSupport
         for option in Self.options {
             let long = String(option.dropFirst(2))
             #expect(text.contains(option) || text.contains("-l \(long)"), "\(file): \(option)")
+        }
+        for (short, long) in Self.shortOptions {
+            let lines = text.split(separator: "\n")
+            let named =
+                file == Self.fish
+                ? lines.contains { $0.contains("-s \(short.dropFirst()) -l \(long.dropFirst(2)) ") }
+                : lines.contains { $0.contains("{\(short)") && $0.contains(",\(long)") }
+            #expect(named, "\(file): \(short) for \(long)")
         }
     }
 }

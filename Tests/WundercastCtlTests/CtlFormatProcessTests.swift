@@ -77,7 +77,31 @@ import WundercastTestSupport
         let object = try json(try #require(lines(result.stdout).first))
         #expect(object["icon"] as? String == "weather_snow")
         #expect(["Idle", "Info", "Good", "Warning", "Critical"].contains(object["state"] as? String ?? ""))
-        #expect((object["text"] as? String)?.contains("Slight snow fall") == true)
+        // The icon member shows the icon: the texts carry none of their own.
+        #expect(object["text"] as? String == "-5°C Slight snow fall")
+        #expect(object["short_text"] as? String == "-5°C")
+    }
+
+    /// `short_text` follows `--template`, or `--short-template` when given.
+    @Test func shortTextFollowsTheTemplateOptions() async throws {
+        let fake = try daemon(answering: SampleStates.line(SampleStates.weather(code: 0, isDay: false)))
+        defer { fake.stop() }
+        func block(_ arguments: String...) async throws -> [String: Any] {
+            let result = try await runProcess(
+                try Binaries.path("wundercastctl"), ["--socket", path, "now", "-f", "i3bar"] + arguments,
+                timeout: .seconds(50))
+            let line = try #require(lines(result.stdout).last, "\(result.stderr)")
+            let blocks = try JSONSerialization.jsonObject(with: Data(line.dropLast().utf8)) as? [[String: Any]]
+            return try #require(blocks?.first)
+        }
+        let templated = try await block("-t", "{temperature}{unit} {place}")
+        #expect(templated["short_text"] as? String == "-5°C 12 km NE of Regensburg")
+        #expect(templated["full_text"] as? String == templated["short_text"] as? String)
+        let short = try await block("-t", "{condition}", "--short-template", "{icon}")
+        #expect(short["full_text"] as? String == "Clear sky" && short["short_text"] as? String == "🌙")
+        #expect(try await block()["short_text"] as? String == "🌙 -5°C")
+        let rs = try await ctl("now", "-f", "i3status-rs", "--short-template", "{temperature}{unit}{icon}")
+        #expect(try json(try #require(lines(rs.stdout).first))["short_text"] as? String == "-5°C")
     }
 
     @Test func i3barPrintsTheHeaderThenAnArrayOfBlocks() async throws {

@@ -28,6 +28,49 @@ import WundercastTestSupport
         #expect(PlaceText.nearest(WeatherState.Place(name: "Tromsø", country: "NO")) == "Tromsø")
     }
 
+    /// Issue 18, item 7: a reader of rounded positions gets the cell's city without distance or
+    /// bearing: `near Munich`, and no `{distance}` or `{bearing}`; a lookup's place is its name.
+    @Test func theDaemonsPlaceWithoutDistanceIsNearItsCity() {
+        var state = SampleStates.weather(code: 3)
+        state.location?.place = WeatherState.Place(name: "Munich", region: "Bavaria", country: "DE")
+        #expect(
+            HumanFormat.line(state, now: now)
+                == "-5°C Overcast, humidity 72%, wind 5 km/h from E, near Munich, 2 min ago")
+        let values = Placeholder.values(state, now: now, icons: .emoji)
+        #expect(values[.place] == "near Munich")
+        #expect(values[.distance] == nil && values[.bearing] == nil)
+        state.location?.source = .lookup
+        #expect(
+            HumanFormat.line(state, now: now) == "-5°C Overcast, humidity 72%, wind 5 km/h from E, Munich, 2 min ago")
+    }
+
+    /// Issue 18, item 7: a name other places share is answered with region and country, and the
+    /// line says that others share it and how to ask for one.
+    @Test func anAmbiguousNameIsShownWithRegionAndCountryAndTheOthersAreSaid() {
+        var state = SampleStates.weather(code: 3)
+        state.location?.source = .lookup
+        state.location?.place = WeatherState.Place(name: "Springfield", region: "Missouri", country: "US")
+        let other = { (region: String) in
+            WeatherState.Alternative(name: "Springfield", region: region, country: "US", latitude: 1, longitude: 2)
+        }
+        state.location?.alternatives = [other("Missouri"), other("Massachusetts"), other("Illinois")]
+        #expect(
+            HumanFormat.line(state, now: now)
+                == "-5°C Overcast, humidity 72%, wind 5 km/h from E, Springfield, Missouri, US, 2 min ago (also 3 other places named Springfield: ask for 'Springfield, Massachusetts')"
+        )
+        #expect(Placeholder.values(state, now: now, icons: .emoji)[.place] == "Springfield, Missouri, US")
+        state.location?.alternatives = [other("Illinois")]
+        #expect(
+            PlaceText.alternativesNote(state.location!)
+                == "also 1 other place named Springfield: ask for 'Springfield, Illinois'")
+        state.location?.alternatives = Array(repeating: other("Ohio"), count: WeatherState.Alternative.limit)
+        #expect(PlaceText.alternativesNote(state.location!)?.hasPrefix("also at least 10 other places") == true)
+        state.location?.alternatives = nil
+        #expect(
+            HumanFormat.line(state, now: now)
+                == "-5°C Overcast, humidity 72%, wind 5 km/h from E, Springfield, 2 min ago")
+    }
+
     @Test func aFallbackNameIsStillShownAndCoordinatesWithoutAPlace() {
         var state = SampleStates.weather(code: 3)
         state.location?.name = "Home"
@@ -99,7 +142,7 @@ import WundercastTestSupport
         #expect(lines[0].contains("11.1°") && lines[0].contains("13.1°"))
         #expect(lines[1].hasPrefix("50.02°") && lines[1].contains("-5°C ☀\u{FE0F}"))
         #expect(lines[3].hasPrefix("48.02°") && lines[3].hasSuffix("n/a"))
-        #expect(lines[4] == "centre 49.02,12.1 (near Regensburg), step 1°")
+        #expect(lines[4] == "[centre] 49.02° N 12.1° E (near Regensburg), step 1°")
         #expect(lines[5] == "n/a: down (1 cell)")
     }
 }

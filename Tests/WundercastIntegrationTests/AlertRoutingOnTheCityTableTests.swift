@@ -25,8 +25,7 @@ import WundercastTestSupport
         place: String, latitude: Double, longitude: Double, source: AlertSourceID?
     ) async throws {
         let table = try await RealCityTable.table()
-        let country = table.place(near: Coordinate(latitude: latitude, longitude: longitude), wholeKilometres: false)?
-            .country
+        let country = table.place(near: Coordinate(latitude: latitude, longitude: longitude))?.country
         #expect(
             AlertRouting.source(forCountry: country, among: Self.all) == source,
             "\(place): nearest city in \(country ?? "-")")

@@ -261,8 +261,8 @@ import WundercastTestSupport
         #expect(result.stderr.contains("not running"), "\(result.stderr)")
     }
 
-    @Test func deniedWithFallbackServesTheFallbackAndEnvironmentSetsTheSocket() async throws {
-        let http = try await FixtureHTTPServer()
+    /// A daemon under `denied` with `Fallback=59.9139,10.7522`, asking `http`, once its weather is fresh.
+    func fallbackDaemon(_ http: FixtureHTTPServer) async throws -> DaemonProcess {
         let daemon = try await DaemonProcess(
             configuration: """
                 [Location]
@@ -273,9 +273,15 @@ import WundercastTestSupport
                 URL=\(http.baseURL)
                 Precision=2
                 """)
-        _ = try await daemon.waitForState(timeout: .seconds(30), "fresh fallback weather") {
+        try await daemon.waitForState(timeout: .seconds(30), "fresh fallback weather") {
             $0["status"] as? String == "fresh"
         }
+        return daemon
+    }
+
+    @Test func deniedWithFallbackServesTheFallbackAndEnvironmentSetsTheSocket() async throws {
+        let http = try await FixtureHTTPServer()
+        let daemon = try await fallbackDaemon(http)
         var env = Spawn.environment
         env["WUNDERCAST_SOCKET"] = daemon.socketPath
         let result = try await runProcess(try Binaries.path("wundercastctl"), ["now", "--json"], environment: env)
@@ -286,6 +292,27 @@ import WundercastTestSupport
         #expect(object["authorization"] as? String == "denied")
         let requests = try http.requests().filter { $0.path == "/v1/forecast" }
         #expect(requests.map { $0.query["latitude"] } == ["59.91"])
+    }
+
+    /// Issue 18, item 7: `authorize ask` → `denied` serves the fallback place again at once,
+    /// with the weather it has — never "waiting for a GPS fix" while GPS is denied.
+    @Test func deniedAgainServesTheFallbackAtOnce() async throws {
+        let http = try await FixtureHTTPServer()
+        let daemon = try await fallbackDaemon(http)
+        #expect(try await daemon.ctl("authorize", "ask").stdout == "GPS authorization: ask\n")
+        try await daemon.waitForState(timeout: .seconds(30), "not decided") {
+            $0["authorization"] as? String == "notDetermined"
+        }
+        #expect(try await daemon.ctl("authorize", "denied").stdout == "GPS authorization: denied\n")
+        let denied = try await daemon.waitForState(timeout: .seconds(30), "denied") {
+            $0["authorization"] as? String == "denied"
+        }
+        #expect(denied[path: "location.source"] as? String == "fallback", "\(denied)")
+        #expect(denied["status"] as? String == "fresh", "\(denied)")
+        #expect(denied["error"] == nil, "\(denied)")
+        let line = try await daemon.ctl("now")
+        #expect(!line.stdout.contains("GPS fix"), "\(line.stdout)")
+        #expect(try http.requests().filter { $0.path == "/v1/forecast" }.count == 1, "its weather stands")
     }
 
     @Test func watchStreamsChangesAndAuthorizeDecides() async throws {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import WundercastModel
 import WundercastPlaces
+import WundercastProtocol
+import WundercastFormats
 import WundercastTestSupport
 
 /// The city table as `wundercast-cities` writes it from libgeonames (24,361 cities), parsed as
@@ -24,13 +26,56 @@ import WundercastTestSupport
         _ latitude: Double, _ longitude: Double, _ name: String, _ region: String, _ country: String, _ zone: String
     ) async throws {
         let table = try await RealCityTable.table()
-        let place = try #require(
-            table.place(near: Coordinate(latitude: latitude, longitude: longitude), wholeKilometres: true))
+        let place = try #require(table.place(near: Coordinate(latitude: latitude, longitude: longitude)))
         #expect(place.name == name)
         #expect(place.region == region)
         #expect(place.country == country)
         #expect(place.timeZone == zone)
-        #expect(place.distance.map { $0 % 1000 == 0 && $0 < 20_000 } == true)
+        #expect(place.distance.map { $0 < 20_000 } == true)
+    }
+
+    /// Issue 18, item 7: a reader of rounded positions in central Munich is told "near Munich",
+    /// chosen from the rounded position alone, not "4 km N of Unterhaching" (the city nearest
+    /// to the rounded position, with a distance from it).
+    @Test(arguments: [
+        (48.137, 11.575, 1, "Munich"), (48.1372, 11.5756, 2, "Munich"), (52.52, 13.405, 1, "Berlin"),
+        (49.02, 12.10, 1, "Regensburg"),
+    ])
+    func theCellsPlaceForAReaderOfRoundedPositions(
+        _ latitude: Double, _ longitude: Double, _ decimals: Int, _ name: String
+    ) async throws {
+        let table = try await RealCityTable.table()
+        let exact = Coordinate(latitude: latitude, longitude: longitude)
+        let views = StateViews.make(
+            Self.state(at: exact), publicPrecision: decimals, nearest: { table.place(near: $0) },
+            inCell: { table.place(inCell: $0, decimals: $1) })
+        let shown = try #require(views.public.location)
+        #expect(shown.place == table.place(inCell: exact.rounded(toDecimals: decimals), decimals: decimals))
+        #expect(shown.place?.name == name)
+        #expect(shown.place?.distance == nil && shown.place?.bearing == nil)
+        #expect(HumanFormat.line(views.public, now: Self.fetched).contains(", near \(name), "))
+        // Precise readers keep the nearest city with its distance.
+        #expect(views.precise.location?.place == table.place(near: exact))
+        #expect(views.precise.location?.place?.distance != nil)
+    }
+
+    /// What the issue saw: the city nearest to central Munich's rounded position is Unterhaching.
+    @Test func theCityNearestToTheRoundedPositionIsNotTheCellsPlace() async throws {
+        let table = try await RealCityTable.table()
+        let cell = Coordinate(latitude: 48.1, longitude: 11.6)
+        #expect(table.place(near: cell)?.name == "Unterhaching")
+        #expect(table.place(inCell: cell, decimals: 1)?.name == "Munich")
+    }
+
+    static let fetched = Date(timeIntervalSince1970: 1_764_583_200)
+
+    static func state(at position: Coordinate) -> WeatherState {
+        var state = WeatherState(status: .fresh, provider: "open-meteo", authorization: .authorizedAlways)
+        state.location = .init(
+            latitude: position.latitude, longitude: position.longitude, mode: 3, source: .gpsd, receivedAt: fetched)
+        state.weather = makeWeather(3)
+        state.fetchedAt = fetched
+        return state
     }
 
     @Test(arguments: [
@@ -98,7 +143,7 @@ import WundercastTestSupport
                 latitude: .random(in: -90...90, using: &random), longitude: .random(in: -180...180, using: &random))
         }
         let nearest = clock.measure {
-            for position in positions { _ = loaded.place(near: position, wholeKilometres: false) }
+            for position in positions { _ = loaded.place(near: position) }
         }
         print(
             "city table: \(file.bytes.count) bytes on disk, written in \(file.generationSeconds) s; "

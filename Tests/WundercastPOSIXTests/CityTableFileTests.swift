@@ -140,11 +140,11 @@ import WundercastTestSupport
             defer { loop.stop() }
             let places = Daemon.placeFinder(configuration, loop: loop, logger: .discard)
             let north = Self.north
-            #expect(places.nearest(north, false)?.name == "Tromsø")
+            #expect(places.nearest(north)?.name == "Tromsø")
             try WholeFile.writeAtomically(try Self.image(Self.oslo), to: path)
-            #expect(await loop.perform { places.nearest(north, false)?.name } == "Tromsø")
-            #expect(places.nearest(north, false)?.name == "Oslo")
-            #expect(await loop.perform { places.nearest(north, false)?.name } == "Oslo")
+            #expect(await loop.perform { places.nearest(north)?.name } == "Tromsø")
+            #expect(places.nearest(north)?.name == "Oslo")
+            #expect(await loop.perform { places.nearest(north)?.name } == "Oslo")
         }
     }
 

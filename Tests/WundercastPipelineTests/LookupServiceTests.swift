@@ -182,7 +182,7 @@ import WundercastTestSupport
     @Test func namesAreResolvedByThePlaceFinder() async throws {
         let tromso = WeatherState.Place(name: "Tromsø", region: "Troms og Finnmark", country: "NO")
         let places = PlaceFinder(
-            nearest: { _, _ in nil },
+            nearest: { _ in nil }, inCell: { _, _ in nil },
             resolve: { name in
                 name == "Tromso"
                     ? .found(Coordinate(latitude: 69.6496, longitude: 18.957), tromso)
@@ -198,6 +198,37 @@ import WundercastTestSupport
         let missing = try object(await lookups.weather(.name("Nowhere"), user: 1, reader: .precise))
         #expect(missing["code"] as? String == "no-such-place")
         #expect(missing["message"] as? String == "no place named 'Nowhere'")
+    }
+
+    /// Issue 18, item 7: a name other places share answers with them in `location.alternatives`;
+    /// one that no other place has, without the member.
+    @Test func anAmbiguousNameAnswersWithTheOtherPlaces() async throws {
+        let missouri = WeatherState.Place(name: "Springfield", region: "Missouri", country: "US")
+        let illinois = WeatherState.Alternative(
+            name: "Springfield", region: "Illinois", country: "US", latitude: 39.80172, longitude: -89.64371,
+            population: 116_565)
+        let places = PlaceFinder(
+            nearest: { _ in nil }, inCell: { _, _ in nil },
+            resolve: { name in
+                name == "Springfield"
+                    ? .found(Coordinate(latitude: 37.21533, longitude: -93.29824), missouri, alternatives: [illinois])
+                    : .found(Coordinate(latitude: 39.80172, longitude: -89.64371), missouri)
+            })
+        let (lookups, _) = service(places: places)
+        async let answer = lookups.weather(.name("Springfield"), user: 1, reader: .public(precision: 1))
+        try await provider.waitForRequests(1)
+        provider.answerNext(with: .success(makeWeather(20)))
+        let location = try #require(try object(await answer)["location"] as? [String: Any])
+        let alternatives = try #require(location["alternatives"] as? [[String: Any]])
+        #expect(alternatives.count == 1)
+        #expect(alternatives.first?["region"] as? String == "Illinois")
+        #expect(alternatives.first?["latitude"] as? Double == 39.80172)
+        #expect(alternatives.first?["population"] as? Int == 116_565)
+        async let single = lookups.weather(.name("Springfield, IL"), user: 1, reader: .public(precision: 1))
+        try await provider.waitForRequests(2)
+        provider.answerNext(with: .success(makeWeather(21)))
+        let plain = try #require(try object(await single)["location"] as? [String: Any])
+        #expect(plain["alternatives"] == nil)
     }
 
     @Test func aCancelledWaiterLeavesTheLineAndTheTurnPassesOn() async throws {

@@ -264,6 +264,25 @@ import WundercastTestSupport
         expectFetch(m.tick(at: t(9)), of: north(10_000), cancelling: nil)
     }
 
+    /// Whether a position would be fetched (the first, or `MinDistance` from the last fetched
+    /// one) is asked before it is offered: `denied` shows the fallback place with the status,
+    /// as `fetching` or with the weather that stands for it (issue 18, item 7).
+    @Test func wouldFetchIsTheFirstOrAMovedPosition() {
+        let m = machine()
+        #expect(m.machine.wouldFetch(north(0)))
+        let id = expectFetch(m.offer(north(0), at: t(0)))!
+        #expect(m.fetchEnded(id: id, .success, at: t(1), wallNow: wall))
+        m.endSession()
+        #expect(!m.machine.wouldFetch(north(0)))
+        #expect(!m.machine.wouldFetch(north(999)))
+        #expect(m.machine.wouldFetch(north(1000)))
+        // The same rule as a scheduled position's.
+        #expect(m.offer(north(999), at: t(2)) == nil)
+        #expect(m.scheduledPosition == nil)
+        #expect(m.offer(north(1000), at: t(3)) == nil)
+        #expect(m.scheduledPosition == north(1000))
+    }
+
     /// `MinInterval` and the back-off hold across location sessions (authorization changes).
     @Test func memoryOutlivesTheSession() {
         let m = machine()

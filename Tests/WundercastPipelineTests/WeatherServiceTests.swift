@@ -308,6 +308,57 @@ import WundercastTestSupport
         await running.stop()
     }
 
+    /// Issue 18, item 7: `denied` shows the fallback place at once, in the same change as the
+    /// status — never "waiting for a GPS fix" — when its weather stands (it was fetched before
+    /// `ask` → `denied`, or the last GPS fetch is within `MinDistance` of it): no request, fresh;
+    /// and as `fetching` when it needs a fetch (a GPS fetch far from it).
+    @Test(arguments: [
+        (AuthorizationStatus.notDetermined, 48.8566, "fresh"), (.authorizedAlways, 48.857, "fresh"),
+        (.authorizedAlways, 40.0, "fetching"),
+    ])
+    func deniedShowsTheFallbackAtOnce(
+        _ between: AuthorizationStatus, _ fixLatitude: Double, _ shown: String
+    )
+        async throws
+    {
+        let place = Coordinate(latitude: 48.8566, longitude: 2.3522)
+        let running = start(.denied, minInterval: .seconds(10), maxAge: .seconds(600), fallback: .coordinate(place))
+        try await provider.waitForRequests(1)
+        provider.answerNext(with: .success(makeWeather(12)))
+        await running.state("fresh for the fallback") { $0.status == .fresh }
+        running.status.send(between)
+        if between == .authorizedAlways {
+            try await source.waitForOpen()
+            source.send(makeFix(fixLatitude, 2.3522))
+            if shown == "fetching" {
+                try await clock.waitForSleeper(until: clock.at(.seconds(10)))
+                clock.advance(by: .seconds(10))
+                try await provider.waitForRequests(2)
+                provider.answerNext(with: .success(makeWeather(13)))
+            }
+            await running.state("fresh at the fix") { $0.status == .fresh && $0.location?.source == .gpsd }
+        } else {
+            await running.state("not decided") { $0.error?.code == "not-determined" }
+        }
+        let requests = provider.requested.count
+        let states = running.store.states()
+        let first = Task { () -> WeatherState? in
+            for await state in states where state.authorization == .denied { return state }
+            return nil
+        }
+        running.status.send(.denied)
+        let denied = await first.value
+        #expect(denied?.location?.source == .fallback, "\(String(describing: denied))")
+        #expect(denied?.location?.status == .current)
+        #expect(denied?.status.rawValue == shown)
+        #expect(denied?.error == nil, "\(String(describing: denied))")
+        if shown == "fresh" {
+            #expect(denied?.weather?.temperature == 12)
+            #expect(provider.requested.count == requests, "its weather stands: no request")
+        }
+        await running.stop()
+    }
+
     /// A resolved `Fallback=PLACE` is fetched at its coordinate and shown with its name; `refresh`
     /// fetches it again once MinInterval allows (and not before).
     @Test func aNamedFallbackIsShownByNameAndRefreshFetchesAgainAfterMinInterval() async throws {

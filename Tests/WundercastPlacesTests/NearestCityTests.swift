@@ -50,7 +50,7 @@ import WundercastTestSupport
     @Test func emptyTableHasNoPlace() throws {
         let table = try cityTable([])
         #expect(table.nearest(to: Coordinate(latitude: 1, longitude: 2)) == nil)
-        #expect(table.place(near: Coordinate(latitude: 1, longitude: 2), wholeKilometres: false) == nil)
+        #expect(table.place(near: Coordinate(latitude: 1, longitude: 2)) == nil)
     }
 
     static let octants: [(CompassPoint, Double, Double)] = [
@@ -62,7 +62,7 @@ import WundercastTestSupport
     func bearingFromTheCityToThePosition(_ point: CompassPoint, _ dLatitude: Double, _ dLongitude: Double) throws {
         let table = try cityTable([Row(name: "Centre", latitude: 10, longitude: 20)])
         let place = try #require(
-            table.place(near: Coordinate(latitude: 10 + dLatitude, longitude: 20 + dLongitude), wholeKilometres: false))
+            table.place(near: Coordinate(latitude: 10 + dLatitude, longitude: 20 + dLongitude)))
         #expect(place.bearing == point.rawValue)
     }
 
@@ -88,7 +88,7 @@ import WundercastTestSupport
         ])
         let position = Coordinate(latitude: 49.1, longitude: 12.2)
         let expected = Int(Coordinate(latitude: 49.01513, longitude: 12.10161).distance(to: position).rounded())
-        let place = try #require(table.place(near: position, wholeKilometres: false))
+        let place = try #require(table.place(near: position))
         #expect(
             place
                 == WeatherState.Place(
@@ -97,31 +97,15 @@ import WundercastTestSupport
         #expect((11_000..<13_000).contains(expected))
     }
 
-    /// Distances in whole kilometres, rounded half up; within 500 m there is no bearing.
+    /// Within 500 m of the city there is no bearing.
     @Test(arguments: [
         (0.0, 0, nil as String?), (0.004, 445, nil), (0.0036, 400, nil), (0.0054, 600, "N"), (0.0045, 500, "N"),
-        (0.1116, 12_410, "N"), (0.1134, 12_610, "N"),
+        (0.1116, 12_410, "N"),
     ])
-    func wholeKilometresRoundAndHideTheBearingNearby(_ dLatitude: Double, _ metres: Int, _ bearing: String?) throws {
+    func theBearingIsHiddenNearby(_ dLatitude: Double, _ metres: Int, _ bearing: String?) throws {
         let table = try cityTable([Row(name: "Centre", latitude: 0, longitude: 0)])
-        let position = Coordinate(latitude: dLatitude, longitude: 0)
-        let precise = try #require(table.place(near: position, wholeKilometres: false))
-        let whole = try #require(table.place(near: position, wholeKilometres: true))
-        #expect(abs(precise.distance! - metres) <= 15)  // 1e-4° ≈ 11 m
-        #expect(whole.distance == Int((Double(precise.distance!) / 1000).rounded()) * 1000)
-        #expect(whole.distance! % 1000 == 0)
-        #expect(precise.bearing == (Double(precise.distance!) < 500 ? nil : bearing))
-        #expect(whole.bearing == precise.bearing)
-    }
-
-    @Test func wholeKilometreExamples() throws {
-        let table = try cityTable([Row(name: "Centre", latitude: 0, longitude: 0)])
-        func whole(_ dLatitude: Double) -> Int? {
-            table.place(near: Coordinate(latitude: dLatitude, longitude: 0), wholeKilometres: true)?.distance
-        }
-        #expect(whole(0.1116) == 12_000)  // 12.41 km
-        #expect(whole(0.1134) == 13_000)  // 12.61 km
-        #expect(whole(0.0036) == 0)  // 400 m
-        #expect(whole(0.0054) == 1_000)  // 600 m
+        let place = try #require(table.place(near: Coordinate(latitude: dLatitude, longitude: 0)))
+        #expect(abs(place.distance! - metres) <= 15)  // 1e-4° ≈ 11 m
+        #expect(place.bearing == (Double(place.distance!) < 500 ? nil : bearing))
     }
 }

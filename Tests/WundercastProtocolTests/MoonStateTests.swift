@@ -15,14 +15,16 @@ import WundercastTestSupport
     @Test func eachViewHasTheMoonOfItsOwnPosition() {
         var state = WeatherState(status: .fresh, provider: "open-meteo")
         state.location = .init(latitude: 48.14, longitude: 11.58, mode: 3, source: .gpsd)
-        let views = StateViews.make(state, publicPrecision: 1, nearest: { _, _ in nil }, moon: Self.moon)
+        let views = StateViews.make(
+            state, publicPrecision: 1, nearest: { _ in nil }, inCell: { _, _ in nil }, moon: Self.moon)
         #expect(views.precise.moon?.date == "48.14,11.58")
         #expect(views.public.moon?.date == "48.1,11.6")
     }
 
     @Test func noPositionNoMoon() {
         let state = WeatherState(status: .noLocation, provider: "open-meteo")
-        let views = StateViews.make(state, publicPrecision: 1, nearest: { _, _ in nil }, moon: Self.moon)
+        let views = StateViews.make(
+            state, publicPrecision: 1, nearest: { _ in nil }, inCell: { _, _ in nil }, moon: Self.moon)
         #expect(views.precise.moon == nil && views.public.moon == nil)
     }
 

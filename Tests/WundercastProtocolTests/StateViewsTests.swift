@@ -5,35 +5,31 @@ import WundercastModel
 import WundercastProtocol
 import WundercastTestSupport
 
-/// Public readers get the position rounded to PublicPrecision and a place computed from the
-/// rounded position in whole kilometres; precise readers get both as they are.
+/// Public readers get the position rounded to PublicPrecision and the place named for the
+/// rounded position alone, without distance and bearing; precise readers get both as they are.
 @Suite struct StateViewsTests {
     /// A nearest-place function that reports what it was asked (distance: metres to 48,11).
-    static func nearest(_ c: Coordinate, _ wholeKilometres: Bool) -> WeatherState.Place? {
+    static func nearest(_ c: Coordinate) -> WeatherState.Place? {
         let metres = Coordinate(latitude: 48, longitude: 11).distance(to: c)
-        let distance = wholeKilometres ? Int((metres / 1000).rounded()) * 1000 : Int(metres.rounded())
-        return WeatherState.Place(name: "Origin", country: "DE", distance: distance, bearing: "NE")
+        return WeatherState.Place(name: "Origin", country: "DE", distance: Int(metres.rounded()), bearing: "NE")
     }
 
-    @Test func publicReadersGetARoundedPositionAndWholeKilometres() throws {
+    /// A cell's place that reports what it was asked.
+    static func inCell(_ c: Coordinate, _ decimals: Int) -> WeatherState.Place? {
+        WeatherState.Place(name: "Cell \(c.latitude),\(c.longitude) at \(decimals)", country: "DE")
+    }
+
+    @Test func publicReadersGetARoundedPositionAndItsCellsPlaceOnly() throws {
         var state = WeatherState(status: .fresh, provider: "open-meteo")
         state.location = .init(latitude: 48.14, longitude: 11.58, mode: 3, source: .gpsd)
-        let views = StateViews.make(state, publicPrecision: 1, nearest: Self.nearest)
+        let views = StateViews.make(state, publicPrecision: 1, nearest: Self.nearest, inCell: Self.inCell)
         let precise = try #require(views.precise.location)
         #expect(precise.latitude == 48.14 && precise.longitude == 11.58)
-        #expect(
-            precise.place?.distance
-                == Int(
-                    Coordinate(latitude: 48, longitude: 11).distance(to: .init(latitude: 48.14, longitude: 11.58))
-                        .rounded()))
+        #expect(precise.place == Self.nearest(Coordinate(latitude: 48.14, longitude: 11.58)))
         let shown = try #require(views.public.location)
         #expect(shown.latitude == 48.1 && shown.longitude == 11.6)
-        let distance = try #require(shown.place?.distance)
-        #expect(distance % 1000 == 0)
-        #expect(
-            distance == Int(
-                (Coordinate(latitude: 48, longitude: 11).distance(to: .init(latitude: 48.1, longitude: 11.6)) / 1000)
-                    .rounded()) * 1000)
+        #expect(shown.place == WeatherState.Place(name: "Cell 48.1,11.6 at 1", country: "DE"))
+        #expect(shown.place?.distance == nil && shown.place?.bearing == nil)
         #expect(views[.public].location?.mode == 3)
         #expect(views.position(for: .public) == Coordinate(latitude: 48.1, longitude: 11.6))
     }
@@ -48,7 +44,7 @@ import WundercastTestSupport
             message:
                 "HTTP 401: Invalid API key /data/2.5/weather?lat=44.44&lon=-74.0061&units=metric (44.44,-74.006; 144.44)"
         )
-        let views = StateViews.make(state, publicPrecision: 1, nearest: Self.nearest)
+        let views = StateViews.make(state, publicPrecision: 1, nearest: Self.nearest, inCell: Self.inCell)
         #expect(views.precise.error == state.error)
         #expect(
             views.public.error?.message
@@ -61,7 +57,9 @@ import WundercastTestSupport
         ] {
             var echoed = state
             echoed.error?.message = text
-            #expect(StateViews.make(echoed, publicPrecision: 1, nearest: Self.nearest).public.error?.message == shown)
+            #expect(
+                StateViews.make(echoed, publicPrecision: 1, nearest: Self.nearest, inCell: Self.inCell).public.error?
+                    .message == shown)
         }
         #expect(
             UntrustedText.hidingPosition(
@@ -71,6 +69,7 @@ import WundercastTestSupport
 
     @Test func aStateWithoutPositionIsTheSameForEveryone() {
         let state = WeatherState(status: .noLocation, provider: "open-meteo")
-        #expect(StateViews.make(state, publicPrecision: 0, nearest: Self.nearest) == StateViews(state))
+        #expect(
+            StateViews.make(state, publicPrecision: 0, nearest: Self.nearest, inCell: Self.inCell) == StateViews(state))
     }
 }

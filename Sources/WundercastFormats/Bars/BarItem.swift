@@ -41,7 +41,8 @@ public struct BarItem: Sendable, Equatable {
     /// The bar's text: the template (default `{icon} {temperature}{unit} {condition}`), with
     /// ` (stale)`, ` (updating)` or the like when the weather is not fresh.
     public var text: String
-    /// Text for a narrow bar: icon and temperature (and the same marker).
+    /// Text for a narrow bar (and the same marker): the short template's, else the template's
+    /// when one is given, else `{icon} {temperature}{unit}`.
     public var shortText: String
     /// Lines of details: condition, temperature, apparent temperature, humidity, wind, the
     /// forecast (gusts, pressure and tendency, today's and tomorrow's high and low, sunrise and
@@ -64,18 +65,26 @@ public struct BarItem: Sendable, Equatable {
     public var isSevere: Bool
     /// Whether the item shows weather (else `--hide-offline` hides it).
     public var hasWeather: Bool
-    /// The i3status-rust icon name (`weather_sun`, `weather_clouds`, `weather_rain`,
-    /// `weather_snow`, `weather_thunder`, `weather_default`; at night `weather_moon`,
-    /// `weather_clouds_night`, `weather_rain_night`, `weather_thunder_night`) for its `icon` member.
+    /// The i3status-rust icon name (`weather_sun`, `weather_clouds`, `weather_fog`,
+    /// `weather_rain`, `weather_snow`, `weather_thunder`, `weather_default`; at night
+    /// `weather_moon`, `weather_clouds_night`, `weather_fog_night`, `weather_rain_night`,
+    /// `weather_thunder_night`) for its `icon` member.
     public var i3statusIcon: String
 
     /// The default template of bars.
     public static let defaultTemplate = try! Template("{icon} {temperature}{unit} {condition}")
     static let shortTemplate = try! Template("{icon} {temperature}{unit}")
 
-    /// The item for the daemon's `state` as seen at wall-clock `now`.
-    public init(state: WeatherState, now: Date, icons: IconSet = .emoji, template: Template? = nil) {
-        let values = Placeholder.values(state, now: now, icons: icons)
+    /// The item for the daemon's `state` as seen at wall-clock `now`. `template` shapes the text
+    /// (default ``defaultTemplate``); `shortTemplate` the short text, else `template` when given,
+    /// else `{icon} {temperature}{unit}`. `iconInText` false: `{icon}` is empty in both, for a bar
+    /// that shows the icon from a member of its own (``OutputFormat/hasIconMember``).
+    public init(
+        state: WeatherState, now: Date, icons: IconSet = .emoji, template: Template? = nil,
+        shortTemplate: Template? = nil, iconInText: Bool = true
+    ) {
+        var values = Placeholder.values(state, now: now, icons: icons)
+        if !iconInText { values[.icon] = nil }
         let condition = state.weather?.conditionModel ?? WeatherCondition(kind: .unknown)
         hasWeather = state.weather != nil
         let alert = state.alerts?.mostSevere
@@ -97,8 +106,8 @@ public struct BarItem: Sendable, Equatable {
         let fallback = Self.statusText(state)
         let rendered = (template ?? Self.defaultTemplate).render(values)
         text = hasWeather && !rendered.isEmpty ? rendered + marker : fallback
-        let short = Self.shortTemplate.render(values)
-        shortText = hasWeather && !short.isEmpty ? short + marker : fallback
+        let short = (shortTemplate ?? template ?? Self.shortTemplate).render(values)
+        shortText = hasWeather && !short.isEmpty ? short + marker : text
 
         var classes: [String] = hasWeather ? [condition.kind.rawValue] : []
         if state.status != .fresh { classes.append(state.status.rawValue) }
@@ -195,20 +204,22 @@ public struct BarItem: Sendable, Equatable {
         return lines
     }
 
-    /// The icon of `kind`; at night (`isDay == false`, the provider's day flag) the night
-    /// variants i3status-rust's icon sets have (`weather_moon`, `weather_clouds_night`,
-    /// `weather_rain_night`, `weather_thunder_night`); snow and the default have none. An
-    /// unknown day flag (`nil`) gives the day icons.
+    /// The icon of `kind`, by the names of i3status-rust's weather block ("Used Icons" in its
+    /// `src/blocks/weather.rs`, 0.32 and later; each of its icon sets has them): at night
+    /// (`isDay == false`, the day flag that also chooses `{icon}`: the provider's, else the
+    /// sun's position) the night variants; snow and the default have none. An unknown day flag
+    /// (`nil`) gives the day icons. Dust and squalls have no icon of their own: the default.
     static func i3statusIcon(_ kind: WeatherCondition.Kind, isDay: Bool?) -> String {
         let night = isDay == false
         switch kind {
         case .clear, .mainlyClear: return night ? "weather_moon" : "weather_sun"
-        case .partlyCloudy, .overcast, .fog, .haze, .dust: return night ? "weather_clouds_night" : "weather_clouds"
+        case .partlyCloudy, .overcast: return night ? "weather_clouds_night" : "weather_clouds"
+        case .fog, .haze: return night ? "weather_fog_night" : "weather_fog"
         case .drizzle, .freezingDrizzle, .lightRain, .rain, .heavyRain, .freezingRain, .showers:
             return night ? "weather_rain_night" : "weather_rain"
         case .snow, .snowGrains, .snowShowers, .sleet: return "weather_snow"
         case .thunderstorm, .thunderstormWithHail, .tornado: return night ? "weather_thunder_night" : "weather_thunder"
-        case .squall, .unknown: return "weather_default"
+        case .dust, .squall, .unknown: return "weather_default"
         }
     }
 }

@@ -1,8 +1,9 @@
 /// i3status-rust's `custom` block with `json = true`: one object per line,
 /// `{"icon":"weather_sun","state":"Idle","short_text":"…","text":"…"}`. `icon` is an icon
 /// name of i3status-rust's icon sets (``BarItem/i3statusIcon``), `state` one of `Idle`,
-/// `Info`, `Good`, `Warning`, `Critical`. i3status-rust escapes the text itself
-/// (`$text.pango-str()`).
+/// `Info`, `Good`, `Warning`, `Critical`. The block shows the icon before the text, so the
+/// texts carry none of their own (``OutputFormat/hasIconMember``: `{icon}` is empty in them).
+/// i3status-rust escapes the text itself (`$text.pango-str()`).
 public enum I3statusRsFormat {
     struct Line: Encodable {
         var icon: String

@@ -18,6 +18,19 @@ public enum OutputFormat: String, Sendable, CaseIterable {
         }
     }
 
+    /// Whether the format has a short text beside the text (i3blocks' `short_text` line,
+    /// i3bar's and i3status-rust's `short_text` member), which `--short-template` shapes.
+    public var hasShortText: Bool {
+        switch self {
+        case .i3blocks, .i3bar, .i3statusRs: true
+        default: false
+        }
+    }
+
+    /// Whether the bar shows the condition's icon from a member of its own (i3status-rust's
+    /// `icon`, ``BarItem/i3statusIcon``): then the text carries none (`{icon}` is empty).
+    public var hasIconMember: Bool { self == .i3statusRs }
+
     /// `item` in this bar format (one line, or i3blocks' three); `nil` for plain and json.
     /// `hidden` asks for the bar's empty form (`--hide-offline`).
     public func bar(_ item: BarItem, hidden: Bool = false, colors: BarColors = .none) -> String? {

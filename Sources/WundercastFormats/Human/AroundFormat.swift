@@ -4,15 +4,17 @@ import WundercastProtocol
 
 /// `wundercastctl around` in plain text: the 3×3 grid of an `AROUND` object with latitudes
 /// down the side and longitudes across the top, each cell temperature and icon (`n/a` for a
-/// cell without weather), then the centre and step, e.g.
+/// cell without weather), the centre cell in brackets, then the centre and step, e.g.
 ///
-///                 11.1°     12.1°     13.1°
-///        50.02°   -3°C ☁️    -2°C ☁️    -2°C 🌨️
-///        49.02°   -4°C ☁️    -3°C ☀️    -5°C ☀️
-///        48.02°   -1°C 🌫️    -2°C ☁️    -3°C ☁️
-///     centre 49.02,12.1 (near Regensburg), step 1°
+///                 11.1° E      12.1° E      13.1° E
+///     50.02° N    -3°C ☁️       -2°C ☁️       -2°C 🌨️
+///     49.02° N    -4°C ☁️      [-3°C ☀️]      -5°C ☀️
+///     48.02° N    n/a          -2°C ☁️       -3°C ☁️
+///     [centre] 49.02° N 12.1° E (near Regensburg), step 1°
 ///
-/// and, when cells have no weather, one line per distinct reason: `n/a: HTTP 500: boom (2 cells)`.
+/// Columns are aligned by terminal display width (``DisplayWidth``: an emoji takes 2 columns),
+/// and, when cells have no weather, one line per distinct reason follows:
+/// `n/a: HTTP 500: boom (2 cells)`.
 public enum AroundFormat {
     /// The grid's lines (each with its newline).
     public static func text(_ around: SocketProtocol.AroundResponse, icons: IconSet) -> String {
@@ -20,21 +22,27 @@ public enum AroundFormat {
         guard cells.count == 9 else {
             return "unexpected answer: \(cells.count) cells instead of 9\n"
         }
-        let width = 10
-        func pad(_ text: String) -> String {
-            text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+        let latitudes = (0..<3).map { PlaceText.latitude(cells[$0 * 3].latitude, decimals: 4) }
+        let longitudes = (0..<3).map { PlaceText.longitude(cells[$0].longitude, decimals: 4) }
+        let texts = cells.map { cellText($0, icons: icons) }
+        let labelWidth = latitudes.map(DisplayWidth.of).max() ?? 0
+        let cellWidth = (longitudes + texts).map(DisplayWidth.of).max() ?? 0
+        // A column holds a text after a blank, or the centre's between brackets; two blanks
+        // separate columns.
+        func column(_ text: String, centre: Bool = false) -> String {
+            DisplayWidth.padded(centre ? "[" + text + "]" : " " + text, to: cellWidth + 2)
         }
-        func degrees(_ value: Double) -> String { Coordinate.text(value, decimals: 4) + "°" }
-        var lines: [String] = []
-        lines.append(pad("") + (0..<3).map { pad(degrees(cells[$0].longitude)) }.joined())
+        let gap = "  "
+        var lines = [
+            String(repeating: " ", count: labelWidth) + gap + longitudes.map { column($0) }.joined(separator: gap)
+        ]
         for row in 0..<3 {
-            let rowCells = cells[(row * 3)..<(row * 3 + 3)]
-            lines.append(
-                pad(degrees(cells[row * 3].latitude)) + rowCells.map { pad(cellText($0, icons: icons)) }.joined())
+            let columns = (0..<3).map { column(texts[row * 3 + $0], centre: row * 3 + $0 == 4) }
+            lines.append(DisplayWidth.padded(latitudes[row], to: labelWidth) + gap + columns.joined(separator: gap))
         }
         let centre = around.center
         var footer =
-            "centre " + PlaceText.coordinates(latitude: centre.latitude, longitude: centre.longitude)
+            "[centre] " + PlaceText.hemispheres(latitude: centre.latitude, longitude: centre.longitude)
         if let place = PlaceText.nearest(centre.place) { footer += " (\(place))" }
         footer += ", step " + Coordinate.text(around.step, decimals: 4) + "°"
         lines.append(footer)

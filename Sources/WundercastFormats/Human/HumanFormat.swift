@@ -73,6 +73,7 @@ public enum HumanFormat {
         case .fetching: line += "; updating" + (place.map { " for \($0)" } ?? "") + "…"
         default: break
         }
+        if let note = stamped.location.flatMap(PlaceText.alternativesNote) { line += " (\(note))" }
         return line
     }
 

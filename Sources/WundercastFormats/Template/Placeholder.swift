@@ -100,7 +100,7 @@ public enum Placeholder: String, Sendable, CaseIterable {
         case .age: "age of the weather (2 min ago)"
         case .status: "fresh, stale, offline, error, fetching, noLocation"
         case .provider: "weather provider (open-meteo)"
-        case .alert: "the most severe official alert in force (Winter Storm Warning)"
+        case .alert: "most severe official alert in force (Winter Storm Warning)"
         }
     }
 

@@ -3,6 +3,9 @@ extension WeatherState {
     /// (libgeonames' data, on the machine: no position leaves it for a name), e.g.
     /// `{"name":"Regensburg","region":"Bavaria","country":"DE","distance":12000,"bearing":"NE","timeZone":"Europe/Berlin"}`.
     /// For a named lookup (`weather Tromsø`) it is the place found, without distance and bearing.
+    /// For a reader of rounded positions (`PublicPrecision=`, the journal, MQTT) it is the city
+    /// named for the rounded position alone — the most populous within half a cell of it, else
+    /// the nearest — also without distance and bearing (`near Munich`).
     public struct Place: Sendable, Equatable, Hashable, Codable {
         /// The city's name as GeoNames spells it (`Tromsø`).
         public var name: String
@@ -10,8 +13,7 @@ extension WeatherState {
         public var region: String?
         /// ISO 3166-1 alpha-2 country code (`DE`).
         public var country: String?
-        /// Metres from the city to the position; for a public reader computed from the public
-        /// (rounded) position and given in whole kilometres (a multiple of 1000).
+        /// Metres from the city to the position; absent for a reader of rounded positions.
         public var distance: Int?
         /// 8-point compass direction from the city to the position (`N`, `NE`, … `NW`).
         public var bearing: String?

@@ -47,8 +47,12 @@ public struct WeatherState: Sendable, Equatable, Codable {
         public var source: Source
         /// Place name, when known (the fallback's name as configured).
         public var name: String?
-        /// The nearest city, with distance and bearing from it (see ``WeatherState/Place``).
+        /// The nearest city, with distance and bearing from it; for a reader of rounded positions
+        /// the city named for the rounded position, name only (see ``WeatherState/Place``).
         public var place: Place?
+        /// For a `weather PLACE` answer whose name other places share too: those places (at most
+        /// ``Alternative/limit``, the best matches first); absent when the name is not ambiguous.
+        public var alternatives: [Alternative]?
         /// GPS time of the fix (ISO 8601 UTC), when the receiver reported one. Not wall-clock time.
         public var time: Date?
         /// Horizontal error estimate, metres (gpsd `eph`), when known.
@@ -78,7 +82,8 @@ public struct WeatherState: Sendable, Equatable, Codable {
         }
 
         private enum CodingKeys: String, CodingKey {
-            case latitude, longitude, mode, status, source, name, place, time, eph, receivedAt, ageSeconds
+            case latitude, longitude, mode, status, source, name, place, alternatives, time, eph, receivedAt
+            case ageSeconds
         }
     }
 

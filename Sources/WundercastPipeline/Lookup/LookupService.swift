@@ -123,7 +123,7 @@ public final class LookupService: Sendable {
     /// or the provider's `http-NNN`, `transport`, `decoding`).
     public func weather(_ query: SocketProtocol.PlaceQuery, user: UInt32, reader: Reader) async -> [UInt8] {
         let cell = cell(for: reader)
-        let target: (Coordinate, WeatherState.Place?)
+        let target: (Coordinate, WeatherState.Place?, alternatives: [WeatherState.Alternative])
         switch await locate(query, decimals: cell.decimals) {
         case .success(let found): target = found
         case .failure(let failure): return SocketProtocol.line(failure.response)
@@ -137,6 +137,7 @@ public final class LookupService: Sendable {
             var location = WeatherState.Location(
                 latitude: position.latitude, longitude: position.longitude, source: .lookup)
             location.place = target.1
+            location.alternatives = target.alternatives.isEmpty ? nil : target.alternatives
             answer.location = location
             answer.weather = weather
             answer.fetchedAt = fetchedAt
@@ -174,7 +175,7 @@ public final class LookupService: Sendable {
         let cells = zip(grid, answers).map { position, answer in
             var cell = SocketProtocol.AroundResponse.Cell(
                 latitude: position.latitude, longitude: position.longitude,
-                place: places.nearest(position, false))
+                place: places.nearest(position))
             switch answer {
             case .success(let (weather, _, _)):
                 // A cell is the current weather there; nine forecasts would bloat the line.
@@ -186,7 +187,7 @@ public final class LookupService: Sendable {
         }
         let shown = middle.rounded(toDecimals: cell.decimals)
         let centre = SocketProtocol.AroundResponse.Cell(
-            latitude: shown.latitude, longitude: shown.longitude, place: places.nearest(shown, false))
+            latitude: shown.latitude, longitude: shown.longitude, place: places.nearest(shown))
         return SocketProtocol.line(SocketProtocol.AroundResponse(center: centre, step: step, cells: cells))
     }
 
@@ -215,17 +216,18 @@ public final class LookupService: Sendable {
         }
     }
 
-    /// The coordinate of `query` and its place: the one found for a name, else the city nearest
-    /// the coordinate rounded to `decimals` (the cell the answer shows).
+    /// The coordinate of `query` and its place: the one found for a name (with the other places
+    /// of that name), else the city nearest the coordinate rounded to `decimals` (the cell the
+    /// answer shows).
     private func locate(
         _ query: SocketProtocol.PlaceQuery, decimals: Int
-    ) async -> Result<(Coordinate, WeatherState.Place?), Failure> {
+    ) async -> Result<(Coordinate, WeatherState.Place?, alternatives: [WeatherState.Alternative]), Failure> {
         switch query {
         case .coordinate(let coordinate):
-            return .success((coordinate, places.nearest(coordinate.rounded(toDecimals: decimals), false)))
+            return .success((coordinate, places.nearest(coordinate.rounded(toDecimals: decimals)), []))
         case .name(let name):
             switch await places.resolve(name) {
-            case .found(let coordinate, let place): return .success((coordinate, place))
+            case .found(let coordinate, let place, let alternatives): return .success((coordinate, place, alternatives))
             case .notFound(let message): return .failure(Failure(.noSuchPlace, message))
             case .unavailable(let message): return .failure(Failure(.geocodingUnavailable, message))
             }

@@ -85,9 +85,15 @@ public struct RefreshStateMachine<Instant: InstantProtocol>: Sendable where Inst
     /// The newest position when it is far enough from the last fetched one to be fetched
     /// (now or once `MinInterval` or the fetch in flight allows): a fetch for it is scheduled.
     public var scheduledPosition: Position? {
-        guard let pending else { return nil }
-        guard let lastFetched else { return pending }
-        return moved(pending, from: lastFetched) == nil ? nil : pending
+        pending.flatMap { wouldFetch($0) ? $0 : nil }
+    }
+
+    /// Whether `position`, offered now, would be fetched (now or once `MinInterval`, the retry
+    /// policy or the fetch in flight allows): the first position, or one at least `MinDistance`
+    /// from the last fetched one (rules 1 and 3). Otherwise the weather shown stands for it.
+    public func wouldFetch(_ position: Position) -> Bool {
+        guard let lastFetched else { return true }
+        return moved(position, from: lastFetched) != nil
     }
 
     /// A new position (a fix that passed the gate, or the fallback place) at `now`.

@@ -210,22 +210,19 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
     /// already (a state per fix would flood watchers). Returns the rounded coordinate.
     @discardableResult
     private func show(_ position: Position, fetching: Bool, _ fixAge: FixAge<C.Instant>) -> Coordinate {
-        let rounded = position.coordinate.rounded(toDecimals: service.settings.precision)
+        let shown = service.shown(position, fetching: fetching)
         let source = WeatherState.Location.Source(position.source)
         // The daemon's own position: a place restored from before the restart is shown anew.
-        if let shown = store.ownPosition, shown.source == source,
-            Coordinate(latitude: shown.latitude, longitude: shown.longitude) == rounded
+        if let own = store.ownPosition, own.source == source,
+            Coordinate(latitude: own.latitude, longitude: own.longitude) == shown.rounded
         {
-            return rounded
+            return shown.rounded
         }
         // One change with the position's currency: a reader never sees a new place as "last
         // known" for the instant between the two.
-        let taken = position.receivedAt == nil
         store.publishPosition(
-            position, rounded: rounded, receivedAt: position.receivedAt ?? service.wallClock(),
-            receivedUptime: taken ? service.uptime?() : position.receivedUptime, fetching: fetching,
-            locationProblem: tracksFixAge ? service.locationProblem(fixAge, at: clock.now) : nil)
-        return rounded
+            shown, locationProblem: tracksFixAge ? service.locationProblem(fixAge, at: clock.now) : nil)
+        return shown.rounded
     }
 
     /// Fetch `id` ended: tells the machine and publishes the result unless it was superseded.

@@ -16,8 +16,9 @@ import WundercastConfiguration
 /// - `authorizedWhenInUse`: they are read only while a `watch` reader is connected
 ///   (``setWatchers(_:)``); with none, a `now` (``requestRefresh(from:)``) takes one current
 ///   fix (`take(1)`), as often as ``ReaderSessionLimit`` allows.
-/// - `denied`: the GPS is never opened; the fallback place is used, or the state says why
-///   there is no location.
+/// - `denied`: the GPS is never opened; the fallback place is used — shown with the status, in
+///   one change, with the weather shown when that stands for it — or the state says why there
+///   is no location.
 /// - `notDetermined`: nothing is fetched until the status changes.
 ///
 /// Switching is structural (``forEachLatest(_:_:)``): a new status cancels the work of the
@@ -210,13 +211,14 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
     }
 
     private func serve(_ status: AuthorizationStatus) async {
-        let fallback: Coordinate? =
-            status == .denied ? settings.fallback?.coordinate : nil
-        // No session runs now (the previous status's has ended): the parked fix age is current.
+        let fallback: Position? = status == .denied ? fallbackPosition : nil
+        // No session runs now (the previous status's has ended): the parked fix age is current,
+        // and the machine says whether the fallback place needs a fetch or its weather stands.
         let parked = fixAge.withLock { $0 }
         store.beginStatus(
             status, gate: fallback == nil ? Self.closedGate(status, settings.fallback) : nil,
-            locationProblem: status.allows(source: .gpsd) ? locationProblem(parked, at: clock.now) : nil)
+            locationProblem: status.allows(source: .gpsd) ? locationProblem(parked, at: clock.now) : nil,
+            position: fallback.map { place in shown(place, fetching: machine.withLock { $0.wouldFetch(place) }) })
         switch status {
         case .authorizedAlways:
             await session(tracksFixAge: true) { inbox in await self.follow(into: inbox) }
@@ -233,13 +235,30 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
         case .denied:
             guard let fallback else { return }
             await session(tracksFixAge: false) { inbox in
-                let name: String? = if case .resolved(let name, _) = self.settings.fallback { name } else { nil }
-                inbox.yield(.position(Position(coordinate: fallback, source: .fallback(name: name))))
+                inbox.yield(.position(fallback))
                 await waitUntilCancelled()
             }
         case .notDetermined:
             return
         }
+    }
+
+    /// The `Fallback=` place as a position (with its name when given as one), or `nil` when it
+    /// has no coordinate (none configured, or a name not resolved).
+    var fallbackPosition: Position? {
+        guard let coordinate = settings.fallback?.coordinate else { return nil }
+        let name: String? = if case .resolved(let name, _) = settings.fallback { name } else { nil }
+        return Position(coordinate: coordinate, source: .fallback(name: name))
+    }
+
+    /// `position` as the state shows it: rounded to `Precision=`, received when it says (a fix)
+    /// or now (the fallback place, taken into use).
+    func shown(_ position: Position, fetching: Bool) -> StateStore.Shown {
+        let taken = position.receivedAt == nil
+        return StateStore.Shown(
+            position, rounded: position.coordinate.rounded(toDecimals: settings.precision),
+            receivedAt: position.receivedAt ?? wallClock(),
+            receivedUptime: taken ? uptime?() : position.receivedUptime, fetching: fetching)
     }
 
     /// Why no position can be had under `status`, or `nil` when one can.

@@ -119,10 +119,13 @@ public final class StateStore: Sendable {
 
     /// A new authorization status took effect. `gate`: why no position can be had under it
     /// (denied without a fallback, not decided yet), which hides any position; else `nil`.
-    /// A position from the other kind of source (GPS vs fallback) is dropped.
-    /// `locationProblem`: why the position is not current under the new status, if it is not.
+    /// A position from the other kind of source (GPS vs fallback) is dropped; `position`, when
+    /// given (the fallback place under `denied`), is shown in the same change, so no reader sees
+    /// the new status without it. `locationProblem`: why the position is not current under the
+    /// new status, if it is not.
     public func beginStatus(
-        _ status: AuthorizationStatus, gate: WeatherState.ErrorInfo?, locationProblem: WeatherState.ErrorInfo? = nil
+        _ status: AuthorizationStatus, gate: WeatherState.ErrorInfo?, locationProblem: WeatherState.ErrorInfo? = nil,
+        position: Shown? = nil
     ) {
         change { f in
             f.authorization = status
@@ -133,34 +136,7 @@ public final class StateStore: Sendable {
             if let source = f.restored?.location?.source, gate != nil || !status.allows(source: source) {
                 f.restored?.location = nil
             }
-        }
-    }
-
-    /// A new position is shown, `rounded` to the configured precision. With `fetching`, its
-    /// weather is being fetched or a fetch is scheduled (`fetching` until it arrives; old
-    /// weather is kept); without, the weather shown is for it already (it is within
-    /// `MinDistance` of the last fetched position).
-    /// `locationProblem`: whether the position is current (`nil`) or why not, set in the same change.
-    public func publishPosition(
-        _ position: Position, rounded: Coordinate, receivedAt: Date, receivedUptime: Duration? = nil,
-        fetching: Bool = true, locationProblem: WeatherState.ErrorInfo? = nil
-    ) {
-        change { f in
-            var location = WeatherState.Location(
-                latitude: rounded.latitude, longitude: rounded.longitude, source: .gpsd, receivedAt: receivedAt)
-            location.receivedUptime = receivedUptime
-            switch position.source {
-            case .gps(let fix):
-                location.mode = fix.mode.rawValue
-                location.time = fix.time
-                location.eph = fix.horizontalError
-            case .fallback(let name):
-                location.source = .fallback
-                location.name = name
-            }
-            f.location = location
-            f.fetching = fetching
-            f.locationProblem = locationProblem
+            if let position, gate == nil { f.show(position) }
         }
     }
 

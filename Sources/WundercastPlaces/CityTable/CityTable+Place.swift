@@ -11,31 +11,71 @@ extension CityTable {
     }
 
     func nearestIndex(to coordinate: Coordinate) -> Int? {
-        NearestCityIndex.nearest(to: NearestCityIndex.point(coordinate), count: count) {
-            NearestCityIndex.point(latitude: latitudes[$0], longitude: longitudes[$0])
-        }
+        NearestCityIndex.nearest(to: NearestCityIndex.point(coordinate), count: count, pointAt: point(at:))
     }
 
     /// The state's place for a position: the nearest city (``nearest(to:)``) with its region,
     /// ISO country code and time zone, the `distance` in metres from the city to `coordinate`
     /// and the 8-point compass `bearing` from the city to `coordinate` (`N`, `NE`, … `NW`).
     ///
-    /// - Parameter wholeKilometres: round the distance to a multiple of 1000 m (half up), for
-    ///   a public reader whose `coordinate` was already rounded to the public precision.
     /// - Returns: nil only for an empty table. `bearing` is nil when the position is within
-    ///   ``sameSpotDistance`` (500 m) of the city: there "at Regensburg" says more than a
-    ///   direction, and with `wholeKilometres` the distance is then 0.
-    public func place(near coordinate: Coordinate, wholeKilometres: Bool) -> WeatherState.Place? {
+    ///   ``sameSpotDistance`` (500 m) of the city: there "at Regensburg" says more than a direction.
+    public func place(near coordinate: Coordinate) -> WeatherState.Place? {
         guard let index = nearestIndex(to: coordinate) else { return nil }
         let city = city(at: index)
         let metres = city.coordinate.distance(to: coordinate)
         var place = city.place
-        place.distance =
-            wholeKilometres ? Int((metres / 1000).rounded(.toNearestOrAwayFromZero)) * 1000 : Int(metres.rounded())
+        place.distance = Int(metres.rounded())
         place.bearing =
             metres < Self.sameSpotDistance ? nil : CompassPoint(from: city.coordinate, to: coordinate).rawValue
         return place
     }
+
+    /// The place named to a reader who sees positions only to `decimals` decimals (a public
+    /// reader at `PublicPrecision=`), for `cell`, a position already rounded to them: the most
+    /// populous city within half a cell of it (½·10⁻ᵈᵉᶜⁱᵐᵃˡˢ degrees in latitude and in
+    /// longitude: the cities whose own position rounds to `cell`, and those on its edges), else the city nearest to
+    /// `cell`. Name, region, country and time zone only: a distance or bearing from a rounded
+    /// position would claim a precision it does not have, and one from the precise position
+    /// would tell more than the cell.
+    ///
+    /// In central Munich (48.137,11.575, cell 48.1,11.6 at 1 decimal) it is Munich, though the
+    /// city nearest to the cell's centre is Unterhaching. Nil only for an empty table.
+    public func place(inCell cell: Coordinate, decimals: Int) -> WeatherState.Place? {
+        let half = 0.5 / (0..<max(0, decimals)).reduce(1.0) { scale, _ in scale * 10 }
+        // Every point of the cell is within `half` of its centre along the meridian and
+        // `half·cos(latitude)` along the parallel: within 2·half degrees of arc in all.
+        let arc = min(Double.pi, 2 * half * .pi / 180)
+        let target = NearestCityIndex.point(cell)
+        var best: (index: Int, population: Int32, squared: Double)?
+        NearestCityIndex.within(chord: 2 * sin(arc / 2), of: target, count: count, pointAt: point(at:)) { index in
+            let city = coordinate(at: index)
+            let dLongitude = abs(city.longitude - cell.longitude)
+            guard abs(city.latitude - cell.latitude) <= half + Self.cellSlack,
+                min(dLongitude, 360 - dLongitude) <= half + Self.cellSlack
+            else { return }
+            let d = point(at: index) - target
+            let candidate = (index: index, population: populations[index], squared: (d * d).sum())
+            // The most populous; of two as populous, the nearer.
+            if let chosen = best,
+                chosen.population > candidate.population
+                    || (chosen.population == candidate.population && chosen.squared <= candidate.squared)
+            {
+                return
+            }
+            best = candidate
+        }
+        guard let index = best?.index ?? nearestIndex(to: cell) else { return nil }
+        return city(at: index).place
+    }
+
+    /// Where city `index` is on the unit sphere (``NearestCityIndex``).
+    func point(at index: Int) -> SIMD3<Double> {
+        NearestCityIndex.point(latitude: latitudes[index], longitude: longitudes[index])
+    }
+
+    /// Slack on a cell's edges for binary fractions (a city exactly on the edge is in the cell).
+    static let cellSlack = 1e-9
 
     /// Below this distance in metres from the city a place has no bearing.
     public static let sameSpotDistance = 500.0

@@ -12,15 +12,35 @@ extension CityTable {
     /// Scans the names (about 0.3 MB) once per call, without allocating per city: about a
     /// millisecond in a release build. Empty for an empty query or `limit` < 1.
     public func search(_ query: String, limit: Int) -> [City] {
-        var found = matches(PlaceQuery(query), limit: limit)
-        if found.isEmpty && query.utf8.contains(UInt8(ascii: ",")) {
-            found = matches(PlaceQuery(name: NameFolding.fold(query)), limit: limit)
-        }
-        return found.map(city(at:))
+        ranked(query, limit: limit).found.map { city(at: $0.index) }
     }
 
-    /// Indexes of the best `limit` matches, best first.
-    func matches(_ query: PlaceQuery, limit: Int) -> [Int] {
+    /// The best city for `query` (``search(_:limit:)``'s first) and, when its name is the query's
+    /// whole name, the other cities of that name that every qualifier matches too, best first (a
+    /// region match before a country's, then the most populous), at most `limit`: for
+    /// `Springfield` the one in Missouri and seven others; for `Springfield, IL` Illinois's
+    /// alone. Nil when nothing matches.
+    public func match(_ query: String, alternatives limit: Int) -> (city: City, alternatives: [City])? {
+        let (form, found) = ranked(query, limit: 1)
+        guard let best = found.first else { return nil }
+        guard best.key.name == 0 else { return (city(at: best.index), []) }
+        let others = matches(form, limit: max(0, limit) + 1, wholeName: true).filter { $0.index != best.index }
+        return (city(at: best.index), others.prefix(max(0, limit)).map { city(at: $0.index) })
+    }
+
+    /// The best `limit` matches of `query`, and the form of the query that found them: with its
+    /// qualifiers, else (nothing found, and a comma in it) the whole text as one name.
+    private func ranked(_ query: String, limit: Int) -> (form: PlaceQuery, found: [(key: SearchKey, index: Int)]) {
+        let qualified = PlaceQuery(query)
+        let found = matches(qualified, limit: limit)
+        guard found.isEmpty && query.utf8.contains(UInt8(ascii: ",")) else { return (qualified, found) }
+        let whole = PlaceQuery(name: NameFolding.fold(query))
+        return (whole, matches(whole, limit: limit))
+    }
+
+    /// The best `limit` matches with their keys, best first; with `wholeName`, only cities whose
+    /// whole name is the query's.
+    func matches(_ query: PlaceQuery, limit: Int, wholeName: Bool = false) -> [(key: SearchKey, index: Int)] {
         guard limit > 0, !query.name.isEmpty else { return [] }
         let regionRanks = qualifierRanks(query)
         var best: [(key: SearchKey, index: Int)] = []
@@ -37,7 +57,7 @@ extension CityTable {
                     isFolded
                     ? Self.nameRank(wanted, foldedNames[foldedIndex], lowercasing: false)
                     : Self.nameRank(wanted, names[index], lowercasing: true)
-                guard let rank else { continue }
+                guard let rank, !wholeName || rank == 0 else { continue }
                 let key = SearchKey(qualifier: qualifier, name: rank, population: populations[index], index: index)
                 if best.count == limit {
                     guard key < best[limit - 1].key else { continue }
@@ -47,7 +67,7 @@ extension CityTable {
                 best.insert((key, index), at: at)
             }
         }
-        return best.map(\.index)
+        return best
     }
 
     /// The qualifier rank of every interned region (with its country) for `query`; `.max` when

@@ -96,4 +96,24 @@ enum NearestCityIndex {
         visit(0, count, 0)
         return best?.index
     }
+
+    /// Calls `body` with the index (in tree order) of every city among `count` whose point is
+    /// at most `chord` (straight-line distance on the unit sphere) from `target`; the subtrees
+    /// the splitting planes rule out are not visited.
+    static func within(
+        chord: Double, of target: SIMD3<Double>, count: Int, pointAt: (Int) -> SIMD3<Double>, _ body: (Int) -> Void
+    ) {
+        let limit = chord * chord
+        func visit(_ lo: Int, _ hi: Int, _ depth: Int) {
+            guard lo < hi else { return }
+            let mid = (lo + hi) / 2
+            let p = pointAt(mid)
+            let d = p - target
+            if (d * d).sum() <= limit { body(mid) }
+            let offset = target[depth % 3] - p[depth % 3]
+            if offset <= 0 || offset * offset <= limit { visit(lo, mid, depth + 1) }
+            if offset >= 0 || offset * offset <= limit { visit(mid + 1, hi, depth + 1) }
+        }
+        visit(0, count, 0)
+    }
 }

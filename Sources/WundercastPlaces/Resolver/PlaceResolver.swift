@@ -20,7 +20,7 @@ public actor PlaceResolver {
     public let cacheLimit: Int
     private let table: (any CitySource)?
     private let geocoder: (any PlaceGeocoder)?
-    private var cache: [String: (result: Result<City, PlaceError>, used: UInt64)] = [:]
+    private var cache: [String: (result: Result<PlaceMatch, PlaceError>, used: UInt64)] = [:]
     private var clock: UInt64 = 0
     /// The table's ``CitySource/generation`` the cached answers were found with.
     private var cachedGeneration: UInt64 = 0
@@ -60,6 +60,11 @@ public actor PlaceResolver {
     ///   empty name, and when there is no geocoder), ``PlaceError/geocodingUnavailable(name:reason:)``
     ///   when the table does not know it and the online lookup failed.
     public func resolve(_ query: String) async throws(PlaceError) -> City {
+        try await match(query).city
+    }
+
+    /// As ``resolve(_:)``, with the other places the name matches as well (``PlaceMatch``).
+    public func match(_ query: String) async throws(PlaceError) -> PlaceMatch {
         let name = UntrustedText.sanitized(query)
         let key = NameFolding.folded(name)
         clock += 1
@@ -71,19 +76,26 @@ public actor PlaceResolver {
             cache[key]?.used = clock
             return try cached.result.get()
         }
-        let result: Result<City, PlaceError>
-        let offline: City?? = key.isEmpty ? .some(nil) : table?.withTable { $0.search(name, limit: 1).first }
+        let result: Result<PlaceMatch, PlaceError>
+        let offline: PlaceMatch?? =
+            key.isEmpty
+            ? .some(nil)
+            : table?.withTable { table in
+                table.match(name, alternatives: PlaceMatch.limit).map {
+                    PlaceMatch(city: $0.city, alternatives: $0.alternatives)
+                }
+            }
         if key.isEmpty {
             result = .failure(.noSuchPlace(name: name))
         } else if table != nil, offline == nil {
             throw .tableUnavailable(name: name)  // not cached, not sent online
-        } else if let city = offline ?? nil {
-            result = .success(city)
+        } else if let found = offline ?? nil {
+            result = .success(found)
         } else if let geocoder {
             do throws(PlaceError) {
                 let cities = try await online(name, geocoder)
                 guard let first = cities.first else { throw .noSuchPlace(name: name) }
-                result = .success(first)
+                result = .success(PlaceMatch(online: first, among: cities.dropFirst()))
             } catch .geocodingUnavailable(let name, let reason) {
                 throw .geocodingUnavailable(name: name, reason: reason)  // not cached: try again next time
             } catch {
@@ -131,7 +143,7 @@ public actor PlaceResolver {
         }
     }
 
-    private func remember(_ key: String, _ result: Result<City, PlaceError>) {
+    private func remember(_ key: String, _ result: Result<PlaceMatch, PlaceError>) {
         if cache.count >= cacheLimit, cache[key] == nil,
             let oldest = cache.min(by: { $0.value.used < $1.value.used })?.key
         {

@@ -3,13 +3,18 @@
 #   make test   install what it needs, build with warnings as errors, run every test
 SHELL := /bin/bash
 SWIFT ?= swift
-DEBIAN_PACKAGES := libgps-dev libcurl4-openssl-dev libsystemd-dev libgeonames-dev libmosquitto-dev libnova-dev zlib1g-dev gpsd gpsd-clients python3-gps socat systemd
+DEBIAN_PACKAGES := libgps-dev libcurl4-openssl-dev libsystemd-dev libgeonames-dev libmosquitto-dev libnova-dev zlib1g-dev gpsd gpsd-clients python3-gps socat systemd gettext
 # Only for `make test`: the real status bars the snippets in etc/ are tested in (waybar in a headless
-# sway read back by OCR, polybar under Xvfb, i3blocks), the man page checker and the shells of the
-# completions, and a real MQTT broker with its clients (mosquitto, mosquitto_sub) for the fleet tests.
+# sway read back by OCR, polybar under Xvfb, i3blocks), the emoji font the snippets draw the icon in
+# (its colour is looked for on screen), the man page checker and the shells of the completions, and a
+# real MQTT broker with its clients (mosquitto, mosquitto_sub) for the fleet tests.
+# `locales` gives localedef, which makes the locales wundercastctl's language tests run in (TEST_LOCALES).
 # Neither `make demo` nor `make install` needs them.
-TEST_PACKAGES := i3blocks waybar sway grim tesseract-ocr tesseract-ocr-eng fonts-dejavu-core polybar xvfb netpbm \
-  groff-base man-db fish zsh mosquitto mosquitto-clients python3-jinja2
+TEST_PACKAGES := i3blocks waybar sway grim tesseract-ocr tesseract-ocr-eng fonts-dejavu-core fonts-noto-color-emoji \
+  polybar xvfb netpbm groff-base man-db fish zsh mosquitto mosquitto-clients python3-jinja2 locales
+# The locales the language and clock tests use (a fresh Debian has only C, C.utf8 and POSIX): one per
+# language of po/, en_US (12-hour clock) and en_GB (24-hour English). Made once with localedef.
+TEST_LOCALES := de_DE fr_FR es_ES it_IT nl_NL nb_NO sv_SE pl_PL en_US en_GB
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO_SECONDS ?= 120
 # Release builds as installed: the Swift runtime linked in, optimised for size (fewer code pages
@@ -28,7 +33,7 @@ DESTDIR ?=
 SYSCONFDIR ?= /etc
 
 .PHONY: demo test print-test-width deps test-deps build cities bench release install install-files install-data uninstall \
-  check-install format check-format clean faults faults-full
+  check-install format check-format clean faults faults-full locales pot po-update
 
 # The city table (place names on the machine), written from libgeonames by wundercast-cities at
 # build time: the daemon reads this file and never links libgeonames/GLib. Rewritten only when
@@ -50,6 +55,28 @@ deps:
 
 test-deps:
 	$(call apt_install,$(DEBIAN_PACKAGES) $(TEST_PACKAGES))
+	@for l in $(TEST_LOCALES); do \
+	  locale -a | grep -qx "$$l.utf8" || { echo "localedef $$l.UTF-8"; $(SUDO) localedef -i $$l -f UTF-8 $$l.UTF-8; }; \
+	done
+
+# wundercastctl's message catalogues (README "Language and clock"): po/<lang>.po compiled by msgfmt
+# into $(LOCALE_DIR)/<lang>/LC_MESSAGES/wundercast.mo, which `make install` puts in
+# $(PREFIX)/share/locale. The template po/wundercast.pot is written from the sources by po/extract.py
+# (`make pot`: xgettext cannot read Swift); `make po-update` merges it into every po/<lang>.po.
+LOCALE_DIR := .build/locale
+CATALOGS := $(patsubst po/%.po,$(LOCALE_DIR)/%/LC_MESSAGES/wundercast.mo,$(wildcard po/*.po))
+
+locales: $(CATALOGS)
+
+$(LOCALE_DIR)/%/LC_MESSAGES/wundercast.mo: po/%.po
+	@mkdir -p $(dir $@)
+	msgfmt --check -o $@ $<
+
+pot:
+	python3 po/extract.py > po/wundercast.pot.tmp && mv po/wundercast.pot.tmp po/wundercast.pot
+
+po-update: pot
+	@for po in po/*.po; do msgmerge --quiet --update --backup=none --no-wrap --no-fuzzy-matching $$po po/wundercast.pot; done
 
 build: deps cities
 	$(SWIFT) build -Xswiftc -warnings-as-errors
@@ -106,17 +133,18 @@ bench: deps cities
 # journal catalog, the city table, the sample configuration (kept if one exists) and install-data,
 # each where systemd and the tools look for PREFIX=/usr/local (default) or /usr: see
 # systemd/install.sh, which also writes the manifest `make uninstall` follows.
-install: deps cities install-data release
+install: deps cities install-data release locales
 	@$(MAKE) --no-print-directory install-files
 	@echo "installed; now: systemd-sysusers && journalctl --update-catalog && systemctl daemon-reload && systemctl enable --now wundercast.socket"
 
 release: deps cities
 	$(SWIFT) build $(RELEASE) -Xswiftc -warnings-as-errors
 
-# install without building: the release binaries in .build/release must exist (`make release`).
-install-files:
+# install without building: the release binaries in .build/release must exist (`make release`); the
+# message catalogues are compiled here when missing (msgfmt).
+install-files: locales
 	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" SYSCONFDIR="$(SYSCONFDIR)" \
-	  bash systemd/install.sh install .build/release $(CITIES)
+	  bash systemd/install.sh install .build/release $(CITIES) $(LOCALE_DIR)
 
 # What needs no build: the docs, the man pages (man/NAME.SECTION), the shell completions, and every
 # file of etc/ (the bar snippets and the sample configuration) as examples ready to paste.

@@ -35,6 +35,11 @@ let package = Package(
         .systemLibrary(name: "CEpoll"),
         // glibc's <sys/timex.h> (adjtimex, asked read-only: is the clock synchronised); header only.
         .systemLibrary(name: "CTimex"),
+        // glibc's <sys/prctl.h>: PR_SET_PDEATHSIG through a typed wrapper (prctl is variadic); header only.
+        .systemLibrary(name: "CPrctl"),
+        // glibc's gettext <libintl.h> (not in Swift's Glibc module) and the locale queries
+        // (<locale.h>, <langinfo.h>) of wundercastctl's language and clock; header only.
+        .systemLibrary(name: "CIntl"),
 
         // The daemon's logic in eight pure Swift modules, one concern each (docs/ARCHITECTURE.md): no
         // system calls, sockets or files (libm only); each may import only what it depends on here.
@@ -73,7 +78,7 @@ let package = Package(
             name: "WundercastFleet", dependencies: ["WundercastSupport", "WundercastModel", "WundercastProtocol"]),
 
         // Sockets, files, signals, the environment: the one syscall wrapper and its users.
-        .target(name: "WundercastPOSIX", dependencies: ["CSignalfd", "CEpoll", "CTimex"]),
+        .target(name: "WundercastPOSIX", dependencies: ["CSignalfd", "CEpoll", "CTimex", "CPrctl", "CIntl"]),
 
         // Adapters.
         .target(
@@ -121,11 +126,13 @@ let package = Package(
         // zlib (zlib1g-dev, which libgeonames-dev's GLib headers need too): the in-process fixture
         // HTTP server gzips its bodies as the providers do. Test support only.
         .systemLibrary(name: "CZlib", path: "Tests/CZlib", pkgConfig: "zlib"),
+        // glibc's <sys/pidfd.h>: tests wait for the end of a process that is not their child.
+        .systemLibrary(name: "CPidfd", path: "Tests/CPidfd"),
         .target(
             name: "WundercastTestSupport",
             dependencies: [
                 "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastProtocol", "WundercastPlaces",
-                "WundercastPipeline", "WundercastPOSIX", "CZlib",
+                "WundercastPipeline", "WundercastPOSIX", "CZlib", "CPidfd",
             ],
             path: "Tests/WundercastTestSupport"),
         // The test support's own promises: every wait ends (deadline, cancellation), the

@@ -2,7 +2,9 @@
 # `make install` / `make uninstall` (Makefile): lays out an installation under
 # $DESTDIR$PREFIX and /etc, and takes away exactly what it laid out.
 #
-#   install.sh install BINDIR CITIES     BINDIR: the release build's bin path; CITIES: cities.bin
+#   install.sh install BINDIR CITIES [LOCALEDIR]
+#                                        BINDIR: the release build's bin path; CITIES: cities.bin;
+#                                        LOCALEDIR: the compiled catalogues (make locales)
 #   install.sh install-data              what needs no build (make install-data)
 #   install.sh uninstall
 #
@@ -16,6 +18,8 @@
 #   $PREFIX/lib/sysusers.d/wundercast.conf
 #   $PREFIX/lib/systemd/catalog/wundercast.catalog
 #   $PREFIX/share/wundercast/cities.bin
+#   $PREFIX/share/locale/<lang>/LC_MESSAGES/wundercast.mo   wundercastctl's messages (found from
+#                                                           the binary: <bin>/../share/locale)
 #   $SYSCONFDIR/wundercast/wundercast.conf           the sample, only if none exists
 #   install-data: $PREFIX/share/man/manN/*, the bash, zsh and fish completions,
 #   $PREFIX/share/doc/wundercast/{README.md,PROTOCOL.md,examples/…} (every file of etc/)
@@ -102,7 +106,7 @@ install_data() {
 }
 
 install_all() {
-  local bin=$1 cities=$2
+  local bin=$1 cities=$2 locales=${3:-} catalog
   load_manifest
   put 0755 "$bin/wundercastd" "$PREFIX/bin/wundercastd" strip
   put 0755 "$bin/wundercastctl" "$PREFIX/bin/wundercastctl" strip
@@ -113,6 +117,11 @@ install_all() {
   put 0644 systemd/wundercast.sysusers "$PREFIX/lib/sysusers.d/wundercast.conf" prefix
   put 0644 systemd/wundercast.catalog "$PREFIX/lib/systemd/catalog/wundercast.catalog" prefix
   put 0644 "$cities" "$PREFIX/share/wundercast/cities.bin"
+  if [ -n "$locales" ]; then
+    while read -r catalog; do
+      put 0644 "$locales/$catalog" "$PREFIX/share/locale/$catalog"
+    done < <(cd "$locales" && find . -name wundercast.mo | sed 's|^\./||' | sort)
+  fi
   local conf="$SYSCONFDIR/wundercast/wundercast.conf"
   if [ ! -e "$root$conf" ]; then
     make_parents "$conf"
@@ -157,11 +166,11 @@ uninstall_all() {
 }
 
 case ${1:-} in
-  install) install_all "$2" "$3" ;;
+  install) install_all "$2" "$3" "${4:-}" ;;
   install-data) install_data ;;
   uninstall) uninstall_all ;;
   *)
-    echo "usage: $0 install BINDIR CITIES | install-data | uninstall" >&2
+    echo "usage: $0 install BINDIR CITIES [LOCALEDIR] | install-data | uninstall" >&2
     exit 2
     ;;
 esac

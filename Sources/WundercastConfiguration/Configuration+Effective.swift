@@ -74,7 +74,7 @@ extension Configuration {
         "Weather.Timeout": { TimeSpan.format($0.weather.timeout) },
         "Weather.Cell": { $0.weather.cell.rawValue },
         "Weather.APIKeyFile": { $0.weather.apiKeyFile ?? "" },
-        "Weather.Language": { $0.weather.language },
+        "Weather.Language": { $0.weather.language ?? "" },
         "Socket.Path": { $0.socket.path },
         "Socket.Mode": { c in
             let octal = String(c.socket.mode, radix: 8)

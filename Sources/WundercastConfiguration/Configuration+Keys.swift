@@ -109,6 +109,8 @@ extension Configuration {
                 },
                 Key(name: "APIKeyFile") { (c, v) throws(InvalidValue) in c.weather.apiKeyFile = try parseKeyFile(v) },
                 Key(name: "Language") { (c, v) throws(InvalidValue) in
+                    // Empty: back to none (readers name the condition in their own language).
+                    guard !v.isEmpty else { return c.weather.language = nil }
                     guard let code = OpenWeatherMapLanguage(v) else {
                         throw InvalidValue(
                             "is not a language code of OpenWeatherMap (examples: en, de, fr, pt_br, zh_cn; see wundercast.conf(5))"

@@ -71,8 +71,10 @@ public struct Configuration: Sendable, Equatable {
         /// (`LoadCredential=`). A key is never written in this file itself.
         public var apiKeyFile: String? = nil
         /// `Language=` language of the provider's condition texts (OpenWeatherMap `lang`), one of
-        /// ``OpenWeatherMapLanguage/codes``, lower case. Default `en`.
-        public var language: String = "en"
+        /// ``OpenWeatherMapLanguage/codes``, lower case. Default none: OpenWeatherMap is asked
+        /// in English (`lang=en`) and readers name the condition in their own language from its
+        /// id; set, its texts are shown as they come (`weather.conditionLanguage`).
+        public var language: String? = nil
         public init() {}
 
         /// The base URL requests go to: `URL=`, else the provider's own.

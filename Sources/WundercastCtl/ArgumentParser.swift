@@ -24,6 +24,7 @@ public enum ArgumentParser {
         var clientVersion = false
         var templateText: String? = nil
         var shortTemplateText: String? = nil
+        var iconFontText: String? = nil
 
         func value(_ option: String, _ inline: String?) throws(UsageError) -> String {
             if let inline { return inline }
@@ -77,6 +78,8 @@ public enum ArgumentParser {
                     throw UsageError("unknown icon set '\(shown(text))' (known: emoji, nerd, weather-icons)")
                 }
                 options.icons = icons
+            case .iconFont:
+                iconFontText = try value(name, inline)
             case .timeout:
                 let text = try value(name, inline)
                 guard let span = TimeSpan.parse(text), span > .zero, span <= .seconds(3600) else {
@@ -106,6 +109,13 @@ public enum ArgumentParser {
         if options.shortTemplate != nil, !options.format.hasShortText {
             let formats = OutputFormat.allCases.filter(\.hasShortText).map(\.rawValue).joined(separator: ", ")
             throw UsageError("--short-template is for the formats with a short text (\(formats))")
+        }
+        if let iconFontText {
+            do {
+                options.iconFont = try IconFont.parse(iconFontText, for: options.format)
+            } catch {
+                throw UsageError(error.message)
+            }
         }
         if help || words.first == "help" {
             options.action = .help

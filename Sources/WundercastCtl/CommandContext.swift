@@ -1,15 +1,19 @@
 import WundercastFormats
 import WundercastPOSIX
 
-/// What every command needs: the parsed invocation, the socket path, and the shared steps
-/// (one request and its answer; reporting a failure in the chosen format).
+/// What every command needs: the parsed invocation, the socket path, the reader's locale, and
+/// the shared steps (one request and its answer; reporting a failure in the chosen format).
 struct CommandContext {
     let invocation: Invocation
     let path: String
+    /// The reader's language, clock and decimal separator (``UserLocale/current()``), for every
+    /// human text the command writes.
+    let locale: UserLocale
 
-    init(_ invocation: Invocation) {
+    init(_ invocation: Invocation, locale: UserLocale) {
         self.invocation = invocation
         self.path = invocation.socketPath ?? Self.defaultSocketPath()
+        self.locale = locale
     }
 
     var format: OutputFormat { invocation.format }
@@ -64,10 +68,14 @@ struct CommandContext {
     func fail(_ error: CtlError, preamble: Bool = true) -> Int32 {
         report(error.message)
         guard format.isBar else { return 1 }
-        let item = BarItem.unavailable(error.barKind, reason: error.message)
-        Output.write(
-            (preamble ? format.preamble : "") + (format.bar(item, hidden: invocation.hideOffline, colors: colors) ?? "")
-        )
+        Output.write((preamble ? format.preamble : "") + unavailableLine(error))
         return 0
+    }
+
+    /// The bar's offline or error line for `error` (its empty form with `--hide-offline`);
+    /// empty in plain and json.
+    func unavailableLine(_ error: CtlError) -> String {
+        let item = BarItem.unavailable(error.barKind, reason: error.message, locale: locale)
+        return format.bar(item, hidden: invocation.hideOffline, colors: colors, iconFont: invocation.iconFont) ?? ""
     }
 }

@@ -1,3 +1,4 @@
+import WundercastFormats
 import WundercastPOSIX
 import WundercastSupport
 
@@ -22,9 +23,9 @@ public enum Ctl {
             Output.write("wundercastctl \(Wundercast.version)\n")
             return 0
         case .alerts:
-            return InfoCommands.alerts(CommandContext(invocation))
+            return InfoCommands.alerts(CommandContext(invocation, locale: readersLocale(invocation)))
         case .request(let request, let line):
-            let context = CommandContext(invocation)
+            let context = CommandContext(invocation, locale: readersLocale(invocation))
             switch request {
             case .now: return WeatherCommand.run(context, line: line, isNow: true)
             case .weather: return WeatherCommand.run(context, line: line, isNow: false)
@@ -39,5 +40,11 @@ public enum Ctl {
                 return 0
             }
         }
+    }
+
+    /// The reader's locale (``UserLocale/current()``), read once; `--format json` writes no
+    /// human text and does not read it.
+    static func readersLocale(_ invocation: Invocation) -> UserLocale {
+        invocation.format == .json ? .english : .current()
     }
 }

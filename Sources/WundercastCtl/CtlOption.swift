@@ -8,6 +8,7 @@ enum CtlOption: String, CaseIterable, Sendable {
     case template
     case shortTemplate = "short-template"
     case icons
+    case iconFont = "icon-font"
     case timeout
     case hideOffline = "hide-offline"
     case colors
@@ -28,7 +29,7 @@ enum CtlOption: String, CaseIterable, Sendable {
         case .icons: "i"
         case .help: "h"
         case .version: "V"
-        case .shortTemplate, .timeout, .hideOffline, .colors, .log: nil
+        case .shortTemplate, .iconFont, .timeout, .hideOffline, .colors, .log: nil
         }
     }
 

@@ -14,7 +14,7 @@ enum InfoCommands {
     /// `around [PLACE|LAT,LON] [STEP]`: the 3×3 grid (``AroundFormat``).
     static func around(_ context: CommandContext, line: String) -> Int32 {
         answer(context, line, as: SocketProtocol.AroundResponse.self, expected: "AROUND") {
-            AroundFormat.text($0, icons: context.invocation.icons)
+            AroundFormat.text($0, icons: context.invocation.icons, locale: context.locale)
         }
     }
 
@@ -32,7 +32,7 @@ enum InfoCommands {
                 let member = state.alerts.flatMap { try? encoder.encode($0) } ?? Data("null".utf8)
                 Output.write(RawJSONLine.text(member) + "\n")
             } else {
-                Output.write(AlertsFormat.text(state.alerts, now: Date()))
+                Output.write(AlertsFormat.text(state.alerts, now: Date(), locale: context.locale))
             }
             return 0
         } catch {
@@ -43,7 +43,7 @@ enum InfoCommands {
     /// `status`: several human lines (``StatusFormat``).
     static func status(_ context: CommandContext, line: String) -> Int32 {
         answer(context, line, as: SocketProtocol.StatusResponse.self, expected: "STATUS") {
-            StatusFormat.text($0, now: Date())
+            StatusFormat.text($0, now: Date(), locale: context.locale)
         }
     }
 
@@ -59,7 +59,8 @@ enum InfoCommands {
                 throw CtlError.refused(code: probe.code ?? "unknown", message: probe.message ?? "no message")
             }
             Output.write(
-                context.format == .json ? RawJSONLine.text(answer) + "\n" : "refresh requested\n")
+                context.format == .json
+                    ? RawJSONLine.text(answer) + "\n" : context.locale.tr("refresh requested") + "\n")
             return 0
         } catch let error as CtlError {
             return context.fail(error)
@@ -77,7 +78,7 @@ enum InfoCommands {
     /// `authorize [STATUS]`: `GPS authorization: always`.
     static func authorize(_ context: CommandContext, line: String) -> Int32 {
         answer(context, line, as: SocketProtocol.AuthorizationResponse.self, expected: "AUTHORIZATION") {
-            "GPS authorization: \($0.status.configName)\n"
+            context.locale.tr("GPS authorization: {status}", ["status": $0.status.configName]) + "\n"
         }
     }
 
@@ -90,11 +91,20 @@ enum InfoCommands {
             Output.write(
                 context.format == .json
                     ? RawJSONLine.text(answer) + "\n"
-                    : "wundercastctl \(Wundercast.version), wundercastd \(UntrustedText.sanitized(value.release, limit: 40)) (protocol \(value.proto))\n"
+                    : "wundercastctl \(Wundercast.version), "
+                        + context.locale.tr(
+                            "wundercastd {release} (protocol {protocol})",
+                            [
+                                "release": UntrustedText.sanitized(value.release, limit: 40),
+                                "protocol": String(value.proto),
+                            ])
+                        + "\n"
             )
             return 0
         } catch {
-            if context.format != .json { Output.write("wundercastctl \(Wundercast.version), wundercastd unknown\n") }
+            if context.format != .json {
+                Output.write("wundercastctl \(Wundercast.version), " + context.locale.tr("wundercastd unknown") + "\n")
+            }
             return context.fail(error)
         }
     }

@@ -28,6 +28,9 @@ public struct Invocation: Sendable, Equatable {
     public var shortTemplate: Template?
     /// `--icons` (default `emoji`).
     public var icons: IconSet = .emoji
+    /// `--icon-font FONT`, checked against the format (``IconFont/parse(_:for:)``); `nil`: the
+    /// icon in the text's font.
+    public var iconFont: IconFont?
     /// `--timeout SPAN`; `nil`: ``defaultTimeout``.
     public var timeout: Duration?
     /// `--hide-offline`: the bar's empty form instead of an offline or no-weather line.

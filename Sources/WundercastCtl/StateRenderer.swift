@@ -12,6 +12,8 @@ struct StateRenderer {
     let invocation: Invocation
     /// i3blocks' and i3bar's colours (``CommandContext/colors``).
     var colors: BarColors = .none
+    /// The reader's language, clock and decimal separator (``CommandContext/locale``).
+    var locale: UserLocale = .english
 
     /// The output for one answer, and the bar item it was made from (bar formats).
     func render(_ state: WeatherState, line: [UInt8], now: Date) -> (text: String, item: BarItem?) {
@@ -21,15 +23,20 @@ struct StateRenderer {
             return (RawJSONLine.text(line) + "\n", nil)
         case .plain:
             if let template = invocation.template {
-                return (template.render(Placeholder.values(state, now: now, icons: invocation.icons)) + "\n", nil)
+                return (
+                    template.render(Placeholder.values(state, now: now, icons: invocation.icons, locale: locale))
+                        + "\n",
+                    nil
+                )
             }
-            return (HumanFormat.line(state, now: now) + "\n", nil)
+            return (HumanFormat.line(state, now: now, locale: locale) + "\n", nil)
         default:
             let item = BarItem(
                 state: state, now: now, icons: invocation.icons, template: invocation.template,
-                shortTemplate: invocation.shortTemplate, iconInText: !invocation.format.hasIconMember)
+                shortTemplate: invocation.shortTemplate, iconInText: !invocation.format.hasIconMember, locale: locale)
             let hidden = invocation.hideOffline && !item.hasWeather
-            return (invocation.format.bar(item, hidden: hidden, colors: colors) ?? "", item)
+            let text = invocation.format.bar(item, hidden: hidden, colors: colors, iconFont: invocation.iconFont)
+            return (text ?? "", item)
         }
     }
 }

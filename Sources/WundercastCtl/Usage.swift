@@ -52,6 +52,11 @@ public enum Usage {
                                      else '{icon} {temperature}{unit}'
               -i, --icons SET        emoji (default), nerd (Nerd Font nf-weather-* glyphs),
                                      weather-icons (Erik Flowers' Weather Icons glyphs)
+                  --icon-font FONT   the icon alone in its own font: a font family for
+                                     waybar, i3bar and i3blocks (Pango markup, e.g.
+                                     'Noto Color Emoji'; i3blocks needs markup=pango),
+                                     polybar's font number in %{T…} (2 is font-1);
+                                     all other text stays escaped
                   --timeout SPAN     bound of each call: connecting, sending, each answer
                                      (for watch: connecting and the first answer); default
                                      2s, 15s for weather and around (they may wait on the
@@ -83,7 +88,8 @@ public enum Usage {
                            "short_text":…} for the custom block with json = true; icon:
                            i3status-rust's weather icon, by day or night (weather_sun,
                            weather_moon, …); the texts carry no icon ({icon} is empty)
-              polybar      one line (% doubled); custom/script, tail = true for watch
+              polybar      one line (text cannot open a %{ tag); custom/script,
+                           tail = true for watch
               i3bar        the i3bar/swaybar protocol: {"version":1}, [, then one array
                            of blocks per line
             Bar formats show staleness (text ends in "(stale)", class stale, state Warning).
@@ -96,11 +102,12 @@ public enum Usage {
             daemon-offline) and exit 0; plain and json print the reason on stderr and exit
             with status 1. watch then retries after 1 s, doubling up to 30 s, with an
             offline line in bar formats (a message on stderr in plain and json); it ends
-            when the daemon refuses the request itself (bad argument, not permitted) and
-            as soon as its reader is gone (its output hung up). Between the daemon's lines
-            it shows the last state again when an age would read differently (at most once
-            a minute, or once per every SPAN; never in json). Every text from the daemon
-            is stripped of control characters and bounded before it is printed.
+            when the daemon refuses the request itself (bad argument, not permitted), as
+            soon as its reader is gone (its output hung up) and when the process that
+            started it ends. Between the daemon's lines it shows the last state again when
+            an age would read differently (at most once a minute, or once per every SPAN;
+            never in json). Every text from the daemon is stripped of control characters
+            and bounded before it is printed.
 
             exit status:
               0   the daemon answered (whatever the weather's status); bar formats also when

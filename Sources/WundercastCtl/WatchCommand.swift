@@ -19,7 +19,8 @@ import WundercastSupport
 /// in bar formats, whose bar would show stderr). It ends (status 1, bar formats 0) when the
 /// daemon refuses the request itself (bad argument, unknown request, not permitted), and
 /// (status 0) as soon as its output hangs up — the status bar reading it is gone — whether the
-/// daemon is silent or away. Between the daemon's lines it shows the last state again when its
+/// daemon is silent or away; and (by ``ProcessControl/parentDeathSignal``) when the process that
+/// started it ends. Between the daemon's lines it shows the last state again when its
 /// ages would read differently (``WatchRefresh``).
 enum WatchCommand {
     static let backoff = Backoff(initial: .seconds(1), maximum: .seconds(30))
@@ -34,7 +35,10 @@ enum WatchCommand {
     static let output: Int32 = 1
 
     static func run(_ context: CommandContext, line: String, every: Duration?) -> Int32 {
-        let renderer = StateRenderer(invocation: context.invocation, colors: context.colors)
+        // Besides the hang-up (the primary signal: a bar may start this through a shell that
+        // stays, or a parent that is not the reader), the parent's end is a signal too.
+        guard ProcessControl.hangUpWithParent() else { return 0 }
+        let renderer = StateRenderer(invocation: context.invocation, colors: context.colors, locale: context.locale)
         Output.write(context.format.preamble)
         var attempt = 0
         var outageShown = false
@@ -82,9 +86,7 @@ enum WatchCommand {
                 let delay = backoff.delay(attempt: attempt)
                 context.report("\(error.message); trying again in \(TimeSpan.format(delay))")
                 if context.format.isBar, !outageShown {
-                    let item = BarItem.unavailable(error.barKind, reason: error.message)
-                    Output.write(
-                        context.format.bar(item, hidden: context.invocation.hideOffline, colors: context.colors) ?? "")
+                    Output.write(context.unavailableLine(error))
                     outageShown = true
                 }
                 if ProcessControl.pause(delay, unlessHangUpOf: output) { return 0 }

@@ -14,7 +14,9 @@ enum WeatherCommand {
         do {
             let answer = try context.ask(line)
             let state = try Answer.decode(answer, as: WeatherState.self, expected: "WEATHER")
-            let (text, item) = StateRenderer(invocation: context.invocation, colors: context.colors).render(
+            let (text, item) = StateRenderer(
+                invocation: context.invocation, colors: context.colors, locale: context.locale
+            ).render(
                 state, line: answer, now: Date())
             Output.write(context.format.preamble + text)
             if isNow, context.format == .i3blocks, let item { return I3blocksFormat.exitStatus(item) }

@@ -23,8 +23,8 @@ import WundercastTestSupport
     static let iconSets = IconSet.allCases.map(\.rawValue)
     static let statuses = ["always", "when-in-use", "denied", "ask"]
     static let options = [
-        "--socket", "--format", "--json", "--template", "--short-template", "--icons", "--timeout", "--hide-offline",
-        "--log", "--colors", "--help", "--version",
+        "--socket", "--format", "--json", "--template", "--short-template", "--icons", "--icon-font", "--timeout",
+        "--hide-offline", "--log", "--colors", "--help", "--version",
     ]
     /// The short options and the long ones they stand for (`wundercastctl --help`).
     static let shortOptions = [

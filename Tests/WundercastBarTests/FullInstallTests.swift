@@ -68,6 +68,10 @@ struct FullInstallTests {
             files.append("\(p)/share/man/man\(name.split(separator: ".").last!)/\(name)")
         }
         files += Repository.files(under: "etc").map { "\(p)/share/doc/wundercast/examples/" + $0.dropFirst(4) }
+        // wundercastctl's message catalogues, one per po/<lang>.po.
+        files += Repository.files(under: "po").filter { $0.hasSuffix(".po") }.map {
+            "\(p)/share/locale/\($0.dropFirst(3).dropLast(3))/LC_MESSAGES/wundercast.mo"
+        }
         return files.sorted()
     }
 
@@ -94,6 +98,13 @@ struct FullInstallTests {
             #expect(version.status == 0, "\(name) --version: \(version.stderr)")
             #expect(version.stdout.contains(Wundercast.version), "\(version.stdout)")
         }
+        // The installed wundercastctl finds its catalogues beside it (<bin>/../share/locale): a
+        // German reader gets the offline bar in German (the locale from make test-deps).
+        let offline = try await runProcess(
+            dest.file("usr/local/bin/wundercastctl"),
+            ["--socket", dest.file("none.sock"), "now", "--format", "i3blocks"],
+            environment: ["LANG": "de_DE.UTF-8", "PATH": "/usr/bin:/bin"])
+        #expect(offline.stdout.hasPrefix("⚠ wundercast nicht erreichbar\n"), "\(offline.stdout) \(offline.stderr)")
         // Installed as is: the sample configuration is the repository's.
         #expect(
             try String(contentsOfFile: dest.file("etc/wundercast/wundercast.conf"), encoding: .utf8)

@@ -10,16 +10,22 @@ import Glibc
 /// its bar does, with `WUNDERCAST_SOCKET` pointing at a test daemon (``BarDaemon``), and its
 /// output is checked against what that bar reads (PITFALLS "Status bars").
 @Suite struct SnippetCommandTests {
-    /// Every snippet and its command: each runs our `wundercastctl`, found on `PATH`.
+    /// Every snippet and its command: each runs our `wundercastctl`, found on `PATH`; a `watch`
+    /// through `exec`, so that the bar is its parent (no shell between) and its end sends the
+    /// parent-death signal (`RealBarTests.noWatchOutlivesItsBar`).
     @Test func everySnippetRunsWundercastctl() throws {
         let snippets = [
             try Snippet.waybar(), try Snippet.i3blocks(), try Snippet.polybar(), try Snippet.i3statusRust(),
             try Snippet.swaybar(),
         ]
         for snippet in snippets {
-            #expect(snippet.command.hasPrefix("wundercastctl "), "\(snippet): \(snippet.command)")
+            let streams = snippet.command.hasSuffix(" watch")
+            #expect(
+                snippet.command.hasPrefix(streams ? "exec wundercastctl " : "wundercastctl "),
+                "\(snippet): \(snippet.command)")
             #expect(!snippet.command.contains("--socket"), "\(snippet): the socket comes from the environment")
         }
+        #expect(try Snippet.i3blocks().command.hasSuffix(" now"))
         #expect(FileManager.default.fileExists(atPath: Repository.url(Snippet.waybarStyle).path))
     }
 
@@ -39,6 +45,8 @@ import Glibc
         #expect(
             try Snippet.ini("etc/polybar.ini", section: "module/wundercast", key: "type").command == "custom/script")
         #expect(try Snippet.ini("etc/polybar.ini", section: "module/wundercast", key: "tail").command == "true")
+        // i3blocks hands the text to i3bar as Pango markup: the icon's font (--icon-font).
+        #expect(try Snippet.ini("etc/i3blocks.conf", section: "wundercast", key: "markup").command == "pango")
         #expect(try Snippet.ini("etc/i3status-rust.toml", section: "[block]", key: "block").command == "\"custom\"")
         #expect(try Snippet.ini("etc/i3status-rust.toml", section: "[block]", key: "json").command == "true")
         #expect(try Snippet.ini("etc/i3status-rust.toml", section: "[block]", key: "persistent").command == "true")
@@ -160,8 +168,36 @@ import Glibc
         defer { watch.signalGroup(SIGKILL) }
         let line = "\(object)"
         #expect(object["icon"] is String, "\(line)")
-        // The states of i3status-rust's custom block.
-        #expect(["Idle", "Info", "Good", "Warning", "Critical"].contains(object["state"] as? String ?? ""), "\(line)")
+        #expect(Self.i3statusRustStates.contains(object["state"] as? String ?? ""), "\(line)")
+    }
+
+    /// The icon names of i3status-rust's icon sets (its `files/icons/*.toml`, e.g.
+    /// `awesome6.toml`: the `weather_*` keys) and the states of its custom block (docs.rs,
+    /// `blocks::custom`): what its `json = true` lines may name.
+    static let i3statusRustIcons: Set = [
+        "weather_clouds", "weather_clouds_night", "weather_default", "weather_fog", "weather_fog_night", "weather_moon",
+        "weather_rain", "weather_rain_night", "weather_snow", "weather_sun", "weather_thunder", "weather_thunder_night",
+    ]
+    static let i3statusRustStates: Set = ["Idle", "Info", "Good", "Warning", "Critical"]
+
+    /// i3status-rust is not packaged by Debian 12: its snippet's command, with the daemon down,
+    /// gives one line in i3status-rust's own names — a documented icon, `Critical` — and nothing
+    /// on stderr.
+    @Test func i3statusRustSaysTheDaemonIsDownInItsOwnNames() async throws {
+        let snippet = try Snippet.i3statusRust()
+        let dir = try ScratchDirectory()
+        defer { dir.remove() }
+        let watch = try startSnippet(
+            snippet.command, environment: BarDaemon.environment(socket: dir.file("absent.sock")))
+        defer { watch.signalGroup(SIGKILL) }
+        let line = try await watch.output.waitFor("a JSON line", timeout: .seconds(15)) { jsonObject($0) != nil }
+        let object = try #require(jsonObject(line))
+        #expect(Self.i3statusRustIcons.contains(object["icon"] as? String ?? ""), "\(line)")
+        #expect(object["state"] as? String == "Critical", "\(line)")
+        #expect((object["text"] as? String)?.contains("offline") == true, "\(line)")
+        #expect(Set(object.keys).isSubset(of: ["icon", "state", "text", "short_text"]), "\(line)")
+        #expect(watch.isRunning, "it waits for the daemon")
+        #expect(watch.errorOutput.text.isEmpty, "\(watch.errorOutput.text)")
     }
 
     @Test func swaybarGetsTheI3barProtocol() async throws {

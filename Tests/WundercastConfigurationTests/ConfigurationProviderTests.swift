@@ -35,7 +35,7 @@ import WundercastConfiguration
         #expect(weather.provider == .openMeteo)
         #expect(weather.baseURL == "https://api.open-meteo.com")
         #expect(weather.apiKeyFile == nil)
-        #expect(weather.language == "en")
+        #expect(weather.language == nil, "not chosen: asked in English, named by each reader in theirs")
     }
 
     @Test func aGivenURLWinsOverTheProvidersAndAnEmptyOneGoesBack() throws {
@@ -57,7 +57,11 @@ import WundercastConfiguration
         #expect(try parsed("[Weather]\nLanguage=\(given)").language == expected)
     }
 
-    @Test(arguments: ["", "english", "xx", "de-DE", "pt-br", "en\u{1B}"])
+    @Test func anEmptyLanguageGoesBackToNone() throws {
+        #expect(try parsed("[Weather]\nLanguage=de\nLanguage=").language == nil)
+    }
+
+    @Test(arguments: ["english", "xx", "de-DE", "pt-br", "en\u{1B}"])
     func otherLanguagesAreRefused(_ given: String) {
         let message = refusal("[Weather]\nLanguage=\(given)")
         #expect(message?.hasPrefix("t.conf:2: Language=") == true)

@@ -34,6 +34,21 @@ import WundercastFormats
         #expect(BarColors.fromEnvironment(nil) == .none)
     }
 
+    /// `--icon-font` is read for the format, wherever either stands on the line.
+    @Test func anIconFontFitsItsFormat() throws {
+        let waybar = try ArgumentParser.parse(["--icon-font", "Noto Color Emoji", "--format", "waybar", "watch"])
+        #expect(waybar.iconFont == .family("Noto Color Emoji"))
+        #expect(try ArgumentParser.parse(["watch", "--icon-font=2", "--format=polybar"]).iconFont == .polybarFont(2))
+        #expect(try ArgumentParser.parse(["now", "--format", "i3bar"]).iconFont == nil)
+        for line in [
+            ["now", "--icon-font", "Noto"], ["now", "--format", "polybar", "--icon-font", "Noto"],
+            ["now", "--format", "i3status-rs", "--icon-font", "Noto"],
+            ["now", "--format", "waybar", "--icon-font", ""],
+        ] {
+            #expect(throws: UsageError.self, "\(line)") { try ArgumentParser.parse(line) }
+        }
+    }
+
     @Test func defaultTimeoutsAreTwoSecondsAndFifteenForLookups() throws {
         #expect(try ArgumentParser.parse(["now"]).effectiveTimeout == .seconds(2))
         #expect(try ArgumentParser.parse(["status"]).effectiveTimeout == .seconds(2))

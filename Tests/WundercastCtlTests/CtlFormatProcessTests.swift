@@ -162,6 +162,7 @@ import WundercastTestSupport
         var state = SampleStates.weather(
             code: 3, status: .stale, error: WeatherState.ErrorInfo(code: "http-500", message: hostile))
         state.weather?.condition = hostile
+        state.weather?.conditionLanguage = "de"  // shown as the provider wrote it
         state.location?.place?.name = hostile
         let fake = try daemon(answering: SampleStates.line(state))
         defer { fake.stop() }

@@ -45,6 +45,6 @@ import Testing
     /// `--socket` wins over everything.
     @Test func socketOptionWins() throws {
         let invocation = try ArgumentParser.parse(["now", "--socket", "/tmp/given.sock"])
-        #expect(CommandContext(invocation).path == "/tmp/given.sock")
+        #expect(CommandContext(invocation, locale: .english).path == "/tmp/given.sock")
     }
 }

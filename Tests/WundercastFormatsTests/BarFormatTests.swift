@@ -171,11 +171,15 @@ import WundercastTestSupport
         #expect(I3barFormat.line(.unavailable(.offline, reason: "down"), hidden: true) == "[],\n")
     }
 
+    /// polybar 3.6 has no escape for `%{` (`%%{A1:…:}` is a `%` and an action tag): a zero-width
+    /// space breaks each one, and a lone `%` stays single (`%%` would show both).
     @Test func polybarIsOneLineAndCannotBeGivenFormattingTags() {
         var state = SampleStates.weather()
-        state.weather?.condition = "%{A1:rm -rf ~:}click%{A}"
+        state.weather?.condition = "%{A1:rm -rf ~:}click%{A} 100%"
+        state.weather?.conditionLanguage = "de"  // the provider's own text, in the language the admin chose
         let line = PolybarFormat.line(BarItem(state: state, now: now))
-        #expect(line == "☀\u{FE0F} -5°C %%{A1:rm -rf ~:}click%%{A}\n")
+        #expect(line == "☀\u{FE0F} -5°C %\u{200B}{A1:rm -rf ~:}click%\u{200B}{A} 100%\n")
+        #expect(!line.contains("%{"))
         #expect(PolybarFormat.line(.unavailable(.offline, reason: "x"), hidden: true) == "\n")
     }
 
@@ -191,6 +195,7 @@ import WundercastTestSupport
     @Test func waybarEscapesMarkup() throws {
         var state = SampleStates.weather()
         state.weather?.condition = "<b>Sun & fun</b>"
+        state.weather?.conditionLanguage = "en"  // the provider's own text, in the language the admin chose
         let json = try object(WaybarFormat.line(BarItem(state: state, now: now)))
         #expect(json["text"] as? String == "☀\u{FE0F} -5°C &lt;b&gt;Sun &amp; fun&lt;/b&gt;")
     }
@@ -202,6 +207,7 @@ import WundercastTestSupport
         var state = SampleStates.weather(
             status: .stale, error: WeatherState.ErrorInfo(code: "http-500", message: hostile))
         state.weather?.condition = hostile
+        state.weather?.conditionLanguage = "de"  // shown as the provider wrote it
         state.location?.place?.name = hostile
         let item = BarItem(state: state, now: now)
         let outputs =

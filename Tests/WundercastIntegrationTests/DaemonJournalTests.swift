@@ -44,15 +44,24 @@ import Glibc
             .joined(separator: "\n")
     }
 
+    /// The daemon does not translate: its journal, `STATUS=` and JSON are for administrators,
+    /// the catalog and programs, whatever the locale of its environment (wundercastctl's is the
+    /// reader's); here German, with wundercastctl's catalogues at hand.
+    static func germanEnvironment() throws -> [String: String] {
+        ["LANG": "de_DE.UTF-8", "LC_ALL": "de_DE.UTF-8", "WUNDERCAST_LOCALEDIR": try MessageCatalogs.directory()]
+    }
+
     @Test(.enabled(if: mode == .standIn, "needs root and no journald"))
     func weatherChangesBecomeStructuredEntriesOnTheNativeSocket() async throws {
         let journal = try await JournalStandIn.open()
         defer { journal.close() }
         let http = try await FixtureHTTPServer()
-        let daemon = try await DaemonProcess(configuration: configuration(http), journalStream: true)
-        _ = try await daemon.waitForState(timeout: .seconds(30), "fresh fallback weather") {
+        let daemon = try await DaemonProcess(
+            configuration: configuration(http), environment: try Self.germanEnvironment(), journalStream: true)
+        let state = try await daemon.waitForState(timeout: .seconds(30), "fresh fallback weather") {
             $0["status"] as? String == "fresh"
         }
+        #expect((state["weather"] as? [String: Any])?["condition"] as? String == "Clear sky", "\(state)")
         // The journal entry follows the state that watchers see.
         let pid = daemon.pid
         let arrived = await journal.waitForEntries(timeout: .seconds(10), "a fresh weather entry") {

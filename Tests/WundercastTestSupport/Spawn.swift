@@ -124,10 +124,59 @@ public enum Spawn {
         var envp: [UnsafeMutablePointer<CChar>?] =
             (environment ?? original).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for pointer in envp { free(pointer) } }
-        result = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, &envp)
+        result = SpawningThread.run { posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, &envp) }
         guard result == 0 else {
             throw SpawnError(description: "posix_spawn \(arguments[0]): \(String(cString: strerror(result)))")
         }
         return pid
+    }
+}
+
+/// The one thread that starts every child of the test process, alive as long as the process:
+/// the kernel sends a child its parent-death signal (`PR_SET_PDEATHSIG`, which
+/// `wundercastctl watch` asks for) when the *thread* that started it ends, and a Swift
+/// concurrency thread (a dispatch worker) ends after a few idle seconds — a test's `watch`
+/// would die then.
+private enum SpawningThread {
+    /// One call, run there; its result.
+    final class Job: @unchecked Sendable {
+        var body: () -> Int32 = { 0 }
+        var result: Int32 = 0
+        let done = DispatchSemaphore(value: 0)
+    }
+
+    private static let condition = NSCondition()
+    nonisolated(unsafe) private static var pending: [Job] = []
+    /// Started on first use.
+    private static let started: Bool = {
+        let thread = Thread {
+            while true {
+                condition.lock()
+                while pending.isEmpty { condition.wait() }
+                let job = pending.removeFirst()
+                condition.unlock()
+                job.result = job.body()
+                job.body = { 0 }  // the caller's closure is not kept past its call (withoutActuallyEscaping)
+                job.done.signal()
+            }
+        }
+        thread.name = "Spawn"
+        thread.start()
+        return true
+    }()
+
+    /// Runs `body` on the thread and returns its result.
+    static func run(_ body: () -> Int32) -> Int32 {
+        _ = started
+        return withoutActuallyEscaping(body) { body in
+            let job = Job()
+            job.body = body
+            condition.lock()
+            pending.append(job)
+            condition.signal()
+            condition.unlock()
+            job.done.wait()
+            return job.result
+        }
     }
 }

@@ -39,11 +39,16 @@ public struct BarItem: Sendable, Equatable {
     }
 
     /// The bar's text: the template (default `{icon} {temperature}{unit} {condition}`), with
-    /// ` (stale)`, ` (updating)` or the like when the weather is not fresh.
-    public var text: String
-    /// Text for a narrow bar (and the same marker): the short template's, else the template's
-    /// when one is given, else `{icon} {temperature}{unit}`.
-    public var shortText: String
+    /// ` (stale)`, ` (updating)` or the like when the weather is not fresh; as runs, the icon
+    /// apart (``RenderedText``), for a format that escapes it and may give the icon a font.
+    public var textRuns: RenderedText
+    /// Text for a narrow bar (and the same marker), as runs: the short template's, else the
+    /// template's when one is given, else `{icon} {temperature}{unit}`.
+    public var shortTextRuns: RenderedText
+    /// ``textRuns`` as plain text.
+    public var text: String { textRuns.plain }
+    /// ``shortTextRuns`` as plain text.
+    public var shortText: String { shortTextRuns.plain }
     /// Lines of details: condition, temperature, apparent temperature, humidity, wind, the
     /// forecast (gusts, pressure and tendency, today's and tomorrow's high and low, sunrise and
     /// sunset, the next hours), place, age, status and error.
@@ -78,12 +83,14 @@ public struct BarItem: Sendable, Equatable {
     /// The item for the daemon's `state` as seen at wall-clock `now`. `template` shapes the text
     /// (default ``defaultTemplate``); `shortTemplate` the short text, else `template` when given,
     /// else `{icon} {temperature}{unit}`. `iconInText` false: `{icon}` is empty in both, for a bar
-    /// that shows the icon from a member of its own (``OutputFormat/hasIconMember``).
+    /// that shows the icon from a member of its own (``OutputFormat/hasIconMember``). The texts
+    /// are in `locale`'s words, clock and decimal separator (classes, `alt` and icon names stay
+    /// machine words).
     public init(
         state: WeatherState, now: Date, icons: IconSet = .emoji, template: Template? = nil,
-        shortTemplate: Template? = nil, iconInText: Bool = true
+        shortTemplate: Template? = nil, iconInText: Bool = true, locale: UserLocale = .english
     ) {
-        var values = Placeholder.values(state, now: now, icons: icons)
+        var values = Placeholder.values(state, now: now, icons: icons, locale: locale)
         if !iconInText { values[.icon] = nil }
         let condition = state.weather?.conditionModel ?? WeatherCondition(kind: .unknown)
         hasWeather = state.weather != nil
@@ -99,15 +106,15 @@ public struct BarItem: Sendable, Equatable {
         let marker: String
         switch state.status {
         case .fresh: marker = ""
-        case .stale: marker = " (stale)"
-        case .fetching: marker = hasWeather ? " (updating)" : ""
+        case .stale: marker = " (" + locale.tr("stale") + ")"
+        case .fetching: marker = hasWeather ? " (" + locale.tr("updating") + ")" : ""
         case .offline, .error, .noLocation: marker = ""
         }
-        let fallback = Self.statusText(state)
-        let rendered = (template ?? Self.defaultTemplate).render(values)
-        text = hasWeather && !rendered.isEmpty ? rendered + marker : fallback
-        let short = (shortTemplate ?? template ?? Self.shortTemplate).render(values)
-        shortText = hasWeather && !short.isEmpty ? short + marker : text
+        let fallback = Self.statusText(state, locale)
+        let rendered = (template ?? Self.defaultTemplate).text(values)
+        textRuns = hasWeather && !rendered.isEmpty ? rendered + marker : RenderedText(fallback)
+        let short = (shortTemplate ?? template ?? Self.shortTemplate).text(values)
+        shortTextRuns = hasWeather && !short.isEmpty ? short + marker : textRuns
 
         var classes: [String] = hasWeather ? [condition.kind.rawValue] : []
         if state.status != .fresh { classes.append(state.status.rawValue) }
@@ -129,13 +136,13 @@ public struct BarItem: Sendable, Equatable {
         }
         // Any official alert in force asks for attention.
         if alert != nil, urgency == .idle || urgency == .info { urgency = .warning }
-        tooltip = Self.tooltip(state, values: values)
+        tooltip = Self.tooltip(state, values: values, locale: locale)
     }
 
     /// The item when there is no state: the daemon is down or silent (`offline`), or answered
-    /// with an `ERROR` (`error`); `reason` is shown in the tooltip (sanitized here).
-    public static func unavailable(_ kind: Unavailable, reason: String) -> BarItem {
-        let text = kind == .offline ? "⚠ wundercast offline" : "⚠ wundercast error"
+    /// with an `ERROR` (`error`); `reason` is shown in the tooltip (sanitized here, as it is).
+    public static func unavailable(_ kind: Unavailable, reason: String, locale: UserLocale = .english) -> BarItem {
+        let text = "⚠ " + (kind == .offline ? locale.tr("wundercast offline") : locale.tr("wundercast error"))
         return BarItem(
             text: text, shortText: "⚠", tooltip: [UntrustedText.sanitized(reason)], classes: [kind.className],
             alt: kind.className, percentage: nil, urgency: kind == .offline ? .critical : .warning, isSevere: false,
@@ -146,8 +153,8 @@ public struct BarItem: Sendable, Equatable {
         text: String, shortText: String, tooltip: [String], classes: [String], alt: String, percentage: Int?,
         urgency: Urgency, isSevere: Bool, hasWeather: Bool, i3statusIcon: String
     ) {
-        self.text = text
-        self.shortText = shortText
+        self.textRuns = RenderedText(text)
+        self.shortTextRuns = RenderedText(shortText)
         self.tooltip = tooltip
         self.classes = classes
         self.alt = alt
@@ -159,48 +166,53 @@ public struct BarItem: Sendable, Equatable {
     }
 
     /// Text without weather: `no location`, `weather offline`, `fetching weather…`.
-    static func statusText(_ state: WeatherState) -> String {
+    static func statusText(_ state: WeatherState, _ locale: UserLocale) -> String {
         switch state.status {
-        case .noLocation: "⚠ no location"
-        case .offline: "⚠ weather offline"
-        case .error: "⚠ weather error"
-        case .fetching: "fetching weather…"
-        case .fresh, .stale: "no weather yet"
+        case .noLocation: "⚠ " + locale.tr("no location")
+        case .offline: "⚠ " + locale.tr("weather offline")
+        case .error: "⚠ " + locale.tr("weather error")
+        case .fetching: locale.tr("fetching weather…")
+        case .fresh, .stale: locale.tr("no weather yet")
         }
     }
 
-    static func tooltip(_ state: WeatherState, values: [Placeholder: String]) -> [String] {
-        var lines = alertLines(state.alerts)
+    static func tooltip(_ state: WeatherState, values: [Placeholder: String], locale: UserLocale) -> [String] {
+        var lines = alertLines(state.alerts, locale)
         if let condition = values[.condition] { lines.append(condition) }
         let unit = values[.unit] ?? ""
         if let temperature = values[.temperature] {
+            let shown = temperature + unit
             lines.append(
-                "Temperature \(temperature)\(unit)" + (values[.apparent].map { " (feels like \($0)\(unit))" } ?? ""))
+                values[.apparent].map {
+                    locale.tr(
+                        "Temperature {temperature} (feels like {apparent})",
+                        ["temperature": shown, "apparent": $0 + unit])
+                } ?? locale.tr("Temperature {temperature}", ["temperature": shown]))
         } else if let apparent = values[.apparent] {
-            lines.append("Feels like \(apparent)\(unit)")
+            lines.append(locale.tr("Feels like {apparent}", ["apparent": apparent + unit]))
         }
-        if let humidity = values[.humidity] { lines.append("Humidity \(humidity)") }
+        if let humidity = values[.humidity] { lines.append(locale.tr("Humidity {humidity}", ["humidity": humidity])) }
         if let wind = values[.wind] {
-            let force = state.weather.flatMap { weather in
-                weather.windSpeed.flatMap { HumanFormat.beaufortName($0, unit: weather.units.windSpeed) }
-            }
-            lines.append(
-                "Wind \(wind)" + (force.map { ", \($0)" } ?? "") + (values[.windDirection].map { " from \($0)" } ?? ""))
+            lines.append(windLine(wind, of: state.weather, direction: values[.windDirection], locale: locale))
         }
-        if let forecast = state.weather?.forecast { lines += forecastLines(forecast, values: values) }
+        if let forecast = state.weather?.forecast {
+            lines += forecastLines(forecast, of: state.weather, values: values, locale: locale)
+        }
         if let location = state.location {
             let coordinates = PlaceText.coordinates(latitude: location.latitude, longitude: location.longitude)
             let place = values[.place] ?? coordinates
             lines.append(place == coordinates ? place : "\(place) (\(coordinates))")
         }
         if state.ageUnknown == true {
-            lines.append("Updated before the restart (age unknown)")
+            lines.append(locale.tr("Updated before the restart (age unknown)"))
         } else if let age = values[.age] {
-            lines.append("Updated \(age)")
+            lines.append(locale.tr("Updated {age}", ["age": age]))
         }
-        var status = "Status: \(state.status.rawValue)"
-        if let error = state.error { status += ": " + HumanError.text(error) }
-        lines.append(status)
+        let status = HumanFormat.statusName(state.status, locale)
+        lines.append(
+            state.error.map {
+                locale.tr("Status: {status}: {reason}", ["status": status, "reason": HumanError.text($0, locale)])
+            } ?? locale.tr("Status: {status}", ["status": status]))
         return lines
     }
 

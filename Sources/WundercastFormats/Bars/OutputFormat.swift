@@ -32,15 +32,20 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     public var hasIconMember: Bool { self == .i3statusRs }
 
     /// `item` in this bar format (one line, or i3blocks' three); `nil` for plain and json.
-    /// `hidden` asks for the bar's empty form (`--hide-offline`).
-    public func bar(_ item: BarItem, hidden: Bool = false, colors: BarColors = .none) -> String? {
+    /// `hidden` asks for the bar's empty form (`--hide-offline`); `iconFont` puts the icon in a
+    /// font of its own (``IconFont/parse(_:for:)`` gives one that fits the format).
+    public func bar(
+        _ item: BarItem, hidden: Bool = false, colors: BarColors = .none, iconFont: IconFont? = nil
+    )
+        -> String?
+    {
         switch self {
         case .plain, .json: nil
-        case .waybar: WaybarFormat.line(item, hidden: hidden)
-        case .i3blocks: I3blocksFormat.lines(item, hidden: hidden, colors: colors)
+        case .waybar: WaybarFormat.line(item, hidden: hidden, iconFont: iconFont)
+        case .i3blocks: I3blocksFormat.lines(item, hidden: hidden, colors: colors, iconFont: iconFont)
         case .i3statusRs: I3statusRsFormat.line(item, hidden: hidden)
-        case .polybar: PolybarFormat.line(item, hidden: hidden)
-        case .i3bar: I3barFormat.line(item, hidden: hidden, colors: colors)
+        case .polybar: PolybarFormat.line(item, hidden: hidden, iconFont: iconFont)
+        case .i3bar: I3barFormat.line(item, hidden: hidden, colors: colors, iconFont: iconFont)
         }
     }
 

@@ -1,18 +1,27 @@
-/// polybar's `custom/script` (`tail = true` for `watch`): one line per update. polybar reads
-/// `%{…}` as formatting tags (actions included), so `%` is doubled; an empty line hides the
-/// module (`--hide-offline`).
+/// polybar's `custom/script` (`tail = true` for `watch`): one line per update; an empty line
+/// hides the module (`--hide-offline`). polybar 3.6 reads `%{` anywhere in the line as the start
+/// of a formatting tag — actions that run commands on a click (`%{A1:…:}`) among them — and
+/// has no escape for it (`%%` shows both signs), so in text a zero-width space (U+200B) is put
+/// between `%` and `{`: the text shows as it is. With ``IconFont/polybarFont(_:)`` the icon
+/// alone is put in that font (`%{T2}☀️%{T-}`).
 public enum PolybarFormat {
-    public static func line(_ item: BarItem, hidden: Bool = false) -> String {
+    public static func line(_ item: BarItem, hidden: Bool = false, iconFont: IconFont? = nil) -> String {
         if hidden { return "\n" }
-        return item.text.replacingPercent() + "\n"
+        let text = item.textRuns.written(text: escape) { glyph in
+            guard case .polybarFont(let number) = iconFont else { return escape(glyph) }
+            return "%{T\(number)}" + escape(glyph) + "%{T-}"
+        }
+        return text + "\n"
     }
-}
 
-extension String {
-    fileprivate func replacingPercent() -> String {
+    /// `text` with no `%{` left: a zero-width space after each `%` that a `{` follows.
+    static func escape(_ text: String) -> String {
         var out = ""
-        for character in self {
-            if character == "%" { out += "%%" } else { out.append(character) }
+        var previous: Character?
+        for character in text {
+            if previous == "%", character == "{" { out.append("\u{200B}") }
+            out.append(character)
+            previous = character
         }
         return out
     }

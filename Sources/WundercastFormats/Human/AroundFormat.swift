@@ -16,15 +16,17 @@ import WundercastProtocol
 /// and, when cells have no weather, one line per distinct reason follows:
 /// `n/a: HTTP 500: boom (2 cells)`.
 public enum AroundFormat {
-    /// The grid's lines (each with its newline).
-    public static func text(_ around: SocketProtocol.AroundResponse, icons: IconSet) -> String {
+    /// The grid's lines (each with its newline), in `locale`'s words.
+    public static func text(
+        _ around: SocketProtocol.AroundResponse, icons: IconSet, locale: UserLocale = .english
+    ) -> String {
         let cells = around.cells
         guard cells.count == 9 else {
-            return "unexpected answer: \(cells.count) cells instead of 9\n"
+            return locale.tr("unexpected answer: {count} cells instead of 9", ["count": String(cells.count)]) + "\n"
         }
-        let latitudes = (0..<3).map { PlaceText.latitude(cells[$0 * 3].latitude, decimals: 4) }
-        let longitudes = (0..<3).map { PlaceText.longitude(cells[$0].longitude, decimals: 4) }
-        let texts = cells.map { cellText($0, icons: icons) }
+        let latitudes = (0..<3).map { PlaceText.latitude(cells[$0 * 3].latitude, decimals: 4, locale) }
+        let longitudes = (0..<3).map { PlaceText.longitude(cells[$0].longitude, decimals: 4, locale) }
+        let texts = cells.map { cellText($0, icons: icons, locale: locale) }
         let labelWidth = latitudes.map(DisplayWidth.of).max() ?? 0
         let cellWidth = (longitudes + texts).map(DisplayWidth.of).max() ?? 0
         // A column holds a text after a blank, or the centre's between brackets; two blanks
@@ -41,27 +43,30 @@ public enum AroundFormat {
             lines.append(DisplayWidth.padded(latitudes[row], to: labelWidth) + gap + columns.joined(separator: gap))
         }
         let centre = around.center
-        var footer =
-            "[centre] " + PlaceText.hemispheres(latitude: centre.latitude, longitude: centre.longitude)
-        if let place = PlaceText.nearest(centre.place) { footer += " (\(place))" }
-        footer += ", step " + Coordinate.text(around.step, decimals: 4) + "°"
-        lines.append(footer)
+        var centreText = PlaceText.hemispheres(latitude: centre.latitude, longitude: centre.longitude, locale)
+        if let place = PlaceText.nearest(centre.place, locale) { centreText += " (\(place))" }
+        lines.append(
+            locale.tr(
+                "[centre] {centre}, step {step}",
+                ["centre": centreText, "step": Coordinate.text(around.step, decimals: 4) + "°"]))
         var reasons: [(String, Int)] = []
         for cell in cells where cell.weather == nil {
-            let reason = UntrustedText.sanitized(cell.error?.message ?? "no weather from the provider")
+            let reason = UntrustedText.sanitized(cell.error?.message ?? locale.tr("no weather from the provider"))
             if let i = reasons.firstIndex(where: { $0.0 == reason }) {
                 reasons[i].1 += 1
             } else {
                 reasons.append((reason, 1))
             }
         }
-        for (reason, count) in reasons { lines.append("n/a: \(reason) (\(count) cell\(count == 1 ? "" : "s"))") }
+        for (reason, count) in reasons {
+            lines.append(locale.tr("n/a") + ": \(reason) (" + locale.trn("{n} cell", "{n} cells", count) + ")")
+        }
         return lines.map { String($0.reversed().drop(while: { $0 == " " }).reversed()) + "\n" }.joined()
     }
 
     /// `-3°C ☁️`, or `n/a` without weather.
-    static func cellText(_ cell: SocketProtocol.AroundResponse.Cell, icons: IconSet) -> String {
-        guard let weather = cell.weather else { return "n/a" }
+    static func cellText(_ cell: SocketProtocol.AroundResponse.Cell, icons: IconSet, locale: UserLocale) -> String {
+        guard let weather = cell.weather else { return locale.tr("n/a") }
         let condition = weather.conditionModel
         let icon = icons.icon(condition.kind, isDay: weather.isDay ?? true)
         guard let temperature = weather.temperature else { return icon }

@@ -17,19 +17,22 @@ extension PlaceText {
     /// `also 7 other places named Springfield: ask for 'Springfield, Massachusetts'` — the
     /// query that names the first of them in another region or country than the place shown
     /// (``WeatherState/Alternative/query``); `at least 10` when the daemon gave as many as it
-    /// gives. `nil` without alternatives.
-    public static func alternativesNote(_ location: WeatherState.Location) -> String? {
+    /// gives. `nil` without alternatives. In `locale`'s words; the query as the daemon names it.
+    public static func alternativesNote(_ location: WeatherState.Location, _ locale: UserLocale = .english) -> String? {
         guard let alternatives = location.alternatives, !alternatives.isEmpty else { return nil }
         let count = alternatives.count
-        let counted =
-            (count >= WeatherState.Alternative.limit ? "at least \(count)" : "\(count)")
-            + (count == 1 ? " other place" : " other places")
         let name = UntrustedText.sanitized(location.place?.name ?? alternatives[0].name, limit: nameLimit)
         let other =
             alternatives.first {
                 $0.region != location.place?.region || $0.country != location.place?.country
             } ?? alternatives[0]
-        let query = UntrustedText.sanitized(other.query, limit: 2 * nameLimit)
-        return "also \(counted) named \(name): ask for '\(query)'"
+        let values = ["name": name, "query": UntrustedText.sanitized(other.query, limit: 2 * nameLimit)]
+        return count >= WeatherState.Alternative.limit
+            ? locale.trn(
+                "also at least {n} other place named {name}: ask for '{query}'",
+                "also at least {n} other places named {name}: ask for '{query}'", count, values)
+            : locale.trn(
+                "also {n} other place named {name}: ask for '{query}'",
+                "also {n} other places named {name}: ask for '{query}'", count, values)
     }
 }

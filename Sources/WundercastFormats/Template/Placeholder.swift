@@ -18,7 +18,9 @@ public enum Placeholder: String, Sendable, CaseIterable {
     case apparent
     /// The temperature unit (`°C`, `°F`). Source: `weather.units.temperature`.
     case unit
-    /// The condition text (`Clear sky`): the daemon's `weather.condition`, else the model's name.
+    /// The condition (`Clear sky`) in the reader's language, from the provider's code
+    /// (`weather.weatherCode`, `openWeatherMapID`, `symbolCode`); OpenWeatherMap's own
+    /// `weather.condition` when the daemon's `Language=` chose its language.
     case condition
     /// Relative humidity in percent with its sign (`72%`). Source: `weather.relativeHumidity`.
     case humidity
@@ -104,9 +106,13 @@ public enum Placeholder: String, Sendable, CaseIterable {
         }
     }
 
-    /// The value of every placeholder `state` has, as seen at wall-clock `now`; texts from the
-    /// daemon are sanitized (no control characters, bounded).
-    public static func values(_ state: WeatherState, now: Date, icons: IconSet) -> [Placeholder: String] {
+    /// The value of every placeholder `state` has, as seen at wall-clock `now`, in `locale`'s
+    /// words, clock and decimal separator (`{status}`, `{latitude}`, `{longitude}` and
+    /// `{provider}` stay as the daemon wrote them); texts from the daemon are sanitized (no
+    /// control characters, bounded).
+    public static func values(
+        _ state: WeatherState, now: Date, icons: IconSet, locale: UserLocale = .english
+    ) -> [Placeholder: String] {
         let state = state.stamped(now: now)
         var values: [Placeholder: String] = [:]
         values[.status] = state.status.rawValue
@@ -122,63 +128,71 @@ public enum Placeholder: String, Sendable, CaseIterable {
             if !unit.isEmpty, weather.temperature != nil || weather.apparentTemperature != nil {
                 values[.unit] = unit
             }
-            values[.condition] = conditionText(weather)
+            values[.condition] = conditionText(weather, locale)
             values[.humidity] = weather.relativeHumidity.flatMap {
                 withUnit(DisplayRounding.percent($0), "%", separator: "")
             }
             values[.wind] = weather.windSpeed.flatMap {
                 withUnit(DisplayRounding.windSpeed($0), weather.units.windSpeed)
             }
-            values[.windDirection] = weather.windDirection.map(PlaceText.compass)
+            values[.windDirection] = weather.windDirection.map { PlaceText.compass($0, locale) }
             if weather.windSpeed == 0 { values[.windDirection] = nil }
-            if let forecast = weather.forecast { forecastValues(forecast, into: &values) }
+            if let forecast = weather.forecast { forecastValues(forecast, locale, into: &values) }
         }
         if let location = state.location {
-            values[.place] = PlaceText.location(location)
+            values[.place] = PlaceText.location(location, locale)
             values[.latitude] = Coordinate.text(location.latitude, decimals: 6)
             values[.longitude] = Coordinate.text(location.longitude, decimals: 6)
             if let distance = location.place?.distance { values[.distance] = "\(PlaceText.kilometres(distance)) km" }
             if let bearing = location.place?.bearing.map({ UntrustedText.sanitized($0, limit: 3) }), !bearing.isEmpty {
-                values[.bearing] = bearing
+                values[.bearing] = PlaceText.point(bearing, locale)
             }
         }
         if let alert = state.alerts?.mostSevere { values[.alert] = UntrustedText.sanitized(alert.event, limit: 40) }
-        if let age = state.ageSeconds { values[.age] = HumanFormat.ageText(age) }
-        if state.ageUnknown == true { values[.age] = HumanFormat.unknownAge }
+        if let age = state.ageSeconds { values[.age] = HumanFormat.ageText(age, locale) }
+        if state.ageUnknown == true { values[.age] = HumanFormat.unknownAge(locale) }
         return values.filter { !$0.value.isEmpty }
     }
 
     /// The values of the forecast's placeholders.
-    static func forecastValues(_ forecast: Forecast, into values: inout [Placeholder: String]) {
+    static func forecastValues(_ forecast: Forecast, _ locale: UserLocale, into values: inout [Placeholder: String]) {
         let units = forecast.units
         values[.gusts] = forecast.windGusts.flatMap { withUnit(DisplayRounding.windSpeed($0), units.windGusts) }
         values[.pressure] = forecast.seaLevelPressure.flatMap {
-            withUnit(DisplayRounding.pressure($0, unit: units.seaLevelPressure), units.seaLevelPressure)
+            withUnit(locale.number(DisplayRounding.pressure($0, unit: units.seaLevelPressure)), units.seaLevelPressure)
         }
-        values[.pressureTendency] = forecast.pressureTendency.map(tendencyText)
+        values[.pressureTendency] = forecast.pressureTendency.map { tendencyText($0, locale) }
         values[.precipitationProbability] = forecast.hours?.first?.precipitationProbability.flatMap {
             withUnit(DisplayRounding.percent($0), "%", separator: "")
         }
         values[.high] = forecast.today?.high.map(DisplayRounding.temperature)
         values[.low] = forecast.today?.low.map(DisplayRounding.temperature)
-        values[.sunrise] = forecast.today?.sunrise.map { clockText($0, forecast) }
-        values[.sunset] = forecast.today?.sunset.map { clockText($0, forecast) }
+        values[.sunrise] = forecast.today?.sunrise.map { clockText($0, forecast, locale) }
+        values[.sunset] = forecast.today?.sunset.map { clockText($0, forecast, locale) }
     }
 
     /// `rising +1.3 hPa/3h`, `steady 0.0 hPa/3h`, `falling -2.0 hPa/3h`, `rising +0.04 inHg/3h`:
     /// the change rounded by ``DisplayRounding/pressureChange(_:unit:)``, with `+` when it shows
-    /// above zero, in the tendency's unit (sanitized; none shown when empty).
-    public static func tendencyText(_ tendency: PressureTendency) -> String {
+    /// above zero, in the tendency's unit (sanitized; none shown when empty); in `locale`'s
+    /// words and decimal separator.
+    public static func tendencyText(_ tendency: PressureTendency, _ locale: UserLocale = .english) -> String {
+        let trend =
+            switch tendency.trend {
+            case .rising: locale.tr("rising")
+            case .steady: locale.tr("steady")
+            case .falling: locale.tr("falling")
+            }
         let change = DisplayRounding.pressureChange(tendency.change, unit: tendency.unit)
-        guard !change.isEmpty else { return tendency.trend.rawValue }
+        guard !change.isEmpty else { return trend }
         let sign = change.contains(where: { $0 != "0" && $0 != "." }) && tendency.change > 0 ? "+" : ""
         let unit = UntrustedText.sanitized(tendency.unit, limit: 8)
-        return "\(tendency.trend.rawValue) \(sign)\(change)" + (unit.isEmpty ? "" : " \(unit)/3h")
+        return "\(trend) \(sign)\(locale.number(change))" + (unit.isEmpty ? "" : " \(unit)/3h")
     }
 
-    /// `HH:mm` on the place's clock, or in UTC (saying so) when the offset is unknown.
-    static func clockText(_ instant: Date, _ forecast: Forecast) -> String {
-        Forecast.clockText(instant, utcOffsetSeconds: forecast.utcOffsetSeconds ?? 0)
+    /// The time on the place's clock in `locale`'s style (`07:32`, `7:32 AM`), or in UTC
+    /// (saying so) when the offset is unknown.
+    static func clockText(_ instant: Date, _ forecast: Forecast, _ locale: UserLocale) -> String {
+        locale.clock.text(instant, utcOffsetSeconds: forecast.utcOffsetSeconds ?? 0)
             + (forecast.utcOffsetSeconds == nil ? " UTC" : "")
     }
 
@@ -190,10 +204,24 @@ public enum Placeholder: String, Sendable, CaseIterable {
         return unit.isEmpty ? value : value + separator + unit
     }
 
-    /// The daemon's condition text (sanitized), else the model's English name.
-    static func conditionText(_ weather: Weather) -> String? {
-        if let text = weather.condition.map({ UntrustedText.sanitized($0, limit: 60) }), !text.isEmpty { return text }
-        guard weather.hasConditionCode else { return nil }
-        return weather.conditionModel.kind.name
+    /// The condition as people read it: the daemon's own text when it is in a language the
+    /// administrator chose (``WundercastModel/Weather/conditionLanguage``: OpenWeatherMap with
+    /// `Language=`), else the name of the provider's code (``WundercastModel/Weather/conditionName``)
+    /// in `locale`'s language, else (no code, or one the model does not know) the daemon's
+    /// text as sent. Sanitized.
+    static func conditionText(_ weather: Weather, _ locale: UserLocale) -> String? {
+        conditionText(
+            own: weather.condition, name: weather.conditionName, chosen: weather.conditionLanguage != nil, locale)
+    }
+
+    /// As ``conditionText(_:_:)`` for a forecast hour of `weather` (whose language its texts share).
+    static func conditionText(_ hour: Forecast.Hour, of weather: Weather?, _ locale: UserLocale) -> String? {
+        conditionText(own: hour.condition, name: hour.conditionName, chosen: weather?.conditionLanguage != nil, locale)
+    }
+
+    private static func conditionText(own: String?, name: String?, chosen: Bool, _ locale: UserLocale) -> String? {
+        let own = own.map { UntrustedText.sanitized($0, limit: 60) }.flatMap { $0.isEmpty ? nil : $0 }
+        if chosen, let own { return own }
+        return name.map { locale.tr($0) } ?? own
     }
 }

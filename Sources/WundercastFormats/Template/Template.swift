@@ -74,8 +74,12 @@ public struct Template: Sendable, Equatable {
     /// The text with each placeholder replaced by its value in `values` (missing: empty); a
     /// `{unit}` after a temperature placeholder without a value is empty too; a blank left
     /// doubled by an empty value collapses, and blanks at both ends are trimmed.
-    public func render(_ values: [Placeholder: String]) -> String {
-        var out = ""
+    public func render(_ values: [Placeholder: String]) -> String { text(values).plain }
+
+    /// ``render(_:)`` as runs: the `{icon}` value apart from the text around it, for a bar
+    /// format that escapes the text and may give the icon its own font.
+    public func text(_ values: [Placeholder: String]) -> RenderedText {
+        var out = RenderedText()
         var skipBlank = false
         // Whether the last temperature placeholder so far had a value (`nil`: none yet).
         var temperatureShown: Bool?
@@ -89,15 +93,15 @@ public struct Template: Sendable, Equatable {
                     // Drop one side's blank: the one already written, or the next one.
                     if out.last == " " || out.isEmpty { skipBlank = true }
                 } else {
-                    out += value
+                    if placeholder == .icon { out.append(icon: value) } else { out.append(value) }
                     skipBlank = false
                 }
             case .literal(var text):
                 if skipBlank, text.first == " " { text.removeFirst() }
                 skipBlank = false
-                out += text
+                out.append(text)
             }
         }
-        return String(out.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+        return out.trimmingBlanks()
     }
 }

@@ -10,6 +10,13 @@ extension Weather {
 
     /// Whether the provider sent a condition code of any kind.
     public var hasConditionCode: Bool { weatherCode != nil || openWeatherMapID != nil || symbolCode != nil }
+
+    /// The English name of the condition the provider's code stands for, the msgid a reader
+    /// translates (``WeatherCondition/name(wmoCode:openWeatherMapID:symbolCode:)``); `nil`
+    /// without a code or for one the model does not know.
+    public var conditionName: String? {
+        WeatherCondition.name(wmoCode: weatherCode, openWeatherMapID: openWeatherMapID, symbolCode: symbolCode)
+    }
 }
 
 extension Forecast.Hour {
@@ -20,6 +27,11 @@ extension Forecast.Hour {
 
     /// Whether the provider sent a condition code of any kind for the hour.
     public var hasConditionCode: Bool { weatherCode != nil || openWeatherMapID != nil || symbolCode != nil }
+
+    /// As ``Weather/conditionName``, for the hour.
+    public var conditionName: String? {
+        WeatherCondition.name(wmoCode: weatherCode, openWeatherMapID: openWeatherMapID, symbolCode: symbolCode)
+    }
 }
 
 extension WeatherCondition {
@@ -28,6 +40,18 @@ extension WeatherCondition {
         if let wmoCode { return WeatherCondition(wmoCode: wmoCode) }
         if let openWeatherMapID { return WeatherCondition(openWeatherMapID: openWeatherMapID) }
         return WeatherCondition(metNorwaySymbolCode: symbolCode)
+    }
+
+    /// The English name of a provider's condition code, the same for every language it is
+    /// shown in: for a WMO code in Open-Meteo's table its text there (`Slight rain showers`,
+    /// ``WMOWeatherCode/description(of:)``), else the condition model's kind's name (`Showers`,
+    /// ``Kind/name``) — OpenWeatherMap ids and MET Norway symbols have only the kind. `nil`
+    /// without a code, or for one whose kind is ``Kind/unknown``.
+    public static func name(wmoCode: Int?, openWeatherMapID: Int?, symbolCode: String?) -> String? {
+        if let wmoCode, let text = WMOWeatherCode.description(of: wmoCode) { return text }
+        guard wmoCode != nil || openWeatherMapID != nil || symbolCode != nil else { return nil }
+        let kind = of(wmoCode: wmoCode, openWeatherMapID: openWeatherMapID, symbolCode: symbolCode).kind
+        return kind == .unknown ? nil : kind.name
     }
 }
 

@@ -1,3 +1,5 @@
+import WundercastSupport
+
 /// One model of the weather's condition, whichever provider reported it: WMO weather
 /// interpretation codes (WMO 4677 `ww`, 0–99; Open-Meteo's `weather_code`), OpenWeatherMap
 /// condition ids (``init(openWeatherMapID:)``) and MET Norway symbol codes
@@ -26,32 +28,34 @@ public struct WeatherCondition: Sendable, Equatable, Hashable {
         case tornado
         case unknown
 
-        /// English name, e.g. `Partly cloudy`: shown when the daemon sent no condition text.
+        /// English name, e.g. `Partly cloudy` (a message of wundercastctl's catalogue,
+        /// ``WundercastSupport/N_(_:)``): the condition's name where no WMO code gives a finer one
+        /// (``Weather/conditionName``).
         public var name: String {
             switch self {
-            case .clear: "Clear"
-            case .mainlyClear: "Mainly clear"
-            case .partlyCloudy: "Partly cloudy"
-            case .overcast: "Overcast"
-            case .fog: "Fog"
-            case .drizzle: "Drizzle"
-            case .freezingDrizzle: "Freezing drizzle"
-            case .lightRain: "Light rain"
-            case .rain: "Rain"
-            case .heavyRain: "Heavy rain"
-            case .freezingRain: "Freezing rain"
-            case .snow: "Snow"
-            case .snowGrains: "Snow grains"
-            case .showers: "Showers"
-            case .snowShowers: "Snow showers"
-            case .thunderstorm: "Thunderstorm"
-            case .thunderstormWithHail: "Thunderstorm with hail"
-            case .sleet: "Sleet"
-            case .haze: "Haze"
-            case .dust: "Dust"
-            case .squall: "Squalls"
-            case .tornado: "Tornado"
-            case .unknown: "Unknown"
+            case .clear: N_("Clear")
+            case .mainlyClear: N_("Mainly clear")
+            case .partlyCloudy: N_("Partly cloudy")
+            case .overcast: N_("Overcast")
+            case .fog: N_("Fog")
+            case .drizzle: N_("Drizzle")
+            case .freezingDrizzle: N_("Freezing drizzle")
+            case .lightRain: N_("Light rain")
+            case .rain: N_("Rain")
+            case .heavyRain: N_("Heavy rain")
+            case .freezingRain: N_("Freezing rain")
+            case .snow: N_("Snow")
+            case .snowGrains: N_("Snow grains")
+            case .showers: N_("Showers")
+            case .snowShowers: N_("Snow showers")
+            case .thunderstorm: N_("Thunderstorm")
+            case .thunderstormWithHail: N_("Thunderstorm with hail")
+            case .sleet: N_("Sleet")
+            case .haze: N_("Haze")
+            case .dust: N_("Dust")
+            case .squall: N_("Squalls")
+            case .tornado: N_("Tornado")
+            case .unknown: N_("Unknown")
             }
         }
     }

@@ -61,10 +61,15 @@ extension Forecast {
 
     /// `HH:mm` of `instant` on the clock of a place `utcOffsetSeconds` east of UTC.
     public static func clockText(_ instant: Date, utcOffsetSeconds: Int) -> String {
+        let (hour, minute) = clockReading(instant, utcOffsetSeconds: utcOffsetSeconds)
+        return (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
+    }
+
+    /// Hour (0–23) and minute of `instant` on the clock of a place `utcOffsetSeconds` east of
+    /// UTC (the reader's clock style writes them: WundercastFormats' `ClockStyle`).
+    public static func clockReading(_ instant: Date, utcOffsetSeconds: Int) -> (hour: Int, minute: Int) {
         let seconds = whole(instant.timeIntervalSince1970 + Double(utcOffsetSeconds), .down)
         let ofDay = ((seconds % 86_400) + 86_400) % 86_400
-        let hour = ofDay / 3600
-        let minute = ofDay % 3600 / 60
-        return (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
+        return (ofDay / 3600, ofDay % 3600 / 60)
     }
 }

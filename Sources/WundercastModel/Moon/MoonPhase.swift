@@ -1,3 +1,5 @@
+import WundercastSupport
+
 /// The Moon's phase on one local calendar day, named from the Moon–Sun elongation: the
 /// difference of their apparent geocentric ecliptic longitudes, 0–360°, which grows 11.5–15.5°
 /// a day. The four principal phases are instants: new moon at 0°, first quarter at 90°, full
@@ -14,19 +16,23 @@
 public enum MoonPhase: String, Sendable, Codable, CaseIterable {
     case newMoon, waxingCrescent, firstQuarter, waxingGibbous, fullMoon, waningGibbous, lastQuarter, waningCrescent
 
-    /// The English name, lower case ("waxing gibbous"): the one place of these texts.
+    /// The English name, lower case ("waxing gibbous"): the one place of these texts, each a
+    /// message of wundercastctl's catalogue in the context ``messageContext`` (``NP_(_:_:)``).
     public var name: String {
         switch self {
-        case .newMoon: "new moon"
-        case .waxingCrescent: "waxing crescent"
-        case .firstQuarter: "first quarter"
-        case .waxingGibbous: "waxing gibbous"
-        case .fullMoon: "full moon"
-        case .waningGibbous: "waning gibbous"
-        case .lastQuarter: "last quarter"
-        case .waningCrescent: "waning crescent"
+        case .newMoon: NP_("moon phase", "new moon")
+        case .waxingCrescent: NP_("moon phase", "waxing crescent")
+        case .firstQuarter: NP_("moon phase", "first quarter")
+        case .waxingGibbous: NP_("moon phase", "waxing gibbous")
+        case .fullMoon: NP_("moon phase", "full moon")
+        case .waningGibbous: NP_("moon phase", "waning gibbous")
+        case .lastQuarter: NP_("moon phase", "last quarter")
+        case .waningCrescent: NP_("moon phase", "waning crescent")
         }
     }
+
+    /// The catalogue context (`msgctxt`) of ``name``: `first quarter` of the Moon.
+    public static let messageContext = "moon phase"
 
     /// The elongation of a principal phase, in degrees (0, 90, 180, 270); `nil` for the others.
     public var elongation: Double? {

@@ -1,3 +1,5 @@
+import WundercastSupport
+
 /// The Beaufort wind force, 0–12, of the World Meteorological Organization's table (WMO-No. 8,
 /// *Guide to Meteorological Instruments and Methods of Observation*, and the Manual on Marine
 /// Meteorological Services): the wind speed at 10 m in m/s, rounded half up to 0.1, against the
@@ -23,22 +25,28 @@ public enum Beaufort: Int, Sendable, CaseIterable {
         [0, 3, 16, 34, 55, 80, 108, 139, 172, 208, 245, 285, 327][rawValue]
     }
 
-    /// The WMO's English name, lower case ("fresh breeze"): the one place of these texts.
+    /// The WMO's English name, lower case ("fresh breeze"): the one place of these texts, each a
+    /// message of wundercastctl's catalogue in the context ``messageContext`` (``NP_(_:_:)``),
+    /// shown in the reader's language with the national weather service's term ("frische Brise").
     public var name: String {
         switch self {
-        case .calm: "calm"
-        case .lightAir: "light air"
-        case .lightBreeze: "light breeze"
-        case .gentleBreeze: "gentle breeze"
-        case .moderateBreeze: "moderate breeze"
-        case .freshBreeze: "fresh breeze"
-        case .strongBreeze: "strong breeze"
-        case .nearGale: "near gale"
-        case .gale: "gale"
-        case .strongGale: "strong gale"
-        case .storm: "storm"
-        case .violentStorm: "violent storm"
-        case .hurricane: "hurricane"
+        case .calm: NP_("Beaufort force", "calm")
+        case .lightAir: NP_("Beaufort force", "light air")
+        case .lightBreeze: NP_("Beaufort force", "light breeze")
+        case .gentleBreeze: NP_("Beaufort force", "gentle breeze")
+        case .moderateBreeze: NP_("Beaufort force", "moderate breeze")
+        case .freshBreeze: NP_("Beaufort force", "fresh breeze")
+        case .strongBreeze: NP_("Beaufort force", "strong breeze")
+        case .nearGale: NP_("Beaufort force", "near gale")
+        case .gale: NP_("Beaufort force", "gale")
+        case .strongGale: NP_("Beaufort force", "strong gale")
+        case .storm: NP_("Beaufort force", "storm")
+        case .violentStorm: NP_("Beaufort force", "violent storm")
+        case .hurricane: NP_("Beaufort force", "hurricane")
         }
     }
+
+    /// The catalogue context (`msgctxt`) of ``name``: tells `calm` or `storm` as a force from the
+    /// same word elsewhere.
+    public static let messageContext = "Beaufort force"
 }

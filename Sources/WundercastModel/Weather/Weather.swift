@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WundercastSupport
 
 /// The base of the units published. Config `[Weather] Units=`; each quantity can be overridden
 /// (``UnitPreferences``).
@@ -69,6 +70,11 @@ public struct Weather: Sendable, Equatable, Codable {
     /// OpenWeatherMap its own text in `[Weather] Language=` (`weather[0].description`); for
     /// ``symbolCode`` the condition model's name (``WeatherCondition/Kind/name``).
     public var condition: String?
+    /// The language of ``condition`` (and of each forecast hour's) when the administrator chose
+    /// one: OpenWeatherMap with `[Weather] Language=` set (its code, `de`, `pt_br`). Absent
+    /// otherwise — ``condition`` is then English and a reader names the condition from its code
+    /// in the reader's own language (``conditionName``).
+    public var conditionLanguage: String?
     /// `true` by day, `false` by night. Source: Open-Meteo `current.is_day`.
     public var isDay: Bool?
     /// Icon name from the freedesktop icon naming spec (`weather-clear-night`, …), for
@@ -107,37 +113,38 @@ public struct Weather: Sendable, Equatable, Codable {
 
 /// WMO weather interpretation codes (WW) as Open-Meteo documents them.
 public enum WMOWeatherCode {
-    /// English text for `code`, or `nil` for a code outside the table.
+    /// English text for `code`, or `nil` for a code outside the table. Each is a message of
+    /// wundercastctl's catalogue (``WundercastSupport/N_(_:)``): readers see it in their language.
     public static func description(of code: Int) -> String? {
         switch code {
-        case 0: "Clear sky"
-        case 1: "Mainly clear"
-        case 2: "Partly cloudy"
-        case 3: "Overcast"
-        case 45: "Fog"
-        case 48: "Depositing rime fog"
-        case 51: "Light drizzle"
-        case 53: "Moderate drizzle"
-        case 55: "Dense drizzle"
-        case 56: "Light freezing drizzle"
-        case 57: "Dense freezing drizzle"
-        case 61: "Slight rain"
-        case 63: "Moderate rain"
-        case 65: "Heavy rain"
-        case 66: "Light freezing rain"
-        case 67: "Heavy freezing rain"
-        case 71: "Slight snow fall"
-        case 73: "Moderate snow fall"
-        case 75: "Heavy snow fall"
-        case 77: "Snow grains"
-        case 80: "Slight rain showers"
-        case 81: "Moderate rain showers"
-        case 82: "Violent rain showers"
-        case 85: "Slight snow showers"
-        case 86: "Heavy snow showers"
-        case 95: "Thunderstorm"
-        case 96: "Thunderstorm with slight hail"
-        case 99: "Thunderstorm with heavy hail"
+        case 0: N_("Clear sky")
+        case 1: N_("Mainly clear")
+        case 2: N_("Partly cloudy")
+        case 3: N_("Overcast")
+        case 45: N_("Fog")
+        case 48: N_("Depositing rime fog")
+        case 51: N_("Light drizzle")
+        case 53: N_("Moderate drizzle")
+        case 55: N_("Dense drizzle")
+        case 56: N_("Light freezing drizzle")
+        case 57: N_("Dense freezing drizzle")
+        case 61: N_("Slight rain")
+        case 63: N_("Moderate rain")
+        case 65: N_("Heavy rain")
+        case 66: N_("Light freezing rain")
+        case 67: N_("Heavy freezing rain")
+        case 71: N_("Slight snow fall")
+        case 73: N_("Moderate snow fall")
+        case 75: N_("Heavy snow fall")
+        case 77: N_("Snow grains")
+        case 80: N_("Slight rain showers")
+        case 81: N_("Moderate rain showers")
+        case 82: N_("Violent rain showers")
+        case 85: N_("Slight snow showers")
+        case 86: N_("Heavy snow showers")
+        case 95: N_("Thunderstorm")
+        case 96: N_("Thunderstorm with slight hail")
+        case 99: N_("Thunderstorm with heavy hail")
         default: nil
         }
     }

@@ -31,8 +31,9 @@ public struct OpenWeatherMapProvider: WeatherProvider {
     public let baseURL: String
     /// The units published (°C and km/h, or °F and mph); asked as `units=metric|imperial`.
     public let units: UnitSystem
-    /// `lang=`, an ``OpenWeatherMapLanguage`` code.
-    public let language: String
+    /// `lang=`, an ``OpenWeatherMapLanguage`` code chosen by `[Weather] Language=`; `nil`: not
+    /// chosen, asked as `lang=en`. A chosen one is published as `weather.conditionLanguage`.
+    public let language: String?
     /// The client given, inside a ``RedactingHTTPClient`` with ``secrets``.
     public let http: RedactingHTTPClient
     private let apiKey: String
@@ -43,7 +44,7 @@ public struct OpenWeatherMapProvider: WeatherProvider {
     /// Decimal places printed for coordinates at most (they arrive rounded to `Precision=`).
     public static let maxCoordinateDecimals = 6
 
-    public init(baseURL: String, apiKey: String, units: UnitSystem, language: String = "en", http: any HTTPClient) {
+    public init(baseURL: String, apiKey: String, units: UnitSystem, language: String? = nil, http: any HTTPClient) {
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
         self.baseURL = base
@@ -67,7 +68,7 @@ public struct OpenWeatherMapProvider: WeatherProvider {
         let latitude = Coordinate.text(coordinate.latitude, decimals: Self.maxCoordinateDecimals)
         let longitude = Coordinate.text(coordinate.longitude, decimals: Self.maxCoordinateDecimals)
         return "lat=\(latitude)&lon=\(longitude)&units=\(OpenWeatherMapUnits(units).rawValue)"
-            + "&lang=\(Secrets.percentEncoded(language))" + extra + "&appid=\(Secrets.percentEncoded(apiKey))"
+            + "&lang=\(Secrets.percentEncoded(language ?? "en"))" + extra + "&appid=\(Secrets.percentEncoded(apiKey))"
     }
 
     /// GETs ``currentURL(for:)``, then ``forecastURL(for:)``, and joins the two answers. A
@@ -81,7 +82,9 @@ public struct OpenWeatherMapProvider: WeatherProvider {
         let forecast = try await fetch(forecastURL(for: coordinate)) { response throws(WeatherError) in
             try OpenWeatherMapForecastList(response, asked: asked, units: units, coordinate: coordinate)
         }
-        return Self.weather(current: current, forecast: forecast)
+        var weather = Self.weather(current: current, forecast: forecast)
+        weather.conditionLanguage = language
+        return weather
     }
 
     private func fetch<T>(

@@ -3,7 +3,7 @@
 #   make test   install what it needs, build with warnings as errors, run every test
 SHELL := /bin/bash
 SWIFT ?= swift
-DEBIAN_PACKAGES := libgps-dev libcurl4-openssl-dev libsystemd-dev libgeonames-dev libmosquitto-dev zlib1g-dev gpsd gpsd-clients python3-gps socat systemd gettext
+DEBIAN_PACKAGES := libgps-dev libcurl4-openssl-dev libsystemd-dev libgeonames-dev libmosquitto-dev libnova-dev zlib1g-dev gpsd gpsd-clients python3-gps socat systemd gettext
 # Only for `make test`: the real status bars the snippets in etc/ are tested in (waybar in a headless
 # sway read back by OCR, polybar under Xvfb, i3blocks), the emoji font the snippets draw the icon in
 # (its colour is looked for on screen), the man page checker and the shells of the completions, and a

@@ -27,6 +27,8 @@ let package = Package(
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // libgeonames (GPL-3, GLib): only for the build-time tool wundercast-cities, never the daemon.
         .systemLibrary(name: "CGeonames", pkgConfig: "geonames", providers: [.apt(["libgeonames-dev"])]),
+        // libnova (LGPL-2+; Debian ships no pkg-config file for it): the Moon's and the Sun's positions.
+        .systemLibrary(name: "CNova", providers: [.apt(["libnova-dev"])]),
         // glibc's <sys/signalfd.h> (not in Swift's Glibc module); header only.
         .systemLibrary(name: "CSignalfd"),
         // glibc's <sys/epoll.h> and <sys/eventfd.h> (the socket server's event loop); header only.
@@ -88,6 +90,8 @@ let package = Package(
             name: "WundercastHTTP",
             dependencies: ["WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastPOSIX", "CCurl"]),
         .target(name: "WundercastSystemd", dependencies: ["WundercastSupport", "WundercastPOSIX", "CSystemd"]),
+        // The Moon's phase, illumination, rise and set for a place and day, from libnova's positions.
+        .target(name: "WundercastAstronomy", dependencies: ["WundercastModel", "CNova"]),
         // The MQTT client (libmosquitto) on the reactor, with our reconnect and back-off.
         .target(
             name: "WundercastMQTT",
@@ -96,6 +100,7 @@ let package = Package(
             name: "WundercastServer",
             dependencies: logic + [
                 "WundercastPOSIX", "WundercastGPSD", "WundercastHTTP", "WundercastSystemd", "WundercastMQTT",
+                "WundercastAstronomy",
             ]),
 
         // wundercastctl's argument parsing, connection and commands (tested without a process).
@@ -212,6 +217,10 @@ let package = Package(
                 "WundercastSupport", "WundercastModel", "WundercastProviders", "WundercastPlaces", "WundercastPipeline",
                 "WundercastHTTP", "WundercastPOSIX", "WundercastTestSupport",
             ]),
+        // The Moon against the US Naval Observatory's tables (rise and set, phase instants) and JPL Horizons.
+        .testTarget(
+            name: "WundercastAstronomyTests",
+            dependencies: ["WundercastModel", "WundercastAstronomy", "WundercastTestSupport"]),
         .testTarget(
             name: "WundercastSystemdTests",
             dependencies: ["WundercastSupport", "WundercastSystemd", "WundercastTestSupport"]),

@@ -52,7 +52,7 @@ public struct Configuration: Sendable, Equatable {
         public var contact: String? = nil
         /// `Units=` metric (°C, km/h, hPa, mm) | imperial (°F, mph, inHg, in). Default `metric`.
         public var units: UnitSystem = .metric
-        /// `TemperatureUnit=` celsius | fahrenheit; `WindSpeedUnit=` kmh | ms | mph | kn;
+        /// `TemperatureUnit=` celsius | fahrenheit; `WindSpeedUnit=` kmh | ms | mph | kn | bft;
         /// `PressureUnit=` hPa | inHg | mmHg; `PrecipitationUnit=` mm | inch: each overrides
         /// `Units=` for its quantity. Default none (empty): follow `Units=`. See ``unitPreferences``.
         public var temperatureUnit: TemperatureUnit? = nil

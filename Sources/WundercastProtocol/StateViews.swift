@@ -36,21 +36,25 @@ extension StateViews {
     /// else the nearest; a place computed from the precise position, or a distance, would tell
     /// more than the cell); the public error message has every number of the provider's text
     /// hidden (``UntrustedText/hidingNumbers(_:)``). `nearest` gives the city nearest to a
-    /// coordinate (``PlaceFinder/nearest``), `inCell` the place of a rounded position (``PlaceFinder/inCell``).
+    /// coordinate (``PlaceFinder/nearest``), `inCell` the place of a rounded position (``PlaceFinder/inCell``),
+    /// `moon` the Moon over a coordinate (each view's at its own position: the public one's at the
+    /// rounded position).
     public static func make(
         _ state: WeatherState, publicPrecision: Int, nearest: (Coordinate) -> WeatherState.Place?,
-        inCell: (Coordinate, _ decimals: Int) -> WeatherState.Place?
+        inCell: (Coordinate, _ decimals: Int) -> WeatherState.Place?, moon: (Coordinate) -> MoonDay? = { _ in nil }
     ) -> StateViews {
         guard var location = state.location else { return StateViews(state) }
         var precise = state
         let exact = Coordinate(latitude: location.latitude, longitude: location.longitude)
         precise.location?.place = nearest(exact)
+        precise.moon = moon(exact)
         let rounded = exact.rounded(toDecimals: publicPrecision)
         location.latitude = rounded.latitude
         location.longitude = rounded.longitude
         location.place = inCell(rounded, publicPrecision)
         var publicView = state
         publicView.location = location
+        publicView.moon = moon(rounded)
         // Provider text may echo the request's coordinates (a URL in an error message), in any form.
         if let error = state.error {
             publicView.error?.message = UntrustedText.hidingNumbers(error.message)

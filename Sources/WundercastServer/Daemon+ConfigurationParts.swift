@@ -115,11 +115,12 @@ extension Daemon {
             let newPlaces = change.touches(WeatherPart.self)
             if newPlaces || next.journal != old.journal {
                 running.journalViewer = StateViewer(
-                    publicPrecision: next.journal.precision, places: change.weather.places)
+                    publicPrecision: next.journal.precision, places: change.weather.places, moon: change.weather.moon)
             }
             if newPlaces || next.socket.publicPrecision != old.socket.publicPrecision {
                 running.viewer = StateViewer(
-                    publicPrecision: next.socket.publicPrecision, places: change.weather.places)
+                    publicPrecision: next.socket.publicPrecision, places: change.weather.places,
+                    moon: change.weather.moon)
             }
             return []
         }

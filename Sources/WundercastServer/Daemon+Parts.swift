@@ -1,4 +1,5 @@
 import WundercastSupport
+import WundercastAstronomy
 import WundercastModel
 import WundercastProviders
 import WundercastConfiguration
@@ -18,6 +19,8 @@ extension Daemon {
         let queue: ProviderQueue
         let cache: WeatherCache
         let lookups: LookupService
+        /// The Moon of the state's views, on the clock of the places' time zones.
+        let moon: MoonCalendar
         /// The daemon's logger, redacting this provider's secrets (an API key).
         let logger: Logger
 
@@ -26,6 +29,7 @@ extension Daemon {
         init(_ configuration: Configuration, provider: any WeatherProvider, places: PlaceFinder, logger: Logger) {
             self.places = places
             self.logger = logger
+            moon = Daemon.moonCalendar(places)
             queue = ProviderQueue(provider)
             cache = WeatherCache(
                 provider: queue, precision: configuration.weather.precision, uptime: Uptime.now, logger: logger)

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WundercastSupport
+import WundercastAstronomy
 import WundercastModel
 import WundercastProviders
 import WundercastConfiguration
@@ -102,16 +103,35 @@ extension Daemon {
         }
     }
 
-    /// A place's offset from UTC at an instant: the time zone of the nearest city of the city
-    /// table within ``timeZoneRadius``, read from /usr/share/zoneinfo; `nil` without one (then
-    /// a provider that sends no offset publishes no today and tomorrow).
-    static func utcOffsetLookup(_ places: PlaceFinder) -> MetNorwayProvider.UTCOffsetLookup {
+    /// The time zone of a place: that of the nearest city of the city table within
+    /// ``timeZoneRadius``, read from /usr/share/zoneinfo; `nil` without one.
+    static func zoneLookup(_ places: PlaceFinder) -> @Sendable (Coordinate) -> (name: String, zone: ZoneInfo)? {
         let zones = ZoneInfoDatabase { path, limit in try WholeFile.read(path: path, limit: limit) }
         return { coordinate in
             guard let place = places.nearest(coordinate), let name = place.timeZone,
                 let distance = place.distance, distance <= timeZoneRadius, let zone = try? zones.zone(named: name)
             else { return nil }
+            return (name, zone)
+        }
+    }
+
+    /// A place's offset from UTC at an instant, in its time zone (``zoneLookup(_:)``); `nil`
+    /// without one (then a provider that sends no offset publishes no today and tomorrow).
+    static func utcOffsetLookup(_ places: PlaceFinder) -> MetNorwayProvider.UTCOffsetLookup {
+        let lookup = zoneLookup(places)
+        return { coordinate in
+            guard let zone = lookup(coordinate)?.zone else { return nil }
             return { zone.offset(at: $0).utcOffset }
+        }
+    }
+
+    /// The Moon of the state's views (``MoonCalendar``) on the clock of the place's time zone
+    /// (``zoneLookup(_:)``), else of the nautical zone of its longitude.
+    static func moonCalendar(_ places: PlaceFinder) -> MoonCalendar {
+        let lookup = zoneLookup(places)
+        return MoonCalendar { coordinate in
+            guard let found = lookup(coordinate) else { return nil }
+            return (found.name, { found.zone.offset(at: $0).utcOffset })
         }
     }
 

@@ -204,8 +204,11 @@ public enum Daemon {
             source = ConfigurationSource(
                 .init(
                     configuration: configuration, loaded: loaded, weather: weather,
-                    viewer: StateViewer(publicPrecision: configuration.socket.publicPrecision, places: weather.places),
-                    journalViewer: StateViewer(publicPrecision: configuration.journal.precision, places: weather.places)
+                    viewer: StateViewer(
+                        publicPrecision: configuration.socket.publicPrecision, places: weather.places,
+                        moon: weather.moon),
+                    journalViewer: StateViewer(
+                        publicPrecision: configuration.journal.precision, places: weather.places, moon: weather.moon)
                 ))
             pipelines = PipelineRunner(
                 Daemon.Pipeline(
@@ -221,7 +224,8 @@ public enum Daemon {
         func fleetPublisher(_ setup: FleetSetup?, configuration: Configuration, places: PlaceFinder) -> FleetPublisher?
         {
             guard let setup else { return nil }
-            let viewer = StateViewer(publicPrecision: configuration.mqttPrecision, places: places)
+            let viewer = StateViewer(
+                publicPrecision: configuration.mqttPrecision, places: places, moon: Daemon.moonCalendar(places))
             let stateDirectory = Environment.value("STATE_DIRECTORY").flatMap { $0.split(separator: ":").first }
             return FleetPublisher(
                 setup: setup, store: store, view: { viewer.views($0).public },

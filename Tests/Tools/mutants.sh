@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The mutation check (issues 5, 6, 7, 14, 15, 16, 17 and 18): applies each mutant below to the sources, one at a
+# The mutation check (issues 5, 6, 7, 14, 15, 16, 17, 18 and 19): applies each mutant below to the sources, one at a
 # time, rebuilds, runs the unit tests (or the tests a mutant names), and fails if any mutant survives
 # (the tests still pass) or only hangs them. Each mutant breaks one promise of the core or, from
 # issue 14 on, of the adapters and the server around it (access control, socket limits, the gpsd
@@ -94,6 +94,12 @@ mutants=(
   "the fallback place waits for MaxAge on denied|Sources/WundercastPipeline/Service/WeatherService.swift|position: fallback.map { place in shown(place, fetching: machine.withLock { \$0.wouldFetch(place) }) })|position: nil)"
   "translations ignored|Sources/WundercastPOSIX/Gettext.swift|msgid.withCString { id in String(cString: cintl_dgettext(locale, domain, id)) }|msgid|WundercastCtlTests.LanguageTests"
   "no parent-death signal for watch|Sources/WundercastPOSIX/Process+ParentDeath.swift|_ = cprctl_set_parent_death_signal(parentDeathSignal)|_ = parentDeathSignal|WundercastCtlTests.WatchParentDeathTests"
+  # Issue 19: the Moon and Beaufort.
+  "Beaufort: the speed cut to 0.1 m/s, not rounded half up|Sources/WundercastModel/Units/Beaufort.swift|let tenths = (min(max(speed, 0), 1000) * 10 + 0.5).rounded(.down)|let tenths = (min(max(speed, 0), 1000) * 10).rounded(.down)"
+  "moon: a principal phase never names its day (only the quarter of the elongation)|Sources/WundercastModel/Moon/MoonPhase.swift|if let quarter = (0...4).first(where: { Double(\$0 * 90) >= first && Double(\$0 * 90) < first + advance }) {|if let quarter = Optional<Int>.none {"
+  "moon: public readers get the Moon of the precise position|Sources/WundercastProtocol/StateViews.swift|publicView.moon = moon(rounded)|publicView.moon = moon(exact)"
+  "moon: the Sun's aberration left out of the elongation (phase instants 40 s late)|Sources/WundercastAstronomy/MoonPosition.swift|let apparentSun = sun.longitude - 20.4898 / 3600 / sun.distance|let apparentSun = sun.longitude|MoonPhaseTableTests"
+  "moon: rise and set of the Moon's centre, not its upper limb|Sources/WundercastAstronomy/MoonPosition.swift|return (altitude - parallax * cos(altitude) + semidiameter) * 180 / .pi + 34.0 / 60|return (altitude - parallax * cos(altitude)) * 180 / .pi + 34.0 / 60|MoonTableTests"
 )
 
 only=${MUTANT:-${1:-}}

@@ -9,6 +9,7 @@ import WundercastConfiguration
         .init("[Weather]\nTemperatureUnit=fahrenheit") { $0.weather.temperatureUnit = .fahrenheit },
         .init("[Weather]\nWindSpeedUnit=kn") { $0.weather.windSpeedUnit = .kn },
         .init("[Weather]\nWindSpeedUnit=ms") { $0.weather.windSpeedUnit = .ms },
+        .init("[Weather]\nWindSpeedUnit=bft") { $0.weather.windSpeedUnit = .bft },
         .init("[Weather]\nPressureUnit=inHg") { $0.weather.pressureUnit = .inHg },
         .init("[Weather]\nPressureUnit=mmHg") { $0.weather.pressureUnit = .mmHg },
         .init("[Weather]\nPrecipitationUnit=inch") { $0.weather.precipitationUnit = .inch },
@@ -33,10 +34,12 @@ import WundercastConfiguration
         ),
         .init(
             "[Weather]\nUnits=metric\n\nWindSpeedUnit=knots", line: 4,
-            "WindSpeedUnit=\"knots\" is not one of: kmh, ms, mph, kn (the unit of wind speeds; empty follows Units=)"),
+            "WindSpeedUnit=\"knots\" is not one of: kmh, ms, mph, kn, bft (the unit of wind speeds; empty follows Units=)"
+        ),
         .init(
             "[Weather]\nWindSpeedUnit=km/h", line: 2,
-            "WindSpeedUnit=\"km/h\" is not one of: kmh, ms, mph, kn (the unit of wind speeds; empty follows Units=)"),
+            "WindSpeedUnit=\"km/h\" is not one of: kmh, ms, mph, kn, bft (the unit of wind speeds; empty follows Units=)"
+        ),
         .init(
             "[Weather]\nPressureUnit=hpa", line: 2,
             "PressureUnit=\"hpa\" is not one of: hPa, inHg, mmHg (the unit of pressures; empty follows Units=)"),

@@ -13,10 +13,14 @@ import WundercastTestSupport
 @Suite struct LanguageTests {
     /// Messages each language leaves as in English on purpose: the same word (`Status`, `Wind`,
     /// `Tornado`, `offline` in German), a unit symbol (`{n} s`, `{n} min`, `{n} h`), a compass
-    /// letter the language shares (N, S; Polish writes the international letters).
+    /// letter the language shares (N, S; Polish writes the international letters), a Beaufort
+    /// force of the same name (`storm` in Swedish).
     static let sameAsEnglish: [String: Set<String>] = [
         "de": listed(
-            ["Wind {speed}", "Status: {status}", "Status: {status}: {reason}", "offline", "Tornado", "{n} s"],
+            [
+                "Wind {speed}", "Wind {speed}, {force}", "Status: {status}", "Status: {status}: {reason}", "offline",
+                "Tornado", "{n} s",
+            ],
             points: ["N", "S", "SW", "W", "NW"]),
         "fr": listed(["{n} s", "{n} min", "{n} h"], points: ["N", "NE", "E", "SE", "S"]),
         "es": listed(["error", "Tornado", "{n} s", "{n} min", "{n} h"], points: ["N", "NE", "E", "SE", "S"]),
@@ -24,12 +28,16 @@ import WundercastTestSupport
         "nl": listed(
             [
                 "wundercastd {release} (protocol {protocol})", "wind {speed}", "Wind {speed}", "Status: {status}",
-                "Status: {status}: {reason}", "offline", "{n} s", "{n} min",
+                "Status: {status}: {reason}", "offline", "{n} s", "{n} min", "wind {speed}, {force}",
+                "Wind {speed}, {force}",
             ], points: ["N", "W", "NW"]),
         "nb": listed(
             ["Status: {status}", "Status: {status}: {reason}", "Tornado", "{n} s", "{n} min"], points: ["N", "S"]),
         "sv": listed(
-            ["Status: {status}", "Status: {status}: {reason}", "Tornado", "{n} s", "{n} min", "{n} cell"],
+            [
+                "Status: {status}", "Status: {status}: {reason}", "Tornado", "{n} s", "{n} min", "{n} cell",
+                "Beaufort force\u{4}storm",
+            ],
             points: ["N", "S"]),
         "pl": listed(["{n} s", "{n} min"], points: ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]),
     ]
@@ -118,6 +126,24 @@ import WundercastTestSupport
         #expect(BarItem(state: state, now: SampleStates.now, locale: locale).text.hasSuffix("Bedeckt"))
         state.weather?.conditionLanguage = "it"
         #expect(BarItem(state: state, now: SampleStates.now, locale: locale).text.hasSuffix("nubi sparse"))
+    }
+
+    /// A Beaufort force is named with the national service's term (DWD's `frische Brise`,
+    /// Météo-France's `bonne brise`) in the human line and the tooltip, for wind and gusts.
+    @Test func beaufortForcesInTheLanguage() throws {
+        var state = SampleStates.weather()
+        state.weather?.windSpeed = 5
+        state.weather?.units.windSpeed = "Bft"
+        state.weather?.forecast = Forecast(windGusts: 7, units: .init(windGusts: "Bft"))
+        let german = try Self.locale("de")
+        #expect(
+            HumanFormat.line(state, now: SampleStates.now, locale: german).contains("Wind 5 Bft, frische Brise aus O"))
+        let tooltip = BarItem(state: state, now: SampleStates.now, locale: german).tooltip
+        #expect(tooltip.contains("Wind 5 Bft, frische Brise aus O"), "\(tooltip)")
+        #expect(tooltip.contains("Böen 7 Bft, steifer Wind"), "\(tooltip)")
+        let french = try Self.locale("fr")
+        #expect(
+            BarItem(state: state, now: SampleStates.now, locale: french).tooltip.contains("Vent E 5 Bft, bonne brise"))
     }
 
     /// Polish has three plural forms: 1, 2–4 (but not 12–14), and the rest.

@@ -91,7 +91,10 @@ struct DiscoveryPayloadTests {
         let state = WeatherUnits.wanted(units)
         #expect(components["temperature"]?["unit_of_measurement"]?.string == state.temperature)
         #expect(components["apparent_temperature"]?["unit_of_measurement"]?.string == state.temperature)
-        #expect(components["wind_speed"]?["unit_of_measurement"]?.string == state.windSpeed)
+        // The same unit, as Home Assistant spells it: `Beaufort` for the state's `Bft`.
+        let wind = try #require(components["wind_speed"]?["unit_of_measurement"]?.string)
+        #expect(wind == (units.windSpeed == .bft ? "Beaufort" : state.windSpeed))
+        #expect(WindSpeedUnit(label: wind) == units.windSpeed)
         #expect(components["wind_direction"]?["unit_of_measurement"]?.string == state.windDirection)
         #expect(components["humidity"]?["unit_of_measurement"]?.string == state.relativeHumidity)
         #expect(components["sea_level_pressure"]?["unit_of_measurement"]?.string == units.pressure.label)

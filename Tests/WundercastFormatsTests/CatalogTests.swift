@@ -29,6 +29,12 @@ import WundercastTestSupport
         texts += HumanError.sentences.values
         for text in texts { #expect(ids.contains(text), "\(text) is not marked") }
         for point in PlaceText.points { #expect(ids.contains("compass point\u{4}" + point)) }
+        for force in Beaufort.allCases {
+            #expect(ids.contains(Beaufort.messageContext + "\u{4}" + force.name), "\(force) is not marked")
+        }
+        for phase in MoonPhase.allCases {
+            #expect(ids.contains(MoonPhase.messageContext + "\u{4}" + phase.name), "\(phase) is not marked")
+        }
         for status in WeatherState.Status.allCases {
             #expect(ids.contains(HumanFormat.statusName(status)), "\(status)")
         }

@@ -3,7 +3,8 @@ import Testing
 import WundercastTestSupport
 
 /// `[Weather] WindSpeedUnit=kn` end to end: the daemon asks Open-Meteo for knots, converts what
-/// the answer says it is by its unit strings, and `now`, the human line and a lookup show knots.
+/// the answer says it is by its unit strings, and `now`, the human line and a lookup show knots;
+/// `WindSpeedUnit=bft` likewise with the Beaufort force.
 @Suite(.serialized) struct DaemonUnitsTests {
     static let bucharest = "weather/open-meteo/current_bucharest_metric.json"
 
@@ -48,6 +49,29 @@ import WundercastTestSupport
         // A lookup goes through the same provider: knots too.
         let lookup = try await daemon.ctl("weather", "44.44,26.1")
         #expect(lookup.stdout.contains("wind 3 kn from E"), "\(lookup.stdout)")
+        await http.stopAndWait()
+    }
+
+    /// `WindSpeedUnit=bft`: Open-Meteo has no Beaufort, so it is asked for m/s; the recorded
+    /// 4.7 km/h (1.3 m/s) is force 1, the gusts' 12.2 km/h (3.4 m/s) force 3, each with its WMO
+    /// name in human text.
+    @Test func beaufortFromAnAnswerInKilometresPerHour() async throws {
+        let http = try await FixtureHTTPServer()
+        try http.respond(file: Self.bucharest)
+        let daemon = try await Self.daemon(http, units: "WindSpeedUnit=bft")
+        let state = try await daemon.waitForState(timeout: .seconds(30), "fresh weather") {
+            $0["status"] as? String == "fresh"
+        }
+        let query = try #require(try http.requests().first { $0.path == "/v1/forecast" }?.query)
+        #expect(query["wind_speed_unit"] == "ms")
+        #expect(state[path: "weather.windSpeed"] as? Double == 1)
+        #expect(state[path: "weather.units.windSpeed"] as? String == "Bft")
+        #expect(state[path: "weather.forecast.windGusts"] as? Double == 3)
+        #expect(state[path: "weather.forecast.units.windGusts"] as? String == "Bft")
+        let now = try await daemon.ctl("now")
+        #expect(now.stdout.hasPrefix("-5°C Clear sky, humidity 72%, wind 1 Bft, light air from E, "), "\(now.stdout)")
+        let wind = try await daemon.ctl("now", "--template", "{wind} {gusts}")
+        #expect(wind.stdout == "1 Bft 3 Bft\n")
         await http.stopAndWait()
     }
 

@@ -10,7 +10,7 @@ extension DiscoveryComponent {
     /// | `temperature` | `weather.temperature` | `temperature` | `°C`, `°F` | `measurement` |
     /// | `apparent_temperature` | `weather.apparentTemperature` | `temperature` | `°C`, `°F` | `measurement` |
     /// | `humidity` | `weather.relativeHumidity` | `humidity` | `%` | `measurement` |
-    /// | `wind_speed` | `weather.windSpeed` | `wind_speed` | `km/h`, `m/s`, `mph`, `kn` | `measurement` |
+    /// | `wind_speed` | `weather.windSpeed` | `wind_speed` | `km/h`, `m/s`, `mph`, `kn`, `Beaufort` | `measurement` |
     /// | `wind_direction` | `weather.windDirection` | `wind_direction` | `°` | `measurement_angle` |
     /// | `sea_level_pressure` | `weather.forecast.seaLevelPressure` | `atmospheric_pressure` | `hPa`, `inHg`, `mmHg` | `measurement` |
     /// | `precipitation_chance` | `weather.forecast.hours[0].precipitationProbability` | — | `%` | — (a forecast) |

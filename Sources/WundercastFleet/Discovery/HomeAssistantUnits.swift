@@ -17,13 +17,14 @@ extension TemperatureUnit {
 }
 
 extension WindSpeedUnit {
-    /// `km/h`, `m/s`, `mph`, `kn`: `UnitOfSpeed`.
+    /// `km/h`, `m/s`, `mph`, `kn`, `Beaufort`: `UnitOfSpeed` (`BEAUFORT = "Beaufort"`).
     var homeAssistantUnit: String {
         switch self {
         case .kmh: "km/h"
         case .ms: "m/s"
         case .mph: "mph"
         case .kn: "kn"
+        case .bft: "Beaufort"
         }
     }
 }

@@ -10,8 +10,26 @@ extension BarItem {
     /// Hours of the forecast shown in the tooltip (the state carries up to 12).
     public static let tooltipHours = 6
 
+    /// The tooltip's wind line: `Wind 9 km/h from E`, in Beaufort with the force's WMO name in
+    /// `locale`'s language (`Wind 5 Bft, fresh breeze from E`); `wind` and `direction` as the
+    /// templates show them.
+    static func windLine(_ wind: String, of weather: Weather?, direction: String?, locale: UserLocale) -> String {
+        let force = weather.flatMap { weather in
+            weather.windSpeed.flatMap { HumanFormat.beaufortName($0, unit: weather.units.windSpeed, locale) }
+        }
+        switch (force, direction) {
+        case (let force?, let direction?):
+            return locale.tr(
+                "Wind {speed}, {force} from {direction}", ["speed": wind, "force": force, "direction": direction])
+        case (let force?, nil): return locale.tr("Wind {speed}, {force}", ["speed": wind, "force": force])
+        case (nil, let direction?):
+            return locale.tr("Wind {speed} from {direction}", ["speed": wind, "direction": direction])
+        case (nil, nil): return locale.tr("Wind {speed}", ["speed": wind])
+        }
+    }
+
     /// The tooltip's forecast lines, each only with what the state has:
-    /// `Gusts 12 km/h`, `Pressure 1035 hPa, rising +1.3 hPa/3h`, `Today: high 0°C, low -9°C`,
+    /// `Gusts 12 km/h` (in Beaufort `Gusts 7 Bft, near gale`), `Pressure 1035 hPa, rising +1.3 hPa/3h`, `Today: high 0°C, low -9°C`,
     /// `Tomorrow: …`, `Sunrise 07:00, sunset 17:19`, then one line per hour on the place's clock:
     /// `23:00 -6°C Clear sky (20%, 0.4 mm)` (the chance of precipitation, and the amount when
     /// some shows at ``DisplayRounding``'s precision). Numbers are rounded by ``DisplayRounding``;
@@ -22,7 +40,14 @@ extension BarItem {
     ) -> [String] {
         let unit = UntrustedText.sanitized(forecast.units.temperature ?? "", limit: 8)
         var lines: [String] = []
-        if let gusts = values[.gusts] { lines.append(locale.tr("Gusts {gusts}", ["gusts": gusts])) }
+        if let gusts = values[.gusts] {
+            let force = forecast.windGusts.flatMap {
+                HumanFormat.beaufortName($0, unit: forecast.units.windGusts, locale)
+            }
+            lines.append(
+                force.map { locale.tr("Gusts {gusts}, {force}", ["gusts": gusts, "force": $0]) }
+                    ?? locale.tr("Gusts {gusts}", ["gusts": gusts]))
+        }
         switch (values[.pressure], values[.pressureTendency]) {
         case (let pressure?, let tendency?):
             lines.append(locale.tr("Pressure {pressure}, {tendency}", ["pressure": pressure, "tendency": tendency]))

@@ -193,10 +193,7 @@ public struct BarItem: Sendable, Equatable {
         }
         if let humidity = values[.humidity] { lines.append(locale.tr("Humidity {humidity}", ["humidity": humidity])) }
         if let wind = values[.wind] {
-            lines.append(
-                values[.windDirection].map {
-                    locale.tr("Wind {speed} from {direction}", ["speed": wind, "direction": $0])
-                } ?? locale.tr("Wind {speed}", ["speed": wind]))
+            lines.append(windLine(wind, of: state.weather, direction: values[.windDirection], locale: locale))
         }
         if let forecast = state.weather?.forecast {
             lines += forecastLines(forecast, of: state.weather, values: values, locale: locale)

@@ -97,16 +97,32 @@ public enum HumanFormat {
         }
     }
 
-    /// `wind 9 km/h from E` (`wind 0 km/h` when calm: no direction), in the published unit.
+    /// `wind 9 km/h from E` (`wind 0 km/h` when calm: no direction), in the published unit; a
+    /// Beaufort force with its WMO name, `wind 5 Bft, fresh breeze from E`.
     static func windText(_ weather: Weather, _ locale: UserLocale) -> String? {
         guard let speed = weather.windSpeed,
             let text = Placeholder.withUnit(DisplayRounding.windSpeed(speed), weather.units.windSpeed)
         else { return nil }
         let calm = DisplayRounding.windSpeed(speed) == "0"
         let direction = calm ? "" : weather.windDirection.map { PlaceText.compass($0, locale) } ?? ""
-        return direction.isEmpty
-            ? locale.tr("wind {speed}", ["speed": text])
-            : locale.tr("wind {speed} from {direction}", ["speed": text, "direction": direction])
+        switch (beaufortName(speed, unit: weather.units.windSpeed, locale), direction.isEmpty) {
+        case (let force?, true): return locale.tr("wind {speed}, {force}", ["speed": text, "force": force])
+        case (let force?, false):
+            return locale.tr(
+                "wind {speed}, {force} from {direction}", ["speed": text, "force": force, "direction": direction])
+        case (nil, true): return locale.tr("wind {speed}", ["speed": text])
+        case (nil, false): return locale.tr("wind {speed} from {direction}", ["speed": text, "direction": direction])
+        }
+    }
+
+    /// The WMO name of a wind `speed` labelled `Bft` (``Beaufort/name``) in `locale`'s language:
+    /// `fresh breeze` for 5 (German `frische Brise`); `nil` for another unit or a value that is
+    /// no force (not a whole number 0–12).
+    public static func beaufortName(_ speed: Double, unit: String?, _ locale: UserLocale = .english) -> String? {
+        guard WindSpeedUnit(label: unit ?? "") == .bft, let whole = Int(exactly: speed),
+            let force = Beaufort(rawValue: whole)
+        else { return nil }
+        return locale.trp(Beaufort.messageContext, force.name)
     }
 
     /// The place (``PlaceText/location(_:_:)``: the configured name, else `12 km NE of

@@ -12,8 +12,8 @@ import Foundation
 /// transit, solar noon, lower transit), the sun's altitude is monotonic on each half, and
 /// a crossing of the horizon is bisected to under a second. So a sunset after midnight, a
 /// day with a sunrise and no sunset, polar day and polar night all come out of one rule.
-/// Checked against published tables: London, Wellington and Sydney within a minute (the
-/// tables are to the minute); the Fairbanks table is itself off by up to 2 min (sunrise and
+/// Checked against published tables: London, Wellington, Sydney and the US Naval Observatory's
+/// Fredonia AZ 2023 within a minute (the tables are to the minute); the Fairbanks table is itself off by up to 2 min (sunrise and
 /// sunset) and 4 min (twilights), where PyEphem agrees with this code within seconds (see
 /// `SunTableTests`). Near the poles themselves (|latitude| > 89°), where the altitude
 /// barely changes over a day, an event between two transits can be missed.

@@ -11,9 +11,14 @@ public protocol PhysicalUnit: Sendable, Hashable, CaseIterable {
     func toBase(_ value: Double) -> Double
     /// `value` in the quantity's base unit expressed in this unit.
     func fromBase(_ value: Double) -> Double
+    /// Whether a value labelled in this unit may be converted to `other` (``PhysicalUnits/conversion(from:to:)``):
+    /// always, except from a scale of ranges (the Beaufort force) to a unit of measure.
+    func converts(to other: Self) -> Bool
 }
 
 extension PhysicalUnit {
+    public func converts(to other: Self) -> Bool { true }
+
     /// The unit a provider's unit string names, ignoring case and surrounding white space
     /// (`"°C"`, `"celsius"`, `" K "`, `"mp/h"`); `nil` for a string that names no unit of this
     /// quantity (a value so labelled is left as it is, with its label: never relabelled).
@@ -49,10 +54,11 @@ public enum PhysicalUnits {
     }
 
     /// A conversion from the unit string `label` to `wanted`: the function on values and the new
-    /// label (`wanted.label`); `nil` when `label` is `nil` or names no unit of `wanted`'s
-    /// quantity, in which case values and label stay as they are.
+    /// label (`wanted.label`); `nil` when `label` is `nil`, names no unit of `wanted`'s quantity
+    /// or one that does not convert to it (a Beaufort force to a speed), in which case values and
+    /// label stay as they are.
     public static func conversion<U: PhysicalUnit>(from label: String?, to wanted: U) -> Conversion? {
-        guard let label, let source = U(label: label) else { return nil }
+        guard let label, let source = U(label: label), source.converts(to: wanted) else { return nil }
         return Conversion(label: wanted.label) { source.convert($0, to: wanted) }
     }
 

@@ -38,6 +38,10 @@ public struct UnitPreferences: Sendable, Equatable {
             precipitation: precipitation ?? base.3)
     }
 
+    /// The unit of speeds that are not wind (ocean currents): the wind's, or knots when wind is
+    /// in Beaufort (a force is for wind only).
+    public var otherSpeeds: WindSpeedUnit { windSpeed == .bft ? .kn : windSpeed }
+
     /// °C, km/h, hPa, mm.
     public static let metric = UnitPreferences(.metric)
     /// °F, mph, inHg, in.

@@ -128,6 +128,9 @@ public struct WeatherState: Sendable, Equatable, Codable {
     public var error: ErrorInfo?
     /// Official alerts for the position (``AlertsState``); absent while `[Alerts] Sources=none`.
     public var alerts: AlertsState?
+    /// The Moon over the position on the local day the state was published (``MoonDay``),
+    /// computed for each reader class at the position it sees; absent without a position.
+    public var moon: MoonDay?
 
     public init(status: Status, provider: String, authorization: AuthorizationStatus? = nil) {
         self.status = status
@@ -167,6 +170,6 @@ public struct WeatherState: Sendable, Equatable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case `class`, status, location, weather, provider, fetchedAt, ageSeconds, ageUnknown, authorization, error,
-            alerts
+            alerts, moon
     }
 }

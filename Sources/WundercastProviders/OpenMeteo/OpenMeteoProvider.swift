@@ -18,7 +18,7 @@ import WundercastModel
 /// - `temperature` ← `current.temperature_2m`, °C or °F
 /// - `apparentTemperature` ← `current.apparent_temperature`, °C or °F
 /// - `relativeHumidity` ← `current.relative_humidity_2m`, %
-/// - `windSpeed` ← `current.wind_speed_10m`, km/h, m/s, mph (`"mp/h"` in the answer) or kn
+/// - `windSpeed` ← `current.wind_speed_10m`, km/h, m/s, mph (`"mp/h"` in the answer) or kn (m/s for Beaufort)
 /// - `windDirection` ← `current.wind_direction_10m`, ° (from which the wind blows)
 /// - `weatherCode` ← `current.weather_code`, WMO code; `isDay` ← `current.is_day` (0/1)
 /// - `time` ← `current.time` (unix seconds, or local time and `utc_offset_seconds`), UTC
@@ -131,10 +131,12 @@ public struct OpenMeteoProvider: WeatherProvider {
     /// The units Open-Meteo is asked for when `wanted` are wanted: the same, except what it has
     /// not (`temperature_unit` celsius or fahrenheit, `wind_speed_unit` kmh, ms, mph or kn,
     /// `precipitation_unit` mm or inch; no pressure unit): kelvin is asked as celsius, cm as mm,
-    /// and pressure comes in hPa. The answer is converted from these.
+    /// the Beaufort force as m/s (the table's unit), and pressure comes in hPa. The answer is
+    /// converted from these.
     public static func requestedUnits(_ wanted: UnitPreferences) -> UnitPreferences {
         UnitPreferences(
-            temperature: wanted.temperature == .kelvin ? .celsius : wanted.temperature, windSpeed: wanted.windSpeed,
+            temperature: wanted.temperature == .kelvin ? .celsius : wanted.temperature,
+            windSpeed: wanted.windSpeed == .bft ? .ms : wanted.windSpeed,
             pressure: .hPa, precipitation: wanted.precipitation == .cm ? .mm : wanted.precipitation)
     }
 

@@ -61,9 +61,10 @@ test-deps:
 
 # wundercastctl's message catalogues (README "Language and clock"): po/<lang>.po compiled by msgfmt
 # into $(LOCALE_DIR)/<lang>/LC_MESSAGES/wundercast.mo, which `make install` puts in
-# $(PREFIX)/share/locale. The template po/wundercast.pot is written from the sources by po/extract.py
+# $(PREFIX)/share/locale. .build/share/locale is where a built wundercastctl looks
+# (<bin>/../share/locale from .build/debug or .build/release), so `make build` compiles them. The template po/wundercast.pot is written from the sources by po/extract.py
 # (`make pot`: xgettext cannot read Swift); `make po-update` merges it into every po/<lang>.po.
-LOCALE_DIR := .build/locale
+LOCALE_DIR := .build/share/locale
 CATALOGS := $(patsubst po/%.po,$(LOCALE_DIR)/%/LC_MESSAGES/wundercast.mo,$(wildcard po/*.po))
 
 locales: $(CATALOGS)
@@ -78,7 +79,7 @@ pot:
 po-update: pot
 	@for po in po/*.po; do msgmerge --quiet --update --backup=none --no-wrap --no-fuzzy-matching $$po po/wundercast.pot; done
 
-build: deps cities
+build: deps cities locales
 	$(SWIFT) build -Xswiftc -warnings-as-errors
 
 cities: deps
@@ -137,7 +138,7 @@ install: deps cities install-data release locales
 	@$(MAKE) --no-print-directory install-files
 	@echo "installed; now: systemd-sysusers && journalctl --update-catalog && systemctl daemon-reload && systemctl enable --now wundercast.socket"
 
-release: deps cities
+release: deps cities locales
 	$(SWIFT) build $(RELEASE) -Xswiftc -warnings-as-errors
 
 # install without building: the release binaries in .build/release must exist (`make release`); the

@@ -7,6 +7,8 @@ import WundercastSupport
 /// 33 i3blocks severe weather; see ``Usage``).
 public enum Ctl {
     public static func main(_ arguments: [String]) -> Int32 {
+        // Started with stdout closed (`>&-`): /dev/null there, never the daemon's socket.
+        let missing = ProcessControl.openMissingStandardDescriptors()
         ProcessControl.ignoreBrokenPipes()  // a status bar that quits reading: EPIPE, exit 0 (Output.write)
         let invocation: Invocation
         do {
@@ -29,7 +31,10 @@ public enum Ctl {
             switch request {
             case .now: return WeatherCommand.run(context, line: line, isNow: true)
             case .weather: return WeatherCommand.run(context, line: line, isNow: false)
-            case .watch(let options): return WatchCommand.run(context, line: line, every: options.every)
+            case .watch(let options):
+                // Nobody can read what it would print: as a hang-up.
+                if missing.contains(1) { return 0 }
+                return WatchCommand.run(context, line: line, every: options.every)
             case .around: return InfoCommands.around(context, line: line)
             case .status: return InfoCommands.status(context, line: line)
             case .refresh: return InfoCommands.refresh(context, line: line)

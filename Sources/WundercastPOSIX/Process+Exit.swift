@@ -8,6 +8,21 @@ public enum ProcessControl {
     /// Ends the process with `status` (`exit(3)`: `atexit` handlers run, stdio is flushed).
     public static func exit(_ status: Int32) -> Never { Glibc.exit(status) }
 
+    /// Opens `/dev/null` on each of the descriptors 0, 1 and 2 that the process was started
+    /// without (`cmd >&-`), before anything else opens one: else the first socket or file opened
+    /// would take its number, and output meant for stdout would go into it. Returns the
+    /// numbers that were missing.
+    @discardableResult
+    public static func openMissingStandardDescriptors() -> Set<Int32> {
+        var missing: Set<Int32> = []
+        for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+            missing.insert(descriptor)
+            // The lowest free number: `descriptor`, as the lower ones are open by now.
+            _ = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
+        }
+        return missing
+    }
+
     /// Ignores `SIGPIPE` process-wide: a write to a reader that left fails with `EPIPE`.
     public static func ignoreBrokenPipes() { _ = signal(SIGPIPE, SIG_IGN) }
 

@@ -19,6 +19,24 @@ import WundercastTestSupport
         try await runProcess(try Binaries.path("wundercastctl"), ["--socket", path] + arguments, timeout: .seconds(30))
     }
 
+    /// Started with stdout closed (`>&-`): the socket must not take descriptor 1, or the weather
+    /// line would be written into it as a request. `now` writes to /dev/null and exits 0; `watch`
+    /// has no reader at all and ends at once.
+    @Test func withStdoutClosedNothingIsWrittenToTheDaemon() async throws {
+        let line = SampleStates.line(SampleStates.weather(code: 0))
+        let daemon = try FakeDaemon(path: path) { _ in .lines([line]) }
+        defer { daemon.stop() }
+        let ctl = try Binaries.path("wundercastctl")
+        for command in ["now", "watch"] {
+            let result = try await runProcess(
+                "/bin/sh", ["-c", "exec \"$0\" --socket \"$1\" \"$2\" >&-", ctl, path, command],
+                timeout: .seconds(30))
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+            #expect(result.stderr.isEmpty, "\(command): \(result.stderr)")
+        }
+        #expect(daemon.requests.value == ["now"], "\(daemon.requests.value)")
+    }
+
     /// A daemon that accepts and never answers: `now` ends within its `--timeout`, plain with
     /// status 1 and the reason, bars with an offline line and status 0.
     @Test func nowEndsWithinTheTimeoutAgainstADaemonThatNeverAnswers() async throws {

@@ -58,6 +58,16 @@ import WundercastTestSupport
 
     /// `short_text`: the short template, else the template when one is given, else icon and
     /// temperature; in i3bar's and i3status-rust's members and i3blocks' second line.
+    /// A template whose values are all empty (`{alert}` with none in force) shows nothing with
+    /// fresh weather — never "no weather yet", a status the state is not.
+    @Test func aTemplateWithNothingToShowShowsNothing() throws {
+        let state = SampleStates.weather(code: 0)
+        let item = BarItem(state: state, now: now, template: try Template("{alert}"))
+        #expect(item.text.isEmpty, "\(item.text)")
+        #expect(try object(WaybarFormat.line(item))["text"] as? String == "")
+        #expect(item.alt == "clear", "the weather is still known: \(item.alt)")
+    }
+
     @Test func shortTextFollowsTheTemplates() throws {
         let state = SampleStates.weather(code: 3, status: .stale)
         let plain = BarItem(state: state, now: now)

@@ -111,6 +111,29 @@ import WundercastTestSupport
         }
     }
 
+    /// A mark that joins a markup character into one `Character` (U+0600 prepended, U+0301
+    /// after) hides it from a comparison of `Character`s, not from the bar, which reads bytes:
+    /// the escapes read Unicode scalars.
+    @Test func marksJoinedToMarkupCharactersAreEscapedToo() throws {
+        let hostile = "\u{0600}<b>\u{0301}X\u{0600}&x;\u{0600}%{A1:touch /tmp/x:}C\u{0600}%{A} %{\u{0301}"
+        var state = SampleStates.weather()
+        state.weather?.condition = hostile
+        state.weather?.conditionLanguage = "de"  // shown as the provider wrote it
+        let item = BarItem(state: state, now: now, template: try Template("{condition}"))
+        let waybar = try #require(try object(WaybarFormat.line(item))["text"] as? String)
+        let bytes = Array(waybar.utf8)
+        #expect(!bytes.contains(UInt8(ascii: "<")) && !bytes.contains(UInt8(ascii: ">")), "\(waybar)")
+        // Every `&` starts an entity of ours.
+        for (i, byte) in bytes.enumerated() where byte == UInt8(ascii: "&") {
+            let after = bytes[(i + 1)...]
+            #expect(["amp;", "lt;", "gt;"].contains { after.starts(with: $0.utf8) }, "\(waybar)")
+        }
+        let polybar = Array(PolybarFormat.line(item).utf8)
+        let tag = Array("%{".utf8)
+        let opened = (0..<(polybar.count - 1)).filter { Array(polybar[$0..<$0 + 2]) == tag }
+        #expect(opened.isEmpty, "\(String(decoding: polybar, as: UTF8.self))")
+    }
+
     /// Every `&` in `markup` starts an entity of ours.
     static func entitiesOnly(_ markup: String) -> Bool {
         var rest = Substring(markup)

@@ -112,7 +112,9 @@ public struct BarItem: Sendable, Equatable {
         }
         let fallback = Self.statusText(state, locale)
         let rendered = (template ?? Self.defaultTemplate).text(values)
-        textRuns = hasWeather && !rendered.isEmpty ? rendered + marker : RenderedText(fallback)
+        // With weather, the template's text as it is: one whose values are all empty (`{alert}`
+        // with none in force) shows nothing, never a status the state is not ("no weather yet").
+        textRuns = hasWeather ? (rendered.isEmpty ? rendered : rendered + marker) : RenderedText(fallback)
         let short = (shortTemplate ?? template ?? Self.shortTemplate).text(values)
         shortTextRuns = hasWeather && !short.isEmpty ? short + marker : textRuns
 

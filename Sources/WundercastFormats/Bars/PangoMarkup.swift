@@ -4,15 +4,17 @@
 enum PangoMarkup {
     /// `text` with Pango's markup characters as entities (`&amp;`, `&lt;`, `&gt;`), and the
     /// double quote too (`&quot;`) where `text` is an attribute's quoted value.
+    /// Read by Unicode scalar, as Pango reads bytes: compared as `Character`s, a `<` that a
+    /// prepended mark (U+0600) joins or a combining mark follows would not be `"<"` and pass.
     static func escape(_ text: String, attribute: Bool = false) -> String {
         var out = ""
-        for character in text {
-            switch character {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"" where attribute: out += "&quot;"
-            default: out.append(character)
+            default: out.unicodeScalars.append(scalar)
             }
         }
         return out

@@ -15,14 +15,16 @@ public enum PolybarFormat {
     }
 
     /// `text` with no `%{` left: a zero-width space after each `%` that a `{` follows.
+    /// Read by Unicode scalar, as polybar reads bytes: compared as `Character`s, a `%` that a
+    /// prepended mark (U+0600) joins, or a `{` a combining mark follows, would not be `"%"` or `"{"`.
     static func escape(_ text: String) -> String {
-        var out = ""
-        var previous: Character?
-        for character in text {
-            if previous == "%", character == "{" { out.append("\u{200B}") }
-            out.append(character)
-            previous = character
+        var out = String.UnicodeScalarView()
+        var previous: Unicode.Scalar?
+        for scalar in text.unicodeScalars {
+            if previous == "%", scalar == "{" { out.append("\u{200B}") }
+            out.append(scalar)
+            previous = scalar
         }
-        return out
+        return String(out)
     }
 }

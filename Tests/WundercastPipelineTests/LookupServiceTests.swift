@@ -179,6 +179,35 @@ import WundercastTestSupport
         #expect(provider.requested.isEmpty)
     }
 
+    /// Issue 18, item 7: `around` the daemon's own position tells a public reader the place of
+    /// each cell by name only (``PlaceFinder/inCell``), as its state does — never the nearest
+    /// city with a distance and bearing; a precise reader keeps them.
+    @Test func aroundTheDaemonsPositionPublicReadersGetNamesOnly() async throws {
+        let nearest = WeatherState.Place(name: "Unterhaching", distance: 3957, bearing: "N")
+        let named = WeatherState.Place(name: "Munich")
+        let places = PlaceFinder(
+            nearest: { _ in nearest }, inCell: { _, _ in named }, resolve: { _ in .notFound(message: "") })
+        let (lookups, _) = service(places: places)
+        let here = Coordinate(latitude: 48.1, longitude: 11.6)
+        var asked = 0
+        for (reader, expected) in [(LookupService.Reader.public(precision: 1), "Munich"), (.precise, "Unterhaching")] {
+            let task = Task { await lookups.around(nil, step: 1, current: here, user: 65534, reader: reader) }
+            for _ in 0..<9 {
+                asked += 1
+                try await provider.waitForRequests(asked)
+                provider.answerNext(with: .success(makeWeather(-2)))
+            }
+            let around = try object(await task.value)
+            let centre = try #require(around["center"] as? [String: Any])
+            let cells = try #require(around["cells"] as? [[String: Any]])
+            for place in [centre["place"]] + cells.map({ $0["place"] }) {
+                let place = try #require(place as? [String: Any])
+                #expect(place["name"] as? String == expected, "\(reader): \(place)")
+                #expect((place["distance"] != nil) == (expected == "Unterhaching"), "\(reader): \(place)")
+            }
+        }
+    }
+
     @Test func namesAreResolvedByThePlaceFinder() async throws {
         let tromso = WeatherState.Place(name: "Tromsø", region: "Troms og Finnmark", country: "NO")
         let places = PlaceFinder(

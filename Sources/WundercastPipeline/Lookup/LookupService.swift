@@ -170,12 +170,16 @@ public final class LookupService: Sendable {
                 SocketProtocol.ErrorResponse(
                     .noLocation, message: "the daemon has no position yet: give one (around PLACE or around LAT,LON)"))
         }
+        // Around the daemon's own position a public reader is told names only, as in its state
+        // (`near Munich`): the same rule as StateViews, never a distance or bearing.
+        let place: (Coordinate) -> WeatherState.Place? =
+            center == nil && reader != .precise
+            ? { [places] in places.inCell($0, cell.decimals) } : { [places] in places.nearest($0) }
         let grid = Self.grid(around: middle, step: step).map { $0.rounded(toDecimals: cell.decimals) }
         let answers = await weather(atEach: grid, user: user, in: cell.cache)
         let cells = zip(grid, answers).map { position, answer in
             var cell = SocketProtocol.AroundResponse.Cell(
-                latitude: position.latitude, longitude: position.longitude,
-                place: places.nearest(position))
+                latitude: position.latitude, longitude: position.longitude, place: place(position))
             switch answer {
             case .success(let (weather, _, _)):
                 // A cell is the current weather there; nine forecasts would bloat the line.
@@ -187,7 +191,7 @@ public final class LookupService: Sendable {
         }
         let shown = middle.rounded(toDecimals: cell.decimals)
         let centre = SocketProtocol.AroundResponse.Cell(
-            latitude: shown.latitude, longitude: shown.longitude, place: places.nearest(shown))
+            latitude: shown.latitude, longitude: shown.longitude, place: place(shown))
         return SocketProtocol.line(SocketProtocol.AroundResponse(center: centre, step: step, cells: cells))
     }
 

@@ -61,10 +61,10 @@ test-deps:
 
 # wundercastctl's message catalogues (README "Language and clock"): po/<lang>.po compiled by msgfmt
 # into $(LOCALE_DIR)/<lang>/LC_MESSAGES/wundercast.mo, which `make install` puts in
-# $(PREFIX)/share/locale. .build/share/locale is where a built wundercastctl looks
-# (<bin>/../share/locale from .build/debug or .build/release), so `make build` compiles them. The template po/wundercast.pot is written from the sources by po/extract.py
+# $(PREFIX)/share/locale. A built wundercastctl looks in <bin>/../share/locale, its path resolved
+# (.build/debug is a link to .build/<triple>/debug), so `make build` compiles them there. The template po/wundercast.pot is written from the sources by po/extract.py
 # (`make pot`: xgettext cannot read Swift); `make po-update` merges it into every po/<lang>.po.
-LOCALE_DIR := .build/share/locale
+LOCALE_DIR := .build/$(shell uname -m)-unknown-linux-gnu/share/locale
 CATALOGS := $(patsubst po/%.po,$(LOCALE_DIR)/%/LC_MESSAGES/wundercast.mo,$(wildcard po/*.po))
 
 locales: $(CATALOGS)

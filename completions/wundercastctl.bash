@@ -6,7 +6,7 @@ _wundercastctl() {
     local cur=${COMP_WORDS[COMP_CWORD]}
     local prev=${COMP_WORDS[COMP_CWORD-1]}
     local commands="now watch weather around alerts status refresh authorize version help"
-    local options="--socket --format --json --template --short-template --icons --icon-font --timeout --hide-offline --log --colors --help --version"
+    local options="--socket --format --json --template --short-template --icons --icon-font --timeout --hide-offline --log --colors --hot --cold --help --version"
     local formats="plain json waybar i3blocks i3status-rs polybar i3bar"
     local icons="emoji nerd weather-icons"
     local statuses="always when-in-use denied ask"
@@ -41,7 +41,7 @@ _wundercastctl() {
         --timeout)
             COMPREPLY=($(compgen -W "$spans" -- "$value"))
             ;;
-        --template | -t | --short-template | --icon-font)
+        --template | -t | --short-template | --icon-font | --hot | --cold)
             return 0
             ;;
     esac
@@ -49,7 +49,7 @@ _wundercastctl() {
         return 0
     fi
     case $prev in
-        --socket | -s | --format | -f | --icons | -i | --icon-font | --timeout | --log | --colors) return 0 ;;
+        --socket | -s | --format | -f | --icons | -i | --icon-font | --timeout | --log | --colors | --hot | --cold) return 0 ;;
     esac
 
     if [[ $cur == -* ]]; then
@@ -62,7 +62,7 @@ _wundercastctl() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
             --socket | -s | --format | -f | --template | -t | --short-template | --icons | -i | --icon-font | --timeout | \
-                --log | --colors)
+                --log | --colors | --hot | --cold)
                 ((i++))
                 ;;
             -*) ;;

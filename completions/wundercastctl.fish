@@ -15,6 +15,8 @@ complete -c wundercastctl -l timeout -x -a "500ms 1s 2s 5s 15s" -d "Bound of eac
 complete -c wundercastctl -l hide-offline -d "Bar formats: an empty line instead of an offline line"
 complete -c wundercastctl -l log -r -F -d "Bar formats: append messages to this file, not stderr"
 complete -c wundercastctl -l colors -x -a "none dark light" -d "i3blocks and i3bar colours"
+complete -c wundercastctl -l hot -x -d "Class hot (waybar) or colour (i3blocks, i3bar) from this temperature up"
+complete -c wundercastctl -l cold -x -d "Class cold (waybar) or colour (i3blocks, i3bar) from this temperature down"
 complete -c wundercastctl -s h -l help -d "The usage"
 complete -c wundercastctl -s V -l version -d "This program's version"
 

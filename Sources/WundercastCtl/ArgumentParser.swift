@@ -25,6 +25,7 @@ public enum ArgumentParser {
         var templateText: String? = nil
         var shortTemplateText: String? = nil
         var iconFontText: String? = nil
+        var thresholds: (hot: Double?, cold: Double?) = (nil, nil)
 
         func value(_ option: String, _ inline: String?) throws(UsageError) -> String {
             if let inline { return inline }
@@ -94,6 +95,10 @@ public enum ArgumentParser {
                     throw UsageError("unknown colour scheme '\(shown(text))' (known: none, dark, light)")
                 }
                 options.colors = colors
+            case .hot:
+                thresholds.hot = try temperature(name, try value(name, inline))
+            case .cold:
+                thresholds.cold = try temperature(name, try value(name, inline))
             case .log:
                 let path = try value(name, inline)
                 guard !path.isEmpty else { throw UsageError("--log: expected a file path") }
@@ -109,6 +114,15 @@ public enum ArgumentParser {
         if options.shortTemplate != nil, !options.format.hasShortText {
             let formats = OutputFormat.allCases.filter(\.hasShortText).map(\.rawValue).joined(separator: ", ")
             throw UsageError("--short-template is for the formats with a short text (\(formats))")
+        }
+        do {
+            options.bands = try TemperatureBands(hot: thresholds.hot, cold: thresholds.cold)
+        } catch {
+            throw UsageError(error.message)
+        }
+        if options.bands != .none, !options.format.showsTemperatureBands {
+            let formats = OutputFormat.allCases.filter(\.showsTemperatureBands).map(\.rawValue).joined(separator: ", ")
+            throw UsageError("--hot and --cold are for the formats that show them (\(formats))")
         }
         if let iconFontText {
             do {
@@ -173,6 +187,17 @@ public enum ArgumentParser {
         } catch {
             throw UsageError(option + error.message)
         }
+    }
+
+    /// The value of `--hot` or `--cold`: degrees in the daemon's temperature unit (`30`, `-5.5`).
+    static func temperature(_ option: String, _ text: String) throws(UsageError) -> Double {
+        guard text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-" || $0 == "." || $0 == "+") }),
+            let degrees = Double(text), degrees.isFinite, abs(degrees) <= 1000
+        else {
+            throw UsageError(
+                "\(option) '\(shown(text))': expected degrees in the daemon's temperature unit (example: 30, -5.5)")
+        }
+        return degrees
     }
 
     /// `-5`, `-33.9,18.4`: a negative number, not an option.

@@ -12,6 +12,8 @@ enum CtlOption: String, CaseIterable, Sendable {
     case timeout
     case hideOffline = "hide-offline"
     case colors
+    case hot
+    case cold
     case log
     case help
     case version
@@ -29,7 +31,7 @@ enum CtlOption: String, CaseIterable, Sendable {
         case .icons: "i"
         case .help: "h"
         case .version: "V"
-        case .shortTemplate, .iconFont, .timeout, .hideOffline, .colors, .log: nil
+        case .shortTemplate, .iconFont, .timeout, .hideOffline, .colors, .hot, .cold, .log: nil
         }
     }
 

@@ -40,6 +40,8 @@ public struct Invocation: Sendable, Equatable {
     /// `--colors none|dark|light`; `nil`: `$WUNDERCAST_COLORS`, else none
     /// (``CommandContext/colors``).
     public var colors: BarColors?
+    /// `--hot T`, `--cold T`: the temperature bands of bar formats (``TemperatureBands``).
+    public var bands: TemperatureBands = .none
 
     public init(action: Action) { self.action = action }
 

@@ -33,7 +33,8 @@ struct StateRenderer {
         default:
             let item = BarItem(
                 state: state, now: now, icons: invocation.icons, template: invocation.template,
-                shortTemplate: invocation.shortTemplate, iconInText: !invocation.format.hasIconMember, locale: locale)
+                shortTemplate: invocation.shortTemplate, iconInText: !invocation.format.hasIconMember, locale: locale,
+                bands: invocation.bands)
             let hidden = invocation.hideOffline && !item.hasWeather
             let text = invocation.format.bar(item, hidden: hidden, colors: colors, iconFont: invocation.iconFont)
             return (text ?? "", item)

@@ -66,6 +66,12 @@ public enum Usage {
                                      when there is no weather: the bar hides the widget
                   --colors SCHEME    i3blocks and i3bar colours: none (default: the bar's
                                      own), dark or light; else $WUNDERCAST_COLORS
+                  --hot T            waybar, i3blocks, i3bar: from T degrees up (in the
+                                     daemon's temperature unit) the class hot; with
+                                     --colors dark or light a colour too, while the
+                                     weather is fresh and no alert is in force
+                  --cold T           the same from T degrees down: the class cold
+                                     (--hot must be above --cold)
                   --log FILE         bar formats write nothing to stderr (a bar may show it
                                      in the widget); their messages are appended to FILE
               -V, --version          this program's version only
@@ -78,9 +84,9 @@ public enum Usage {
               waybar       one JSON object per line: text, alt (condition), tooltip, class
                            (array: condition, stale, offline, error, noLocation, fetching,
                            severe, alert, alert-moderate|severe|extreme,
-                           alerts-unavailable; daemon-offline, daemon-error when the
-                           daemon is down or refused), percentage (relative humidity);
-                           custom module with return-type json
+                           alerts-unavailable, hot, cold; daemon-offline, daemon-error
+                           when the daemon is down or refused), percentage (relative
+                           humidity); custom module with return-type json
               i3blocks     three lines: full_text, short_text, color; now exits 33
                            (urgent) for severe weather (WMO 65, 67, 75, 82, 86, 95-99)
                            and for an official alert of CAP severity Severe or Extreme

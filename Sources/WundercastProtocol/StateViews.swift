@@ -35,7 +35,8 @@ extension StateViews {
     /// that rounded position alone, name only (`inCell`: the most populous city of its cell,
     /// else the nearest; a place computed from the precise position, or a distance, would tell
     /// more than the cell); the public error message has every number of the provider's text
-    /// hidden (``UntrustedText/hidingNumbers(_:)``). `nearest` gives the city nearest to a
+    /// hidden (``UntrustedText/hidingNumbers(_:)``); of the motion it keeps `moving` alone
+    /// (``WeatherState/Motion/movingOnly``). `nearest` gives the city nearest to a
     /// coordinate (``PlaceFinder/nearest``), `inCell` the place of a rounded position (``PlaceFinder/inCell``),
     /// `moon` the Moon over a coordinate (each view's at its own position: the public one's at the
     /// rounded position).
@@ -52,6 +53,8 @@ extension StateViews {
         location.latitude = rounded.latitude
         location.longitude = rounded.longitude
         location.place = inCell(rounded, publicPrecision)
+        // Speed and course beside a coarse position would let the reader follow the machine.
+        location.motion = location.motion?.movingOnly
         var publicView = state
         publicView.location = location
         publicView.moon = moon(rounded)

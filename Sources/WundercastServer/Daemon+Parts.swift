@@ -87,7 +87,8 @@ extension Daemon {
                 settings: .init(
                     throttle: ThrottlePolicy(configuration.throttle), maxFixAge: location.maxFixAge,
                     precision: configuration.weather.precision, fallback: location.fallback,
-                    retry: TestHooks.retry, journalPrecision: configuration.journal.precision),
+                    retry: TestHooks.retry, journalPrecision: configuration.journal.precision,
+                    units: configuration.weather.unitPreferences),
                 uptime: Uptime.now, logger: weather.logger)
             self.store = store
             alerts = Daemon.makeAlerts(

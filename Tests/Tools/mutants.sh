@@ -100,6 +100,11 @@ mutants=(
   "moon: public readers get the Moon of the precise position|Sources/WundercastProtocol/StateViews.swift|publicView.moon = moon(rounded)|publicView.moon = moon(exact)"
   "moon: the Sun's aberration left out of the elongation (phase instants 40 s late)|Sources/WundercastAstronomy/MoonPosition.swift|let apparentSun = sun.longitude - 20.4898 / 3600 / sun.distance|let apparentSun = sun.longitude|MoonPhaseTableTests"
   "moon: rise and set of the Moon's centre, not its upper limb|Sources/WundercastAstronomy/MoonPosition.swift|return (altitude - parallax * cos(altitude) + semidiameter) * 180 / .pi + 34.0 / 60|return (altitude - parallax * cos(altitude)) * 180 / .pi + 34.0 / 60|MoonTableTests"
+  # Issue 19: moving or not, and hot and cold.
+  "moving: public readers get the speed and course|Sources/WundercastProtocol/StateViews.swift|location.motion = location.motion?.movingOnly|_ = location.motion"
+  "moving: no hysteresis (stops below the start threshold)|Sources/WundercastPipeline/Location/MotionTracker.swift|} else if moving, mean.speed < Self.stopSpeed {|} else if moving, mean.speed < Self.startSpeed {"
+  "moving: raw speeds, not smoothed|Sources/WundercastPipeline/Location/MotionTracker.swift|mean.speed += weight * (speed - mean.speed)|mean.speed = speed"
+  "hot and cold: the band's colour over staleness|Sources/WundercastFormats/Bars/BarColors.swift|if let color = color(item.urgency) { return color }|if item.temperatureBand == nil, let color = color(item.urgency) { return color }"
 )
 
 only=${MUTANT:-${1:-}}

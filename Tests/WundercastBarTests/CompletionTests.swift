@@ -24,7 +24,7 @@ import WundercastTestSupport
     static let statuses = ["always", "when-in-use", "denied", "ask"]
     static let options = [
         "--socket", "--format", "--json", "--template", "--short-template", "--icons", "--icon-font", "--timeout",
-        "--hide-offline", "--log", "--colors", "--help", "--version",
+        "--hide-offline", "--log", "--colors", "--hot", "--cold", "--help", "--version",
     ]
     /// The short options and the long ones they stand for (`wundercastctl --help`).
     static let shortOptions = [
@@ -72,7 +72,7 @@ import WundercastTestSupport
         #expect(try await Self.bashCompletions(["wundercastctl", "-f", ""]) == Self.formats)
         #expect(try await Self.bashCompletions(["wundercastctl", "-i", ""]) == Self.iconSets)
         #expect(try await Self.bashCompletions(["wundercastctl", "--short-template", ""]) == [])
-        for option in ["-i", "--log", "--colors", "--short-template", "--timeout", "-t", "-s"] {
+        for option in ["-i", "--log", "--colors", "--hot", "--cold", "--short-template", "--timeout", "-t", "-s"] {
             #expect(try await Self.bashCompletions(["wundercastctl", option, "x", ""]) == Self.commands, "\(option)")
         }
         #expect(try await Self.bashCompletions(["wundercastctl", "-j", "auth"]) == ["authorize"])

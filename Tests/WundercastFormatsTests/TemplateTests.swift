@@ -15,13 +15,31 @@ import WundercastTestSupport
                 Alert(id: "1", source: .brightSky, authority: "DWD", event: "Frost", severity: .minor),
                 Alert(id: "2", source: .brightSky, authority: "DWD", event: "Sturmböen", severity: .moderate),
             ])
+        state.location?.motion = .init(moving: true, speed: 4.25, course: 212, units: .init(speed: "kn"))
         let values = Placeholder.values(state, now: SampleStates.now, icons: .emoji)
         let template = try Template(Placeholder.allCases.map { "{\($0.rawValue)}" }.joined(separator: "|"))
         #expect(
             template.render(values)
                 == "☀\u{FE0F}|-5|-9|°C|Clear sky|72%|5 km/h|E|12 km/h|1035 hPa|rising +1.3 hPa/3h|20%|0|-9|07:32|17:22"
-                + "|12 km NE of Regensburg|12 km|NE|49.12|12.2|2 min ago|fresh|open-meteo|Sturmböen"
+                + "|12 km NE of Regensburg|12 km|NE|49.12|12.2|4.3 kn|212°|2 min ago|fresh|open-meteo|Sturmböen"
         )
+    }
+
+    /// `{speed}` and `{course}` while moving (the speed in the reader's decimal separator);
+    /// nothing at rest, and nothing from a public reader's `{"moving":true}`.
+    @Test func speedAndCourseOnlyWhileMoving() throws {
+        let template = try Template("{speed}|{course}")
+        var state = SampleStates.weather()
+        state.location?.motion = .init(moving: true, speed: 12.04, course: 359.6, units: .init(speed: "km/h"))
+        #expect(template.render(Placeholder.values(state, now: SampleStates.now, icons: .emoji)) == "12.0 km/h|0°")
+        let comma = UserLocale(messages: .english, clock: .twentyFourHour, decimalSeparator: ",")
+        #expect(
+            template.render(Placeholder.values(state, now: SampleStates.now, icons: .emoji, locale: comma))
+                == "12,0 km/h|0°")
+        state.location?.motion = .init(moving: false, speed: 0.2, course: 90, units: .init(speed: "km/h"))
+        #expect(template.render(Placeholder.values(state, now: SampleStates.now, icons: .emoji)) == "|")
+        state.location?.motion = .init(moving: true)
+        #expect(template.render(Placeholder.values(state, now: SampleStates.now, icons: .emoji)) == "|")
     }
 
     @Test func missingValuesExpandToNothingAndTheirBlanksCollapse() throws {

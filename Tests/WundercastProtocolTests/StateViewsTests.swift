@@ -67,6 +67,27 @@ import WundercastTestSupport
                 == "at 48.1,11.6 and 48.1")
     }
 
+    /// Issue 19, item 5: a public reader learns whether the machine moves, never its speed or
+    /// course (with a coarse position they would let it follow the machine); precise readers
+    /// get all three. Checked on the line the socket sends.
+    @Test func publicReadersGetMovingWithoutSpeedOrCourse() throws {
+        var state = WeatherState(status: .fresh, provider: "open-meteo")
+        state.location = .init(latitude: 38.11, longitude: -122.86, mode: 3, source: .gpsd)
+        let motion = WeatherState.Motion(moving: true, speed: 4.2, course: 212, units: .init(speed: "kn"))
+        state.location?.motion = motion
+        let views = StateViews.make(state, publicPrecision: 1, nearest: Self.nearest, inCell: Self.inCell)
+        #expect(views.precise.location?.motion == motion)
+        #expect(views.public.location?.motion == WeatherState.Motion(moving: true))
+        let precise = String(decoding: SocketProtocol.line(views.precise), as: UTF8.self)
+        #expect(
+            precise.contains(#""motion":{"course":212,"moving":true,"speed":4.2,"units":{"course":"°","speed":"kn"}}"#))
+        let publicLine = String(decoding: SocketProtocol.line(views.public), as: UTF8.self)
+        #expect(publicLine.contains(#""motion":{"moving":true}"#))
+        for word in ["speed", "course", "4.2", "212"] { #expect(!publicLine.contains(word), "\(word)") }
+        let decoded = try SocketProtocol.decodeState(Array(SocketProtocol.line(views.public)))
+        #expect(decoded.location?.motion == WeatherState.Motion(moving: true))
+    }
+
     @Test func aStateWithoutPositionIsTheSameForEveryone() {
         let state = WeatherState(status: .noLocation, provider: "open-meteo")
         #expect(

@@ -57,13 +57,17 @@ public struct BarItem: Sendable, Equatable {
     /// then `stale`, `offline`, `error`, `noLocation`, `fetching` as they apply, `severe` (derived
     /// from the condition, never from an alert), then for an official alert in force `alert` and
     /// `alert-moderate`, `alert-severe` or `alert-extreme` by its CAP severity, and
-    /// `alerts-unavailable` while the alert source does not answer.
+    /// `alerts-unavailable` while the alert source does not answer, then `hot` or `cold`
+    /// (``temperatureBand``).
     public var classes: [String]
     /// The condition kind, else the status (`offline`, `noLocation`, …): waybar's `alt`.
     public var alt: String
     /// Relative humidity in whole percent, when known: waybar's `percentage`.
     public var percentage: Int?
     public var urgency: Urgency
+    /// The temperature's band by `--hot` and `--cold` (``TemperatureBands``), whatever the status:
+    /// the class says it always; the colour only while the urgency is idle (``BarColors``).
+    public var temperatureBand: TemperatureBands.Band?
     /// Severe weather, derived from the condition (``WeatherCondition/isSevere``; no authority
     /// issued it), or an official alert of CAP severity Severe or Extreme in force: i3blocks
     /// exits 33, i3bar sets `urgent`.
@@ -85,10 +89,11 @@ public struct BarItem: Sendable, Equatable {
     /// else `{icon} {temperature}{unit}`. `iconInText` false: `{icon}` is empty in both, for a bar
     /// that shows the icon from a member of its own (``OutputFormat/hasIconMember``). The texts
     /// are in `locale`'s words, clock and decimal separator (classes, `alt` and icon names stay
-    /// machine words).
+    /// machine words). `bands`: `--hot` and `--cold` (``temperatureBand``).
     public init(
         state: WeatherState, now: Date, icons: IconSet = .emoji, template: Template? = nil,
-        shortTemplate: Template? = nil, iconInText: Bool = true, locale: UserLocale = .english
+        shortTemplate: Template? = nil, iconInText: Bool = true, locale: UserLocale = .english,
+        bands: TemperatureBands = .none
     ) {
         var values = Placeholder.values(state, now: now, icons: icons, locale: locale)
         if !iconInText { values[.icon] = nil }
@@ -126,6 +131,8 @@ public struct BarItem: Sendable, Equatable {
             if alert.severity <= .moderate { classes.append("alert-" + alert.severity.rawValue.lowercased()) }
         }
         if state.alerts?.status == .unavailable { classes.append("alerts-unavailable") }
+        temperatureBand = bands.band(state.weather)
+        if let temperatureBand { classes.append(temperatureBand.rawValue) }
         self.classes = classes
         alt = hasWeather ? condition.kind.rawValue : state.status.rawValue
 

@@ -24,7 +24,7 @@ public enum I3barFormat {
         if hidden { return "[],\n" }
         let (full, short) = texts(item, iconFont: iconFont)
         let block = Block(
-            full_text: full, short_text: short, color: colors.color(item.urgency), urgent: item.isSevere ? true : nil,
+            full_text: full, short_text: short, color: colors.color(item), urgent: item.isSevere ? true : nil,
             markup: markup(iconFont))
         return "[" + JSONText.line(block) + "],\n"
     }

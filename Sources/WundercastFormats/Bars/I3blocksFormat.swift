@@ -1,6 +1,6 @@
 /// i3blocks: three lines, `full_text`, `short_text` and `color` (`#RRGGBB` in the colour scheme,
-/// ``BarColors``; an empty line — the bar's own colour — when nothing calls for attention or with
-/// the default scheme `none`). For `now` (interval mode) the exit status is 33 (urgent) for
+/// ``BarColors``; an empty line — the bar's own colour — when nothing calls for attention and no
+/// `--hot`/`--cold` band applies, or with the default scheme `none`). For `now` (interval mode) the exit status is 33 (urgent) for
 /// severe weather only: ``exitStatus(_:)``. With an ``IconFont`` the texts are Pango markup as
 /// i3bar's (``I3barFormat``): the block needs `markup=pango` in i3blocks' configuration.
 public enum I3blocksFormat {
@@ -10,7 +10,7 @@ public enum I3blocksFormat {
     ) -> String {
         if hidden { return "\n\n\n" }
         let (full, short) = I3barFormat.texts(item, iconFont: iconFont)
-        return full + "\n" + short + "\n" + (colors.color(item.urgency) ?? "") + "\n"
+        return full + "\n" + short + "\n" + (colors.color(item) ?? "") + "\n"
     }
 
     /// The exit status i3blocks marks urgent.

@@ -27,6 +27,15 @@ public enum OutputFormat: String, Sendable, CaseIterable {
         }
     }
 
+    /// Whether the format shows `--hot` and `--cold` (``TemperatureBands``): waybar as a class,
+    /// i3blocks and i3bar as a colour (under `--colors dark|light`).
+    public var showsTemperatureBands: Bool {
+        switch self {
+        case .waybar, .i3blocks, .i3bar: true
+        default: false
+        }
+    }
+
     /// Whether the bar shows the condition's icon from a member of its own (i3status-rust's
     /// `icon`, ``BarItem/i3statusIcon``): then the text carries none (`{icon}` is empty).
     public var hasIconMember: Bool { self == .i3statusRs }

@@ -55,6 +55,12 @@ public enum Placeholder: String, Sendable, CaseIterable {
     /// Degrees as published (rounded by the daemon). Source: `location.latitude`, `.longitude`.
     case latitude
     case longitude
+    /// Speed over ground while moving, to 0.1, with the unit (`4.2 kn`); nothing at rest and for
+    /// a public reader. Source: `location.motion.speed` and its unit.
+    case speed
+    /// Course over ground while moving, whole degrees true (`212°`); nothing at rest and for a
+    /// public reader. Source: `location.motion.course`.
+    case course
     /// Age of the weather (`just now`, `2 min ago`). Source: `fetchedAt`.
     case age
     /// The state's status (`fresh`, `stale`, `offline`, `error`, `fetching`, `noLocation`).
@@ -99,6 +105,8 @@ public enum Placeholder: String, Sendable, CaseIterable {
         case .bearing: "direction from the nearest place (NE)"
         case .latitude: "latitude as published"
         case .longitude: "longitude as published"
+        case .speed: "speed over ground while moving (4.2 kn)"
+        case .course: "course over ground while moving (212°)"
         case .age: "age of the weather (2 min ago)"
         case .status: "fresh, stale, offline, error, fetching, noLocation"
         case .provider: "weather provider (open-meteo)"
@@ -147,6 +155,7 @@ public enum Placeholder: String, Sendable, CaseIterable {
             if let bearing = location.place?.bearing.map({ UntrustedText.sanitized($0, limit: 3) }), !bearing.isEmpty {
                 values[.bearing] = PlaceText.point(bearing, locale)
             }
+            motionValues(location.motion, locale, into: &values)
         }
         if let alert = state.alerts?.mostSevere { values[.alert] = UntrustedText.sanitized(alert.event, limit: 40) }
         if let age = state.ageSeconds { values[.age] = HumanFormat.ageText(age, locale) }

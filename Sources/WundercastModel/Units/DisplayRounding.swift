@@ -7,6 +7,7 @@
 /// |---|---|
 /// | temperature (°C, °F, K), apparent temperature, highs and lows | 0 |
 /// | wind speed and gusts (km/h, m/s, mph, kn) | 0 |
+/// | speed over ground (km/h, m/s, mph, kn) | 1 |
 /// | relative humidity, chance of precipitation (%) | 0 |
 /// | sea-level pressure | hPa 0, inHg 2, mmHg 0, kPa 1, Pa 0 |
 /// | pressure tendency (change per 3 h) | hPa 1, inHg 2, mmHg 1, kPa 2, Pa 0 |
@@ -66,6 +67,9 @@ public enum DisplayRounding {
 
     /// A wind speed or gust in any unit: whole units.
     public static func windSpeed(_ value: Double) -> String { text(value, decimals: wholeDecimals) }
+
+    /// The machine's speed over ground in any unit (``WeatherState/Motion/speed``): 0.1 units.
+    public static func speedOverGround(_ value: Double) -> String { text(value, decimals: 1) }
 
     /// A percentage (relative humidity, chance of precipitation): whole percent.
     public static func percent(_ value: Double) -> String { text(value, decimals: wholeDecimals) }

@@ -57,6 +57,9 @@ public struct WeatherState: Sendable, Equatable, Codable {
         public var time: Date?
         /// Horizontal error estimate, metres (gpsd `eph`), when known.
         public var eph: Double?
+        /// Whether the machine moves, and (for precise readers) its speed and course over ground
+        /// (``Motion``); absent while the position is not a current GPS fix.
+        public var motion: Motion?
         /// Wall-clock time the daemon received its newest GPS fix (for the fallback place: when
         /// it was taken into use); ``ageSeconds`` derives from it.
         public var receivedAt: Date?
@@ -82,7 +85,7 @@ public struct WeatherState: Sendable, Equatable, Codable {
         }
 
         private enum CodingKeys: String, CodingKey {
-            case latitude, longitude, mode, status, source, name, place, alternatives, time, eph, receivedAt
+            case latitude, longitude, mode, status, source, name, place, alternatives, time, eph, motion, receivedAt
             case ageSeconds
         }
     }

@@ -87,6 +87,8 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
         var fixAge = service.fixAge.withLock { $0 }
         defer { service.fixAge.withLock { [fixAge] in $0 = fixAge } }
         var currency = FixCurrency(current: tracksFixAge && service.locationProblem(fixAge, at: clock.now) == nil)
+        // Whether the machine moves: the session's alone, like the fix age (a new status starts anew).
+        var motion = MotionTracker<C.Instant>()
         for await event in inbox {
             if case .probe(let number) = event {
                 service.heartbeat.answer(number)
@@ -108,6 +110,10 @@ struct RefreshSession<C: Clock>: Sendable where C.Duration == Swift.Duration {
                 guard let received, let at = received.receivedAt else { break }
                 fixAge.fix(at: now)
                 store.noteFix(at: at, uptime: received.receivedUptime)
+                if case .gps(let fix) = received.source {
+                    motion.fix(speed: fix.speed, track: fix.track, at: now)
+                    store.publishMotion(motion.reading?.published(in: service.settings.units))
+                }
                 action = service.machine.withLock { $0.offer(received, at: now) }
             case .update(.condition(let condition)):
                 fixAge.condition(condition)

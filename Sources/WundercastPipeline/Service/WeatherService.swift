@@ -45,13 +45,17 @@ public final class WeatherService<C: Clock>: Sendable where C.Duration == Swift.
         public var journalPrecision: Int
         /// How often readers' `now` may open a GPS session under when-in-use.
         public var readerSessions: ReaderSessionLimit<C.Instant>.Limits
+        /// The units published (`[Weather] Units=` and its overrides): the machine's speed is in
+        /// ``UnitPreferences/otherSpeeds``.
+        public var units: UnitPreferences
 
         public init(
             throttle: ThrottlePolicy, maxFixAge: Duration, precision: Int, fallback: FallbackPlace? = nil,
             retry: RetryPolicy = RetryPolicy(), currentLocationTimeout: Duration = .seconds(30),
             journalPrecision: Int = Configuration.Journal().precision,
-            readerSessions: ReaderSessionLimit<C.Instant>.Limits = .init()
+            readerSessions: ReaderSessionLimit<C.Instant>.Limits = .init(), units: UnitPreferences = .metric
         ) {
+            self.units = units
             self.journalPrecision = journalPrecision
             self.readerSessions = readerSessions
             self.throttle = throttle

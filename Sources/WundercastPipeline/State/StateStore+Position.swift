@@ -41,6 +41,12 @@ extension StateStore {
         }
     }
 
+    /// Whether the machine moves, as ``MotionTracker`` says (`nil`: not known). Shown with a
+    /// current GPS position only (``Facts/state``).
+    public func publishMotion(_ motion: WeatherState.Motion?) {
+        change { $0.motion = motion }
+    }
+
     /// ``publishPosition(_:locationProblem:)`` of a ``Shown`` made of these.
     public func publishPosition(
         _ position: Position, rounded: Coordinate, receivedAt: Date, receivedUptime: Duration? = nil,

@@ -39,6 +39,8 @@ public final class StateStore: Sendable {
         var restored: Restored?
         /// What the alert source said (``AlertsState``); `nil` while alerts are off.
         var alerts: AlertsState?
+        /// Whether the machine moves (``MotionTracker``); shown only with a current GPS position.
+        var motion: WeatherState.Motion?
 
         static func == (a: Facts, b: Facts) -> Bool {
             a.provider == b.provider && a.authorization == b.authorization && a.gate == b.gate
@@ -46,7 +48,7 @@ public final class StateStore: Sendable {
                 && a.fetchedAt == b.fetchedAt && a.fetchedUptime == b.fetchedUptime
                 && a.failure?.info == b.failure?.info
                 && a.failure?.transport == b.failure?.transport && a.fetching == b.fetching
-                && a.restored == b.restored && a.alerts == b.alerts
+                && a.restored == b.restored && a.alerts == b.alerts && a.motion == b.motion
         }
 
         /// The published state. Rules, in order:
@@ -73,6 +75,8 @@ public final class StateStore: Sendable {
             }
             s.location = location ?? restored?.location
             s.location?.status = locationProblem == nil && location != nil ? .current : .lastKnown
+            // Moving or not is known of where the machine is now, never of a last known place.
+            if s.location?.status == .current, s.location?.source == .gpsd { s.location?.motion = motion }
             guard location != nil else {
                 s.status = weather == nil ? .noLocation : .stale
                 s.error = restored != nil ? Restored.cached : locationProblem ?? (weather == nil ? nil : Self.waiting)
@@ -132,6 +136,8 @@ public final class StateStore: Sendable {
             f.gate = gate
             f.locationProblem = locationProblem
             f.fetching = false
+            // The new status's session tells anew (``MotionTracker``) from its first fix.
+            f.motion = nil
             if let source = f.location?.source, gate != nil || !status.allows(source: source) { f.location = nil }
             if let source = f.restored?.location?.source, gate != nil || !status.allows(source: source) {
                 f.restored?.location = nil

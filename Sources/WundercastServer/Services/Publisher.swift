@@ -49,12 +49,18 @@ struct Publisher: DaemonService {
         }
     }
 
-    /// Whether `new` is a change the journal and `STATUS=` tell (anything but the alerts).
+    /// Whether `new` is a change the journal and `STATUS=` tell: anything but the alerts and
+    /// the receipt of a newer fix alone (the state changes while the machine moves, for the
+    /// precise readers' speed and course, which the journal does not get).
     static func isJournalChange(from old: WeatherState, to new: WeatherState) -> Bool {
-        var (a, b) = (old, new)
-        a.alerts = nil
-        b.alerts = nil
-        return a != b
+        func told(_ state: WeatherState) -> WeatherState {
+            var state = state
+            state.alerts = nil
+            state.location?.receivedAt = nil
+            state.location?.receivedUptime = nil
+            return state
+        }
+        return told(old) != told(new)
     }
 
     /// The `STATUS=` line of `state` (its view at `[Journal] Precision=`): read later, by
@@ -82,6 +88,7 @@ struct Publisher: DaemonService {
             fields.append(("WUNDERCAST_LONGITUDE", "\(l.longitude)"))
             if let mode = l.mode { fields.append(("WUNDERCAST_FIX_MODE", "\(mode)")) }
             if let status = l.status { fields.append(("WUNDERCAST_LOCATION_STATUS", status.rawValue)) }
+            if let motion = l.motion { fields.append(("WUNDERCAST_MOVING", motion.moving ? "1" : "0")) }
         }
         if let e = state.error { fields.append(("WUNDERCAST_ERROR", e.code)) }
         return fields

@@ -49,7 +49,8 @@ public enum SampleStates {
             hours: hours,
             days: [
                 .init(
-                    date: Forecast.dateText(day: day), high: -0.2, low: -9.2, sunrise: midnight.addingTimeInterval(27_120),
+                    date: Forecast.dateText(day: day), high: -0.2, low: -9.2,
+                    sunrise: midnight.addingTimeInterval(27_120),
                     sunset: midnight.addingTimeInterval(62_520)),
                 .init(date: Forecast.dateText(day: day + 1), high: 2, low: -3.5),
             ],

@@ -96,7 +96,9 @@ public enum DailyAggregation {
         let chances = periods.compactMap(\.precipitationProbability)
         let noon = span.lowerBound.addingTimeInterval(12 * 3600)
         let conditioned = within.filter { $0.condition?.condition != nil || $0.condition?.icon != nil }
-        let nearestNoon = conditioned.min { abs($0.time.timeIntervalSince(noon)) < abs($1.time.timeIntervalSince(noon)) }
+        let nearestNoon = conditioned.min {
+            abs($0.time.timeIntervalSince(noon)) < abs($1.time.timeIntervalSince(noon))
+        }
         let (sunrise, sunset) = sun(date, noonOffset)
         var day = Forecast.Day(
             date: date.description, high: temperatures.max(), low: temperatures.min(),

@@ -104,7 +104,9 @@ extension Forecast {
             day.sunset = day.sunset.flatMap(Weather.plausibleTime)
             day.precipitationProbability = day.precipitationProbability.flatMap(Weather.percent)
             day.precipitation = day.precipitation.flatMap(amount)
-            day.windSpeed = day.windSpeed.flatMap { Weather.wind($0, units.windSpeed.flatMap(WindSpeedUnit.init(label:))) }
+            day.windSpeed = day.windSpeed.flatMap {
+                Weather.wind($0, units.windSpeed.flatMap(WindSpeedUnit.init(label:)))
+            }
             day.windDirection = day.windDirection.flatMap { (0...360).contains($0) ? $0 : nil }
             return day
         }

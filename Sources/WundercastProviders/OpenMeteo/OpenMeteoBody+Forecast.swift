@@ -163,7 +163,8 @@ extension OpenMeteoBody {
         if kept.contains(where: { $0.precipitation != nil }), forecast.units.precipitation == nil {
             forecast.units.precipitation = try daily.unit("precipitation_sum") ?? requested.precipitation.label
         }
-        if kept.contains(where: { $0.precipitationProbability != nil }), forecast.units.precipitationProbability == nil {
+        if kept.contains(where: { $0.precipitationProbability != nil }), forecast.units.precipitationProbability == nil
+        {
             forecast.units.precipitationProbability = try daily.unit("precipitation_probability_max") ?? "%"
         }
         if kept.contains(where: { $0.windSpeed != nil }) {

@@ -69,11 +69,14 @@ public enum DailyAggregation {
         let steps = steps.filter { $0.time >= observed }.sorted { $0.time < $1.time }
         guard let first = steps.first?.time else { return nil }
         let coverageEnd = steps.map { max($0.time, $0.period?.upperBound ?? $0.time) }.max() ?? first
+        // A local day from its midnight to the next on the place's clock (23 or 25 hours when the clocks change).
+        func span(_ date: CivilDate) -> Range<Date> {
+            midnight(date, utcOffset)..<midnight(date.adding(days: 1), utcOffset)
+        }
         var date = CivilDate(observed, utcOffset: utcOffset(observed))
         var out: [Forecast.Day?] = []
         for _ in 0..<count {
-            let start = midnight(date, utcOffset)
-            let end = midnight(date.adding(days: 1), utcOffset)
+            let (start, end) = (span(date).lowerBound, span(date).upperBound)
             guard coverageEnd >= end.addingTimeInterval(-endTolerance) else { break }
             let partial = first > start.addingTimeInterval(startTolerance)
             let noonOffset = utcOffset(start.addingTimeInterval(12 * 3600))

@@ -101,3 +101,25 @@ import WundercastModel
         #expect(day.symbolCode == "rain" && day.condition == "Rain")
     }
 }
+
+/// The JSON of the days: `days`, with `today` and `tomorrow` derived from it; a state saved
+/// before `days` existed (only `today`/`tomorrow`) still reads.
+@Suite struct ForecastDaysCodingTests {
+    @Test func todayAndTomorrowAreTheFirstTwoDays() throws {
+        var forecast = Forecast(
+            days: [.init(date: "2026-10-05", high: 20), .init(date: "2026-10-06", low: 3), .init(date: "2026-10-07")])
+        let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(forecast)) as? [String: Any]
+        #expect((json?["days"] as? [Any])?.count == 3)
+        #expect((json?["today"] as? [String: Any])?["date"] as? String == "2026-10-05")
+        #expect((json?["tomorrow"] as? [String: Any])?["low"] as? Double == 3)
+        forecast.tomorrow = nil
+        #expect(forecast.days?.map(\.date) == ["2026-10-05"])
+    }
+
+    @Test func aStateSavedBeforeDaysStillReads() throws {
+        let old = #"{"today":{"date":"2026-01-16","high":-0.2},"tomorrow":{"date":"2026-01-17","low":-8.1},"units":{}}"#
+        let forecast = try JSONDecoder().decode(Forecast.self, from: Data(old.utf8))
+        #expect(forecast.days?.map(\.date) == ["2026-01-16", "2026-01-17"])
+        #expect(forecast.today?.high == -0.2 && forecast.tomorrow?.low == -8.1)
+    }
+}

@@ -73,6 +73,7 @@ extension Configuration {
         "Weather.Precision": { String($0.weather.precision) },
         "Weather.Timeout": { TimeSpan.format($0.weather.timeout) },
         "Weather.Cell": { $0.weather.cell.rawValue },
+        "Weather.Days": { String($0.weather.days) },
         "Weather.APIKeyFile": { $0.weather.apiKeyFile ?? "" },
         "Weather.Language": { $0.weather.language ?? "" },
         "Socket.Path": { $0.socket.path },

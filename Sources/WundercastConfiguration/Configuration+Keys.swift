@@ -107,6 +107,9 @@ extension Configuration {
                     }
                     c.weather.cell = cell
                 },
+                Key(name: "Days") { (c, v) throws(InvalidValue) in
+                    c.weather.days = try decimals(v, in: Forecast.dayRange, "local days of the forecast published")
+                },
                 Key(name: "APIKeyFile") { (c, v) throws(InvalidValue) in c.weather.apiKeyFile = try parseKeyFile(v) },
                 Key(name: "Language") { (c, v) throws(InvalidValue) in
                     // Empty: back to none (readers name the condition in their own language).

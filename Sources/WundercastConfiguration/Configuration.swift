@@ -66,6 +66,10 @@ public struct Configuration: Sendable, Equatable {
         /// `Cell=` land | sea | nearest: which grid cell of Open-Meteo's model answers for the
         /// position (`cell_selection`; `sea` for boats). Default `land`.
         public var cell: CellSelection = .land
+        /// `Days=` local days of the forecast published (`weather.forecast.days`), 1–7: each
+        /// provider gives as many as it reaches (Open-Meteo 7, MET Norway about 9, OpenWeatherMap's
+        /// free forecast 5). Default 3.
+        public var days: Int = Forecast.defaultDays
         /// `APIKeyFile=` absolute path of a file holding the provider's API key (OpenWeatherMap),
         /// read at start-up. Default none: systemd's `$CREDENTIALS_DIRECTORY/openweathermap`
         /// (`LoadCredential=`). A key is never written in this file itself.

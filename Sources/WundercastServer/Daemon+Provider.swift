@@ -44,20 +44,22 @@ extension Daemon {
         switch weather.provider {
         case .openMeteo:
             return OpenMeteoProvider(
-                baseURL: weather.baseURL, units: weather.unitPreferences, cell: weather.cell, http: http())
+                baseURL: weather.baseURL, units: weather.unitPreferences, cell: weather.cell, http: http(),
+                days: weather.days)
         case .openWeatherMap:
             let key = try apiKey(weather, environment: environment, read: read)
             return UnitConvertingProvider(
                 OpenWeatherMapProvider(
                     baseURL: weather.baseURL, apiKey: key, units: weather.units, language: weather.language,
-                    http: http()),
+                    http: http(), days: weather.days),
                 to: weather.unitPreferences)
         case .metNorway:
             // Configuration.parse refuses Provider=metno without Contact=.
             return UnitConvertingProvider(
                 MetNorwayProvider(
                     baseURL: weather.baseURL, contact: weather.contact ?? "", units: weather.units,
-                    http: http(), clock: ContinuousClock(), logger: logger, utcOffset: utcOffsetLookup(places)),
+                    http: http(), clock: ContinuousClock(), logger: logger, utcOffset: utcOffsetLookup(places),
+                    days: weather.days),
                 to: weather.unitPreferences)
         }
     }
@@ -116,7 +118,7 @@ extension Daemon {
     }
 
     /// A place's offset from UTC at an instant, in its time zone (``zoneLookup(_:)``); `nil`
-    /// without one (then a provider that sends no offset publishes no today and tomorrow).
+    /// without one (then MET Norway's days follow the nautical time zone of the longitude).
     static func utcOffsetLookup(_ places: PlaceFinder) -> MetNorwayProvider.UTCOffsetLookup {
         let lookup = zoneLookup(places)
         return { coordinate in

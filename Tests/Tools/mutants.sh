@@ -105,6 +105,7 @@ mutants=(
   "moving: no hysteresis (stops below the start threshold)|Sources/WundercastPipeline/Location/MotionTracker.swift|} else if moving, mean.speed < Self.stopSpeed {|} else if moving, mean.speed < Self.startSpeed {"
   "moving: raw speeds, not smoothed|Sources/WundercastPipeline/Location/MotionTracker.swift|mean.speed += weight * (speed - mean.speed)|mean.speed = speed"
   "hot and cold: the band's colour over staleness|Sources/WundercastFormats/Bars/BarColors.swift|if let color = color(item.urgency) { return color }|if item.temperatureBand == nil, let color = color(item.urgency) { return color }"
+  "daily aggregation in UTC instead of the place's zone|Sources/WundercastModel/Forecast/DailyAggregation.swift|midnight(date, utcOffset)..<midnight(date.adding(days: 1), utcOffset)|midnight(date, { _ in 0 })..<midnight(date.adding(days: 1), { _ in 0 })|DailyAggregationTests\|DaysDecodingTests"
 )
 
 only=${MUTANT:-${1:-}}

@@ -140,6 +140,8 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
         .init("[Weather]\nPrecision=0") { $0.weather.precision = 0 },
         .init("[Weather]\nTimeout=1500ms") { $0.weather.timeout = .milliseconds(1500) },
         .init("[Weather]\nCell=nearest") { $0.weather.cell = .nearest },
+        .init("[Weather]\nDays=7") { $0.weather.days = 7 },
+        .init("[Weather]\nDays=1") { $0.weather.days = 1 },
         .init("[Weather]\nCell=sea\nCell=land") { $0.weather.cell = .land },
         .init("[Socket]\nPath=/run/user/1000/wundercast.sock") { $0.socket.path = "/run/user/1000/wundercast.sock" },
         // Syntax: whitespace, quotes, later assignment wins, comments, CRLF, BOM, continuation.
@@ -204,6 +206,15 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
         .init(
             "[Socket]\nPublicPrecision=5", line: 2,
             "PublicPrecision=\"5\" is not an integer from 0 to 4 (decimals of latitude/longitude public readers get)"),
+        .init(
+            "[Weather]\nDays=8", line: 2,
+            "Days=\"8\" is not an integer from 1 to 7 (local days of the forecast published)"),
+        .init(
+            "[Weather]\n\nDays=0", line: 3,
+            "Days=\"0\" is not an integer from 1 to 7 (local days of the forecast published)"),
+        .init(
+            "[Weather]\nDays=three", line: 2,
+            "Days=\"three\" is not an integer from 1 to 7 (local days of the forecast published)"),
         .init("[Places]\nOnlineGeocoding=maybe", line: 2, "OnlineGeocoding=\"maybe\" is not a boolean (yes or no)"),
         .init(
             "[Journal]\nPrecision=7", line: 2,
@@ -217,7 +228,7 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
             "unknown key mininterval= in [Throttle] (known keys: MinInterval, MinDistance, MaxAge)"),
         .init(
             "[Weather]\nPath=/x", line: 2,
-            "unknown key Path= in [Weather] (known keys: Provider, URL, Contact, Units, TemperatureUnit, WindSpeedUnit, PressureUnit, PrecipitationUnit, Precision, Timeout, Cell, APIKeyFile, Language)"
+            "unknown key Path= in [Weather] (known keys: Provider, URL, Contact, Units, TemperatureUnit, WindSpeedUnit, PressureUnit, PrecipitationUnit, Precision, Timeout, Cell, Days, APIKeyFile, Language)"
         ),
         .init(
             "[Socket]\nPath=/x\n[Sokcet]\nPath=/y", line: 3,

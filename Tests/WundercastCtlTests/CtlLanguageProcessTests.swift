@@ -71,7 +71,8 @@ import WundercastTestSupport
         let tooltip = try #require(object["tooltip"] as? String)
         for part in [
             "⚠ Mittel: Glätte (DWD) bis ", "Temperatur -5°C (gefühlt -9°C)", "Luftdruck 1035 hPa, steigend +1,3 hPa/3h",
-            "Heute: max. 0°C, min. -9°C", "Sonnenaufgang 07:32, Sonnenuntergang 17:22", "Status: veraltet: ",
+            "<b>Jetzt</b>", "<b>Nächste Stunden</b>", "<b>Nächste Tage</b>", "Heute 0°C / -9°C", "Morgen 2°C / -4°C",
+            "<b>Sonne und Mond</b>", "Sonnenaufgang 07:32, Sonnenuntergang 17:22", "Status: veraltet: ",
         ] {
             #expect(tooltip.contains(part), "\(part) in \(tooltip)")
         }

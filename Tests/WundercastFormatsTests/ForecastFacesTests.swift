@@ -55,23 +55,38 @@ import WundercastTestSupport
         #expect(Self.values(state)[.sunrise] == "12:00 UTC")
     }
 
-    @Test func waybarTooltipShowsTheForecast() throws {
+    /// The tooltip in sections: now, next hours, next days, sun and moon, then the place; an
+    /// icon on each hourly and daily line; days named Today, Tomorrow, then by weekday
+    /// (2026-02-08 was a Sunday).
+    @Test func waybarTooltipShowsTheForecastInSections() throws {
         let state = try Self.state(OpenMeteoRecordings.newYork)
         let item = BarItem(state: state, now: SampleStates.now)
-        let tooltip = item.tooltip
-        #expect(tooltip.contains("Today: high 0°C, low -9°C"))
-        #expect(tooltip.contains("Tomorrow: high -5°C, low -18°C"))
-        #expect(tooltip.contains("Sunrise 07:00, sunset 17:19"))
-        let hours = tooltip.filter { $0.count > 5 && $0.prefix(5).allSatisfy { $0.isNumber || $0 == ":" } }
+        #expect(
+            item.tooltipSections.map(\.heading) == [nil, "Now", "Next hours", "Next days", "Sun and moon", nil]
+                || item.tooltipSections.map(\.heading) == ["Now", "Next hours", "Next days", "Sun and moon", nil])
+        let sections = Dictionary(
+            item.tooltipSections.compactMap { section in section.heading.map { ($0, section.lines) } },
+            uniquingKeysWith: { first, _ in first })
+        #expect(sections["Now"]?.first == "Overcast")
+        let hours = try #require(sections["Next hours"])
         #expect(hours.count == BarItem.tooltipHours)
-        #expect(hours.first == "17:00 -2°C Overcast")
-        // The forecast comes after the current weather and before the place.
-        let wind = try #require(tooltip.firstIndex { $0.hasPrefix("Wind") })
-        let today = try #require(tooltip.firstIndex { $0.hasPrefix("Today") })
-        let place = try #require(tooltip.firstIndex { $0.contains("Regensburg") })
-        #expect(wind < today && today < place)
+        #expect(hours.first == "17:00 ☁️ -2°C Overcast")
+        #expect(
+            sections["Next days"] == [
+                "Today ☁️ 0°C / -9°C Overcast", "Tomorrow 🌨️ -5°C / -18°C Slight snow fall (0.4 mm)",
+                "Sunday ☁️ -9°C / -22°C Overcast", "Monday ☁️ -4°C / -18°C Overcast",
+                "Tuesday ☁️ -1°C / -11°C Overcast", "Wednesday 🌨️ 2°C / -5°C Slight snow fall (2.6 mm)",
+                "Thursday ☁️ 0°C / -5°C Overcast",
+            ])
+        #expect(sections["Sun and moon"] == ["Sunrise 07:00, sunset 17:19"])
+        #expect(item.tooltipSections.last?.lines.first?.contains("Regensburg") == true)
+        // waybar renders Pango: the headings bold, every text escaped.
         let line = WaybarFormat.line(item)
-        #expect(line.contains("Sunrise 07:00, sunset 17:19\\n17:00 -2°C Overcast"))
+        #expect(line.contains("\\n<b>Next days</b>\\nToday ☁️ 0°C / -9°C Overcast\\n"))
+        #expect(line.contains("\\n<b>Sun and moon</b>\\nSunrise 07:00, sunset 17:19\\n"))
+        #expect(line.contains("\"tooltip\":\"<b>Now</b>\\nOvercast"))
+        // Plain lines for the other bars: a heading is a line of its own.
+        #expect(item.tooltip.contains("Next days") && !item.tooltip.contains { $0.contains("<b>") })
     }
 
     @Test func hourLinesShowChanceAndAmountOfPrecipitation() throws {
@@ -84,8 +99,8 @@ import WundercastTestSupport
         }
         let tooltip = BarItem(state: try Self.state("", body: body), now: SampleStates.now).tooltip
         // 17:00 is the hour at index 17 (odd): no precipitation; 18:00 has 40% and 1.3 mm.
-        #expect(tooltip.contains("17:00 -2°C Overcast (0%)"))
-        #expect(tooltip.contains("18:00 -3°C Overcast (40%, 1.3 mm)"))
+        #expect(tooltip.contains("17:00 ☁️ -2°C Overcast (0%)"))
+        #expect(tooltip.contains("18:00 ☁️ -3°C Overcast (40%, 1.3 mm)"))
     }
 
     @Test func hostileUnitLabelsAreSanitized() throws {

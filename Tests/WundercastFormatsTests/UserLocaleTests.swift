@@ -63,8 +63,8 @@ import WundercastTestSupport
         let tooltip = BarItem(state: state, now: SampleStates.now, locale: twelve).tooltip
         #expect(tooltip.contains("Sunrise 7:32 AM, sunset 5:22 PM"), "\(tooltip)")
         // The forecast's hours from 10:00 on the place's clock (UTC+1).
-        #expect(tooltip.contains("10:00 AM -5°C Slight rain (20%, 0.4 mm)"), "\(tooltip)")
-        #expect(tooltip.contains("12:00 PM -6°C Slight rain (20%, 0.4 mm)"), "\(tooltip)")
+        #expect(tooltip.contains("10:00 AM 🌧️ -5°C Slight rain (20%, 0.4 mm)"), "\(tooltip)")
+        #expect(tooltip.contains("12:00 PM 🌧️ -6°C Slight rain (20%, 0.4 mm)"), "\(tooltip)")
         let values = Placeholder.values(state, now: SampleStates.now, icons: .emoji, locale: twelve)
         #expect(values[.sunrise] == "7:32 AM" && values[.sunset] == "5:22 PM")
         let english = BarItem(state: state, now: SampleStates.now).tooltip

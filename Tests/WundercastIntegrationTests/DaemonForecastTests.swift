@@ -59,8 +59,11 @@ import WundercastTestSupport
         let object = try #require(try JSONSerialization.jsonObject(with: Data(waybar.stdout.utf8)) as? [String: Any])
         let tooltip = try #require(object["tooltip"] as? String)
         #expect(
-            tooltip.contains("Today: high 0°C, low -9°C\nTomorrow: high -5°C, low -18°C\nSunrise 07:00, sunset 17:19"))
-        #expect(tooltip.contains("\n17:00 -2°C Overcast\n"))
+            tooltip.contains(
+                "<b>Next days</b>\nToday ☁️ 0°C / -9°C Overcast\nTomorrow 🌨️ -5°C / -18°C Slight snow fall (0.4 mm)\n"),
+            "\(tooltip)")
+        #expect(tooltip.contains("<b>Sun and moon</b>\nSunrise 07:00, sunset 17:19\n"), "\(tooltip)")
+        #expect(tooltip.contains("<b>Next hours</b>\n17:00 ☁️ -2°C Overcast\n"), "\(tooltip)")
         await http.stopAndWait()
     }
 

@@ -63,7 +63,7 @@ import WundercastTestSupport
         let object = try #require(try JSONSerialization.jsonObject(with: Data(waybar.stdout.utf8)) as? [String: Any])
         #expect(object["alt"] as? String == "partlyCloudy")
         let tooltip = try #require(object["tooltip"] as? String)
-        #expect(tooltip.contains("\n08:00 28°C Partly cloudy\n"), "\(tooltip)")
+        #expect(tooltip.contains("\n08:00 ⛅ 28°C Partly cloudy\n"), "\(tooltip)")
         await http.stopAndWait()
     }
 

@@ -100,7 +100,7 @@ import WundercastTestSupport
         let item = BarItem(state: Self.state(t), now: SampleStates.now)
         #expect(item.text.contains(" \(shown)°C "), "\(item.text)")
         #expect(item.tooltip.contains("Temperature \(shown)°C (feels like \(shown)°C)"), "\(item.tooltip)")
-        #expect(item.tooltip.contains("Today: high \(shown)°C, low \(shown)°C"), "\(item.tooltip)")
+        #expect(item.tooltip.contains("Today \(shown)°C / \(shown)°C"), "\(item.tooltip)")
         #expect(item.tooltip.contains { $0.hasSuffix(" \(shown)°C Slight rain (20%)") }, "\(item.tooltip)")
         for format in OutputFormat.allCases where format.isBar {
             let output = try #require(format.bar(item))

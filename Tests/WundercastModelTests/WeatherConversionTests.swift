@@ -149,7 +149,7 @@ import WundercastTestSupport
         direct.temperature = -0.0
         direct.windSpeed = -0.0
         var forecast = Forecast(
-            hours: [.init(time: Date(timeIntervalSince1970: 0))], today: .init(date: "1970-01-01", high: 1),
+            hours: [.init(time: Date(timeIntervalSince1970: 0))], days: [.init(date: "1970-01-01", high: 1)],
             units: .init(temperature: "°C", precipitation: "mm", windGusts: "km/h", seaLevelPressure: "hPa"))
         forecast.hours?[0].temperature = -0.0
         forecast.hours?[0].precipitation = -0.0

@@ -26,7 +26,7 @@ import WundercastTestSupport
         forecast.seaLevelPressure = 1e6
         forecast.units.seaLevelPressure = "hPa"
         forecast.pressureTendency = PressureTendency(change: 1.2, source: .hourly)
-        forecast.today = .init(date: "1970-01-01", high: 120, low: -120)
+        forecast.days = [.init(date: "1970-01-01", high: 120, low: -120)]
         weather.forecast = forecast
         return weather
     }
@@ -60,7 +60,7 @@ import WundercastTestSupport
             forecast.hours = [
                 Self.hour(1, probability: nil, amount: nil, time: time), Self.hour(2, probability: nil, amount: nil),
             ]
-            forecast.today = .init(date: "2026-12-02", sunrise: time, sunset: time)
+            forecast.days = [.init(date: "2026-12-02", sunrise: time, sunset: time)]
             weather.forecast = forecast
             let clean = weather.withoutImpossibleValues()
             #expect((clean.time != nil) == kept, "\(time)")

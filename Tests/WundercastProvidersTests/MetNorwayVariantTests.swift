@@ -230,19 +230,23 @@ import WundercastTestSupport
         #expect(weather.temperature == 0 && weather.temperature?.sign == .plus)
     }
 
-    @Test func withoutATimeZoneThereIsNoTodayNorTomorrow() throws {
+    /// Without the place's time zone (far from any city) the days follow the nautical zone of
+    /// the longitude (74° W: UTC−5), marked as such.
+    @Test func withoutATimeZoneTheDaysFollowTheNauticalZone() throws {
         let weather = try Self.decode(try MetNorwayRecordingTests.body(Self.newYork), utcOffset: nil)
         let forecast = try #require(weather.forecast)
-        #expect(forecast.today == nil && forecast.tomorrow == nil && forecast.utcOffsetSeconds == nil)
+        #expect(forecast.nauticalTime == true && forecast.utcOffsetSeconds == -18000)
+        #expect(forecast.days?.map(\.date) == ["2020-07-20", "2020-07-21", "2020-07-22"])
         #expect(forecast.hours?.count == 12)
     }
 
-    /// A series that ends early: tomorrow's high and low are left out, its computed sun stays.
+    /// A series that ends early: tomorrow, which it does not reach to within 6 hours of its
+    /// end, is not published at all (no high or low of a part of it).
     @Test func aSeriesTooShortForTomorrow() throws {
         let weather = try Self.decode(try Self.steps { $0 = Array($0.prefix(20)) })
         #expect(weather.forecast?.today?.high == 36)
-        let tomorrow = try #require(weather.forecast?.tomorrow)
-        #expect(tomorrow.high == nil && tomorrow.low == nil && tomorrow.sunrise != nil)
+        #expect(weather.forecast?.today?.partial == true)
+        #expect(weather.forecast?.tomorrow == nil && weather.forecast?.days?.count == 1)
     }
 
     @Test func stepsInAnyOrder() throws {

@@ -80,9 +80,13 @@ import WundercastTestSupport
         #expect(
             forecast.today
                 == Forecast.Day(
-                    date: "2026-02-06", high: -0.2, low: -9.2,
+                    date: "2026-02-06", high: -0.2, low: -9.2, precipitation: 0, weatherCode: 3,
                     sunrise: try Self.instant("2026-02-06T07:00", offset: -18000),
                     sunset: try Self.instant("2026-02-06T17:19", offset: -18000)))
+        // The recording's 7 days, all published (the request asks for `Days=`; the answer is kept).
+        #expect(forecast.days?.map(\.date).last == "2026-02-12" && forecast.days?.count == 7)
+        #expect(forecast.days?[5].precipitation == 2.6 && forecast.days?[5].condition == "Slight snow fall")
+        #expect(forecast.timeZone == "America/New_York" && forecast.nauticalTime == nil)
         #expect(forecast.tomorrow?.date == "2026-02-07")
         #expect(forecast.tomorrow?.high == -5.3 && forecast.tomorrow?.low == -17.7)
         #expect(try forecast.tomorrow?.sunrise == Self.instant("2026-02-07T06:59", offset: -18000))
@@ -112,8 +116,9 @@ import WundercastTestSupport
         let expected = try Self.expectedHours(Self.berlin, "weather_code")
         #expect(hours.map(\.weatherCode) == expected.map { $0.1 as? Int })
         #expect(hours.allSatisfy { $0.temperature == nil })
-        // `daily` has only weather_code, which is not asked for: no day is invented.
-        #expect(forecast.today == nil && forecast.tomorrow == nil)
+        // `daily` has only weather_code: the days carry it alone, nothing else is invented.
+        #expect(forecast.days?.map(\.weatherCode) == [80, 80, 80, 80, 80, 61, 61])
+        #expect(forecast.days?.allSatisfy { $0.high == nil && $0.low == nil && $0.sunrise == nil } == true)
         #expect(forecast.units == Forecast.Units())
         #expect(forecast.utcOffsetSeconds == 0)
     }

@@ -265,8 +265,9 @@ import WundercastTestSupport
     let current =
         "current=temperature_2m,relative_humidity_2m,apparent_temperature,is_day,weather_code,wind_speed_10m,wind_direction_10m,wind_gusts_10m,pressure_msl"
         + "&hourly=temperature_2m,precipitation_probability,precipitation,weather_code,is_day,pressure_msl"
-        + "&daily=temperature_2m_max,temperature_2m_min,sunrise,sunset"
-        + "&timezone=auto&forecast_days=2&past_hours=4&forecast_hours=14"
+        + "&daily=weather_code,temperature_2m_max,temperature_2m_min,precipitation_sum,precipitation_probability_max,"
+        + "wind_speed_10m_max,wind_direction_10m_dominant,sunrise,sunset"
+        + "&timezone=auto&forecast_days=3&past_hours=4&forecast_hours=14"
 
     @Test func metricParameters() {
         let provider = OpenMeteoProvider(baseURL: "https://api.open-meteo.com", units: .metric, http: FakeHTTPClient())

@@ -52,7 +52,7 @@ import WundercastTestSupport
         #expect(
             http.requests.map(\.url) == [
                 "https://api.example.org/data/2.5/weather?\(query)&appid=\(Self.key)",
-                "https://api.example.org/data/2.5/forecast?\(query)&cnt=16&appid=\(Self.key)",
+                "https://api.example.org/data/2.5/forecast?\(query)&cnt=32&appid=\(Self.key)",
             ])
         #expect(http.requests.allSatisfy { $0.headers["Accept"] == "application/json" })
         #expect(weather.openWeatherMapID == 501)

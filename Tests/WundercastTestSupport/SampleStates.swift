@@ -47,10 +47,13 @@ public enum SampleStates {
         }
         return Forecast(
             hours: hours,
-            today: .init(
-                date: Forecast.dateText(day: day), high: -0.2, low: -9.2, sunrise: midnight.addingTimeInterval(27_120),
-                sunset: midnight.addingTimeInterval(62_520)),
-            tomorrow: .init(date: Forecast.dateText(day: day + 1), high: 2, low: -3.5),
+            days: [
+                .init(
+                    date: Forecast.dateText(day: day), high: -0.2, low: -9.2,
+                    sunrise: midnight.addingTimeInterval(27_120),
+                    sunset: midnight.addingTimeInterval(62_520)),
+                .init(date: Forecast.dateText(day: day + 1), high: 2, low: -3.5),
+            ],
             windGusts: 12.2, seaLevelPressure: 1034.7, pressureTendency: PressureTendency(change: 1.3, source: .hourly),
             utcOffsetSeconds: 3600,
             units: .init(

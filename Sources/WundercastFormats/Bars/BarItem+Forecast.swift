@@ -28,17 +28,11 @@ extension BarItem {
         }
     }
 
-    /// The tooltip's forecast lines, each only with what the state has:
-    /// `Gusts 12 km/h` (in Beaufort `Gusts 7 Bft, near gale`), `Pressure 1035 hPa, rising +1.3 hPa/3h`, `Today: high 0°C, low -9°C`,
-    /// `Tomorrow: …`, `Sunrise 07:00, sunset 17:19`, then one line per hour on the place's clock:
-    /// `23:00 -6°C Clear sky (20%, 0.4 mm)` (the chance of precipitation, and the amount when
-    /// some shows at ``DisplayRounding``'s precision). Numbers are rounded by ``DisplayRounding``;
-    /// words, clock and decimal separator are `locale`'s. `weather` is the forecast's own (the
-    /// language of its condition texts).
-    static func forecastLines(
-        _ forecast: Forecast, of weather: Weather?, values: [Placeholder: String], locale: UserLocale
+    /// The tooltip's gusts and pressure lines, each only with what the state has: `Gusts 12 km/h`
+    /// (in Beaufort `Gusts 7 Bft, near gale`), `Pressure 1035 hPa, rising +1.3 hPa/3h`.
+    static func gustAndPressureLines(
+        _ forecast: Forecast, values: [Placeholder: String], locale: UserLocale
     ) -> [String] {
-        let unit = UntrustedText.sanitized(forecast.units.temperature ?? "", limit: 8)
         var lines: [String] = []
         if let gusts = values[.gusts] {
             let force = forecast.windGusts.flatMap {
@@ -55,48 +49,47 @@ extension BarItem {
         case (nil, let tendency?): lines.append(locale.tr("Pressure {pressure}", ["pressure": tendency]))
         case (nil, nil): break
         }
-        for (day, isToday) in [(forecast.today, true), (forecast.tomorrow, false)] {
-            func degrees(_ value: Double?) -> String? {
-                value.flatMap { Placeholder.withUnit(DisplayRounding.temperature($0), unit, separator: "") }
-            }
-            let parts = [
-                degrees(day?.high).map { locale.tr("high {temperature}", ["temperature": $0]) },
-                degrees(day?.low).map { locale.tr("low {temperature}", ["temperature": $0]) },
-            ].compactMap { $0 }
-            guard !parts.isEmpty else { continue }
-            let values: [String: String] = ["values": parts.joined(separator: ", ")]
-            lines.append(isToday ? locale.tr("Today: {values}", values) : locale.tr("Tomorrow: {values}", values))
-        }
-        switch (values[.sunrise], values[.sunset]) {
-        case (let sunrise?, let sunset?):
-            lines.append(locale.tr("Sunrise {sunrise}, sunset {sunset}", ["sunrise": sunrise, "sunset": sunset]))
-        case (let sunrise?, nil): lines.append(locale.tr("Sunrise {sunrise}", ["sunrise": sunrise]))
-        case (nil, let sunset?): lines.append(locale.tr("Sunset {sunset}", ["sunset": sunset]))
-        case (nil, nil): break
-        }
+        return lines
+    }
+
+    /// One line per hour (at most ``tooltipHours``) on the place's clock, with the condition's
+    /// icon in the `--icons` set: `23:00 🌧️ -6°C Slight rain (20%, 0.4 mm)` (the chance of
+    /// precipitation, and the amount when some shows at ``DisplayRounding``'s precision).
+    /// Numbers are rounded by ``DisplayRounding``; words, clock and decimal separator are
+    /// `locale`'s. `weather` is the forecast's own (the language of its condition texts).
+    static func hourLines(_ forecast: Forecast, of weather: Weather?, icons: IconSet, locale: UserLocale) -> [String] {
+        let unit = UntrustedText.sanitized(forecast.units.temperature ?? "", limit: 8)
+        var lines: [String] = []
         for hour in (forecast.hours ?? []).prefix(tooltipHours) {
             var line = Placeholder.clockText(hour.time, forecast, locale)
+            if hour.hasConditionCode { line += " " + icons.icon(hour.conditionModel.kind, isDay: hour.isDay ?? true) }
             if let temperature = hour.temperature.map(DisplayRounding.temperature), !temperature.isEmpty {
                 line += " \(temperature)\(unit)"
             }
             if let condition = Placeholder.conditionText(hour, of: weather, locale) { line += " \(condition)" }
-            var rain: [String] = []
-            if let chance = hour.precipitationProbability.flatMap({
-                Placeholder.withUnit(DisplayRounding.percent($0), "%", separator: "")
-            }) {
-                rain.append(chance)
+            if let rain = rainText(hour.precipitationProbability, hour.precipitation, forecast, locale) {
+                line += " (\(rain))"
             }
-            let precipitationUnit = forecast.units.precipitation
-            if let raw = hour.precipitation, raw > 0,
-                case let amount = DisplayRounding.precipitation(raw, unit: precipitationUnit),
-                amount.contains(where: { ("1"..."9").contains($0) }),
-                let text = Placeholder.withUnit(locale.number(amount), precipitationUnit)
-            {
-                rain.append(text)
-            }
-            if !rain.isEmpty { line += " (" + rain.joined(separator: ", ") + ")" }
             lines.append(line)
         }
         return lines
+    }
+
+    /// `20%, 0.4 mm`: a chance of precipitation, and an amount when some shows at
+    /// ``DisplayRounding``'s precision (in the forecast's precipitation unit); `nil` for neither.
+    static func rainText(_ chance: Double?, _ amount: Double?, _ forecast: Forecast, _ locale: UserLocale) -> String? {
+        var rain: [String] = []
+        if let chance = chance.flatMap({ Placeholder.withUnit(DisplayRounding.percent($0), "%", separator: "") }) {
+            rain.append(chance)
+        }
+        let precipitationUnit = forecast.units.precipitation
+        if let raw = amount, raw > 0,
+            case let rounded = DisplayRounding.precipitation(raw, unit: precipitationUnit),
+            rounded.contains(where: { ("1"..."9").contains($0) }),
+            let text = Placeholder.withUnit(locale.number(rounded), precipitationUnit)
+        {
+            rain.append(text)
+        }
+        return rain.isEmpty ? nil : rain.joined(separator: ", ")
     }
 }

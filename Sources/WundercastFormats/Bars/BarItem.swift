@@ -49,10 +49,12 @@ public struct BarItem: Sendable, Equatable {
     public var text: String { textRuns.plain }
     /// ``shortTextRuns`` as plain text.
     public var shortText: String { shortTextRuns.plain }
-    /// Lines of details: condition, temperature, apparent temperature, humidity, wind, the
-    /// forecast (gusts, pressure and tendency, today's and tomorrow's high and low, sunrise and
-    /// sunset, the next hours), place, age, status and error.
-    public var tooltip: [String]
+    /// The details in sections (``TooltipSection``, ``tooltipSections(_:values:icons:locale:)``):
+    /// alerts, now, next hours, next days, sea, sun and moon, then place, age and status.
+    public var tooltipSections: [TooltipSection]
+    /// ``tooltipSections`` as plain lines, each heading a line of its own: for a bar that
+    /// renders no markup.
+    public var tooltip: [String] { tooltipSections.flatMap { ($0.heading.map { [$0] } ?? []) + $0.lines } }
     /// The condition kind (`partlyCloudy`, see ``WeatherCondition/Kind``) when there is weather,
     /// then `stale`, `offline`, `error`, `noLocation`, `fetching` as they apply, `severe` (derived
     /// from the condition, never from an alert), then for an official alert in force `alert` and
@@ -145,7 +147,7 @@ public struct BarItem: Sendable, Equatable {
         }
         // Any official alert in force asks for attention.
         if alert != nil, urgency == .idle || urgency == .info { urgency = .warning }
-        tooltip = Self.tooltip(state, values: values, locale: locale)
+        tooltipSections = Self.tooltipSections(state, values: values, icons: icons, locale: locale)
     }
 
     /// The item when there is no state: the daemon is down or silent (`offline`), or answered
@@ -153,18 +155,19 @@ public struct BarItem: Sendable, Equatable {
     public static func unavailable(_ kind: Unavailable, reason: String, locale: UserLocale = .english) -> BarItem {
         let text = "⚠ " + (kind == .offline ? locale.tr("wundercast offline") : locale.tr("wundercast error"))
         return BarItem(
-            text: text, shortText: "⚠", tooltip: [UntrustedText.sanitized(reason)], classes: [kind.className],
+            text: text, shortText: "⚠", tooltip: [TooltipSection(lines: [UntrustedText.sanitized(reason)])],
+            classes: [kind.className],
             alt: kind.className, percentage: nil, urgency: kind == .offline ? .critical : .warning, isSevere: false,
             hasWeather: false, i3statusIcon: "weather_default")
     }
 
     init(
-        text: String, shortText: String, tooltip: [String], classes: [String], alt: String, percentage: Int?,
+        text: String, shortText: String, tooltip: [TooltipSection], classes: [String], alt: String, percentage: Int?,
         urgency: Urgency, isSevere: Bool, hasWeather: Bool, i3statusIcon: String
     ) {
         self.textRuns = RenderedText(text)
         self.shortTextRuns = RenderedText(shortText)
-        self.tooltip = tooltip
+        self.tooltipSections = tooltip
         self.classes = classes
         self.alt = alt
         self.percentage = percentage
@@ -183,46 +186,6 @@ public struct BarItem: Sendable, Equatable {
         case .fetching: locale.tr("fetching weather…")
         case .fresh, .stale: locale.tr("no weather yet")
         }
-    }
-
-    static func tooltip(_ state: WeatherState, values: [Placeholder: String], locale: UserLocale) -> [String] {
-        var lines = alertLines(state.alerts, locale)
-        if let condition = values[.condition] { lines.append(condition) }
-        let unit = values[.unit] ?? ""
-        if let temperature = values[.temperature] {
-            let shown = temperature + unit
-            lines.append(
-                values[.apparent].map {
-                    locale.tr(
-                        "Temperature {temperature} (feels like {apparent})",
-                        ["temperature": shown, "apparent": $0 + unit])
-                } ?? locale.tr("Temperature {temperature}", ["temperature": shown]))
-        } else if let apparent = values[.apparent] {
-            lines.append(locale.tr("Feels like {apparent}", ["apparent": apparent + unit]))
-        }
-        if let humidity = values[.humidity] { lines.append(locale.tr("Humidity {humidity}", ["humidity": humidity])) }
-        if let wind = values[.wind] {
-            lines.append(windLine(wind, of: state.weather, direction: values[.windDirection], locale: locale))
-        }
-        if let forecast = state.weather?.forecast {
-            lines += forecastLines(forecast, of: state.weather, values: values, locale: locale)
-        }
-        if let location = state.location {
-            let coordinates = PlaceText.coordinates(latitude: location.latitude, longitude: location.longitude)
-            let place = values[.place] ?? coordinates
-            lines.append(place == coordinates ? place : "\(place) (\(coordinates))")
-        }
-        if state.ageUnknown == true {
-            lines.append(locale.tr("Updated before the restart (age unknown)"))
-        } else if let age = values[.age] {
-            lines.append(locale.tr("Updated {age}", ["age": age]))
-        }
-        let status = HumanFormat.statusName(state.status, locale)
-        lines.append(
-            state.error.map {
-                locale.tr("Status: {status}: {reason}", ["status": status, "reason": HumanError.text($0, locale)])
-            } ?? locale.tr("Status: {status}", ["status": status]))
-        return lines
     }
 
     /// The icon of `kind`, by the names of i3status-rust's weather block ("Used Icons" in its

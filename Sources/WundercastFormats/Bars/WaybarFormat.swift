@@ -1,7 +1,8 @@
 /// waybar's `custom` module with `return-type: json`: one JSON object per line with `text`,
 /// `alt`, `tooltip`, `class` (array) and `percentage` (relative humidity, whole percent; left
 /// out when unknown). waybar reads `text` and `tooltip` as Pango markup: both are escaped
-/// (``PangoMarkup``), and with an ``IconFont`` the icon alone is put in its font.
+/// (``PangoMarkup``), the tooltip's section headings are bold, and with an ``IconFont`` the
+/// icon alone is put in its font.
 public enum WaybarFormat {
     struct Line: Encodable {
         var text: String
@@ -19,8 +20,17 @@ public enum WaybarFormat {
         }
         let line = Line(
             text: PangoMarkup.markup(item.textRuns, iconFont: iconFont), alt: item.alt,
-            tooltip: PangoMarkup.escape(item.tooltip.joined(separator: "\n")), class: item.classes,
+            tooltip: tooltip(item.tooltipSections), class: item.classes,
             percentage: item.percentage)
         return JSONText.line(line) + "\n"
+    }
+
+    /// The tooltip as Pango markup: each section's heading in bold (`<b>Now</b>`), every text
+    /// escaped (``PangoMarkup``), lines joined by newlines.
+    static func tooltip(_ sections: [TooltipSection]) -> String {
+        sections.flatMap { section in
+            (section.heading.map { ["<b>" + PangoMarkup.escape($0) + "</b>"] } ?? [])
+                + section.lines.map { PangoMarkup.escape($0) }
+        }.joined(separator: "\n")
     }
 }

@@ -7,7 +7,8 @@ import WundercastSupport
 import WundercastModel
 
 /// The one human line of `wundercastctl now` and `watch`, e.g.
-/// `3°C Overcast, humidity 72%, wind 9 km/h from E, 12 km NE of Regensburg, 2 min ago`, in the
+/// `3°C Overcast, humidity 72%, wind 9 km/h from E, moon waxing gibbous, 68% lit, rises 00:19,
+/// 12 km NE of Regensburg, 2 min ago` (the Moon when the state has it: ``MoonText``), in the
 /// reader's language (``UserLocale``; the daemon's `STATUS=` line is English). Numbers
 /// are rounded by ``DisplayRounding`` (never `-0`). Staleness is always shown: a
 /// reader never takes old weather for fresh, nor a last known position for the current one
@@ -53,6 +54,9 @@ public enum HumanFormat {
         }
         if let wind = windText(weather, locale) { parts.append(wind) }
         if parts.isEmpty { parts.append(locale.tr("weather without values")) }
+        if let moon = stamped.moon {
+            parts.append(locale.tr("moon {details}", ["details": MoonText.details(moon, locale)]))
+        }
         // While fetching, the published place is the new one and the weather still the old:
         // the place goes with "updating", not with the old weather.
         let fetching = stamped.status == .fetching

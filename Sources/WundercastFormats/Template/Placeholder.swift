@@ -228,6 +228,11 @@ public enum Placeholder: String, Sendable, CaseIterable {
         conditionText(own: hour.condition, name: hour.conditionName, chosen: weather?.conditionLanguage != nil, locale)
     }
 
+    /// As ``conditionText(_:_:)`` for a forecast day of `weather` (whose language its texts share).
+    static func conditionText(_ day: Forecast.Day, of weather: Weather?, _ locale: UserLocale) -> String? {
+        conditionText(own: day.condition, name: day.conditionName, chosen: weather?.conditionLanguage != nil, locale)
+    }
+
     private static func conditionText(own: String?, name: String?, chosen: Bool, _ locale: UserLocale) -> String? {
         let own = own.map { UntrustedText.sanitized($0, limit: 60) }.flatMap { $0.isEmpty ? nil : $0 }
         if chosen, let own { return own }

@@ -34,6 +34,18 @@ extension Forecast.Hour {
     }
 }
 
+extension Forecast.Day {
+    /// As ``Weather/conditionModel``, for the day.
+    public var conditionModel: WeatherCondition {
+        WeatherCondition.of(wmoCode: weatherCode, openWeatherMapID: openWeatherMapID, symbolCode: symbolCode)
+    }
+
+    /// As ``Weather/conditionName``, for the day.
+    public var conditionName: String? {
+        WeatherCondition.name(wmoCode: weatherCode, openWeatherMapID: openWeatherMapID, symbolCode: symbolCode)
+    }
+}
+
 extension WeatherCondition {
     /// The WMO code's condition, else the OpenWeatherMap id's, else the MET Norway symbol's.
     static func of(wmoCode: Int?, openWeatherMapID: Int?, symbolCode: String?) -> WeatherCondition {

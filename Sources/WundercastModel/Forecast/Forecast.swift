@@ -53,62 +53,73 @@ public struct Forecast: Sendable, Equatable, Codable {
         }
     }
 
-    /// One local calendar day of the place. Source: Open-Meteo `daily.*`.
-    public struct Day: Sendable, Equatable, Codable {
-        /// The place's local date, `yyyy-MM-dd` (`daily.time`).
-        public var date: String
-        /// Highest air temperature at 2 m, in ``Units/temperature``. Source: `daily.temperature_2m_max`.
-        public var high: Double?
-        /// Lowest air temperature at 2 m, in ``Units/temperature``. Source: `daily.temperature_2m_min`.
-        public var low: Double?
-        /// Sunrise and sunset as instants (UTC). Source: `daily.sunrise`, `daily.sunset`.
-        public var sunrise: Date?
-        public var sunset: Date?
-
-        public init(date: String, high: Double? = nil, low: Double? = nil, sunrise: Date? = nil, sunset: Date? = nil) {
-            self.date = date
-            self.high = high.map(Weather.noNegativeZero)
-            self.low = low.map(Weather.noNegativeZero)
-            self.sunrise = sunrise
-            self.sunset = sunset
-        }
-
-        /// Whether the provider gave anything for the day besides its date.
-        public var isEmpty: Bool { high == nil && low == nil && sunrise == nil && sunset == nil }
-    }
-
     /// Unit strings as the provider labelled them, each present only when a value of its
     /// quantity is. `"mp/h"` is normalised to `"mph"`.
     public struct Units: Sendable, Equatable, Codable {
         /// e.g. `"°C"`; for ``Hour/temperature``, ``Day/high`` and ``Day/low``.
         public var temperature: String?
-        /// e.g. `"mm"`, `"inch"`; for ``Hour/precipitation``.
+        /// e.g. `"mm"`, `"inch"`; for ``Hour/precipitation`` and ``Day/precipitation``.
         public var precipitation: String?
-        /// `"%"`; for ``Hour/precipitationProbability``.
+        /// `"%"`; for ``Hour/precipitationProbability`` and ``Day/precipitationProbability``.
         public var precipitationProbability: String?
         /// e.g. `"km/h"`; for ``Forecast/windGusts``.
         public var windGusts: String?
         /// `"hPa"`; for ``Forecast/seaLevelPressure``.
         public var seaLevelPressure: String?
+        /// e.g. `"km/h"`; for ``Day/windSpeed`` (a day's strongest wind).
+        public var windSpeed: String?
 
         public init(
             temperature: String? = nil, precipitation: String? = nil, precipitationProbability: String? = nil,
-            windGusts: String? = nil, seaLevelPressure: String? = nil
+            windGusts: String? = nil, seaLevelPressure: String? = nil, windSpeed: String? = nil
         ) {
             self.temperature = temperature
             self.precipitation = precipitation
             self.precipitationProbability = precipitationProbability
             self.windGusts = windGusts
             self.seaLevelPressure = seaLevelPressure
+            self.windSpeed = windSpeed
         }
     }
 
     /// At most ``hoursAhead`` hours after the observation time, oldest first; absent when the
     /// provider gave no hourly series (or no observation time to count from).
     public var hours: [Hour]?
-    /// The place's local day of the observation time, and the day after.
-    public var today: Day?
-    public var tomorrow: Day?
+    /// The place's local days (``Day``), consecutive, from the local day of the observation
+    /// time on, at most `[Weather] Days=` of them; the list ends before the first day the
+    /// provider gives nothing for (so it has no gaps). Absent when there is none.
+    public var days: [Day]? {
+        didSet { if days?.isEmpty == true { days = nil } }
+    }
+    /// The first of ``days`` (the local day of the observation time): derived, published as
+    /// `today` for readers of the protocol before ``days``. Setting it sets the first day
+    /// (`nil`: no days at all).
+    public var today: Day? {
+        get { days?.first }
+        set {
+            guard let newValue else { return days = nil }
+            if days == nil { days = [newValue] } else { days?[0] = newValue }
+        }
+    }
+    /// The second of ``days``, published as `tomorrow` (derived as ``today``). Setting it sets
+    /// the second day when there is a first (`nil`: only the first).
+    public var tomorrow: Day? {
+        get { (days?.count ?? 0) > 1 ? days?[1] : nil }
+        set {
+            guard var list = days else { return }
+            list = Array(list.prefix(1)) + (newValue.map { [$0] } ?? []) + list.dropFirst(2)
+            days = newValue == nil ? Array(list.prefix(1)) : list
+        }
+    }
+    /// The IANA name of the time zone whose clock ``days`` follow (`Europe/Amsterdam`, or
+    /// Open-Meteo's `Etc/GMT+9` at sea), when known. Source: Open-Meteo `timezone`; for the
+    /// other providers the time zone of the nearest city (absent for OpenWeatherMap, which gives
+    /// only an offset).
+    public var timeZone: String?
+    /// `true` when ``days`` follow the nautical time zone of the place's longitude (at sea, far
+    /// from any city: ``ZoneOffset/nauticalOffset(longitude:)``, or Open-Meteo's `Etc/GMT±h`);
+    /// absent otherwise.
+    public var nauticalTime: Bool?
     /// Wind gusts at 10 m at the observation time, in ``Units/windGusts``. Source: Open-Meteo `current.wind_gusts_10m`.
     public var windGusts: Double?
     /// Air pressure reduced to mean sea level at the observation time, in ``Units/seaLevelPressure``
@@ -123,15 +134,17 @@ public struct Forecast: Sendable, Equatable, Codable {
 
     /// Hours published after the observation time.
     public static let hoursAhead = 12
+    /// `[Weather] Days=`: the fewest, default and most local days a forecast publishes.
+    public static let dayRange = 1...7
+    public static let defaultDays = 3
 
     public init(
-        hours: [Hour]? = nil, today: Day? = nil, tomorrow: Day? = nil, windGusts: Double? = nil,
+        hours: [Hour]? = nil, days: [Day]? = nil, windGusts: Double? = nil,
         seaLevelPressure: Double? = nil, pressureTendency: PressureTendency? = nil, utcOffsetSeconds: Int? = nil,
         units: Units = Units()
     ) {
         self.hours = hours?.isEmpty == true ? nil : hours
-        self.today = today
-        self.tomorrow = tomorrow
+        self.days = days?.isEmpty == true ? nil : days
         self.windGusts = windGusts.map(Weather.noNegativeZero)
         self.seaLevelPressure = seaLevelPressure.map(Weather.noNegativeZero)
         self.pressureTendency = pressureTendency
@@ -146,35 +159,26 @@ public struct Forecast: Sendable, Equatable, Codable {
     /// out later (``withoutImpossibleValues()``), is not named.
     public var unitsOfPresentValues: Units {
         let hours = hours ?? []
-        let days = [today, tomorrow].compactMap { $0 }
+        let days = days ?? []
         func kept(_ unit: String?, _ present: Bool) -> String? { present ? unit : nil }
         return Units(
             temperature: kept(
                 units.temperature,
                 hours.contains { $0.temperature != nil } || days.contains { $0.high != nil || $0.low != nil }),
-            precipitation: kept(units.precipitation, hours.contains { $0.precipitation != nil }),
+            precipitation: kept(
+                units.precipitation,
+                hours.contains { $0.precipitation != nil } || days.contains { $0.precipitation != nil }),
             precipitationProbability: kept(
-                units.precipitationProbability, hours.contains { $0.precipitationProbability != nil }),
+                units.precipitationProbability,
+                hours.contains { $0.precipitationProbability != nil }
+                    || days.contains { $0.precipitationProbability != nil }),
             windGusts: kept(units.windGusts, windGusts != nil),
-            seaLevelPressure: kept(units.seaLevelPressure, seaLevelPressure != nil))
-    }
-
-    /// Encodes every member as given (absent ones left out), `units` as ``unitsOfPresentValues``.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(hours, forKey: .hours)
-        try container.encodeIfPresent(today, forKey: .today)
-        try container.encodeIfPresent(tomorrow, forKey: .tomorrow)
-        try container.encodeIfPresent(windGusts, forKey: .windGusts)
-        try container.encodeIfPresent(seaLevelPressure, forKey: .seaLevelPressure)
-        try container.encodeIfPresent(pressureTendency, forKey: .pressureTendency)
-        try container.encodeIfPresent(utcOffsetSeconds, forKey: .utcOffsetSeconds)
-        try container.encode(unitsOfPresentValues, forKey: .units)
+            seaLevelPressure: kept(units.seaLevelPressure, seaLevelPressure != nil),
+            windSpeed: kept(units.windSpeed, days.contains { $0.windSpeed != nil }))
     }
 
     /// Whether the forecast holds no value at all (then it is left out of the state).
     public var isEmpty: Bool {
-        hours == nil && today == nil && tomorrow == nil && windGusts == nil && seaLevelPressure == nil
-            && pressureTendency == nil
+        hours == nil && days == nil && windGusts == nil && seaLevelPressure == nil && pressureTendency == nil
     }
 }

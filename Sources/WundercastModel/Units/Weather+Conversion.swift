@@ -6,7 +6,7 @@ extension Weather {
     /// - Temperature (``units``.temperature): ``temperature``, ``apparentTemperature``.
     /// - Wind speed (``units``.windSpeed): ``windSpeed``.
     /// - The forecast (``Forecast/converted(to:)``): hours' temperatures and precipitation
-    ///   amounts, today's and tomorrow's highs and lows, gusts, sea-level pressure and the
+    ///   amounts, the days' highs, lows, amounts and strongest winds, gusts, sea-level pressure and the
     ///   pressure tendency's change.
     ///
     /// Each label becomes the wanted unit's (``PhysicalUnit/label``). A value whose label names no
@@ -48,9 +48,11 @@ extension Forecast {
                 hour.temperature = hour.temperature.map(conversion.apply)
                 return hour
             }
-            for day in [\Forecast.today, \Forecast.tomorrow] {
-                copy[keyPath: day]?.high = original[keyPath: day]?.high.map(conversion.apply)
-                copy[keyPath: day]?.low = original[keyPath: day]?.low.map(conversion.apply)
+            copy.days = original.days?.map { day in
+                var day = day
+                day.high = day.high.map(conversion.apply)
+                day.low = day.low.map(conversion.apply)
+                return day
             }
             copy.units.temperature = conversion.label
         }
@@ -60,10 +62,23 @@ extension Forecast {
                 hour.precipitation = hour.precipitation.map(conversion.apply)
                 return hour
             }
+            copy.days = copy.days?.map { day in
+                var day = day
+                day.precipitation = day.precipitation.map(conversion.apply)
+                return day
+            }
             copy.units.precipitation = conversion.label
         }
         (copy.windGusts, copy.units.windGusts) = PhysicalUnits.convert(
             original.windGusts, label: units.windGusts, to: wanted.windSpeed)
+        if let conversion = PhysicalUnits.conversion(from: units.windSpeed, to: wanted.windSpeed) {
+            copy.days = copy.days?.map { day in
+                var day = day
+                day.windSpeed = day.windSpeed.map(conversion.apply)
+                return day
+            }
+            copy.units.windSpeed = conversion.label
+        }
         (copy.seaLevelPressure, copy.units.seaLevelPressure) = PhysicalUnits.convert(
             original.seaLevelPressure, label: units.seaLevelPressure, to: wanted.pressure)
         copy.pressureTendency = original.pressureTendency?.converted(to: wanted.pressure)
@@ -81,9 +96,15 @@ extension Forecast {
             hour.precipitationProbability = hour.precipitationProbability.map(zero)
             return hour
         }
-        for day in [\Forecast.today, \Forecast.tomorrow] {
-            copy[keyPath: day]?.high = self[keyPath: day]?.high.map(zero)
-            copy[keyPath: day]?.low = self[keyPath: day]?.low.map(zero)
+        copy.days = days?.map { day in
+            var day = day
+            day.high = day.high.map(zero)
+            day.low = day.low.map(zero)
+            day.precipitation = day.precipitation.map(zero)
+            day.precipitationProbability = day.precipitationProbability.map(zero)
+            day.windSpeed = day.windSpeed.map(zero)
+            day.windDirection = day.windDirection.map(zero)
+            return day
         }
         copy.windGusts = windGusts.map(zero)
         copy.seaLevelPressure = seaLevelPressure.map(zero)

@@ -96,11 +96,19 @@ extension Forecast {
             hour.precipitation = hour.precipitation.flatMap(amount)
             return hour
         }
-        for day in [\Forecast.today, \Forecast.tomorrow] {
-            copy[keyPath: day]?.high = self[keyPath: day]?.high.flatMap { Weather.temperature($0, temperatureUnit) }
-            copy[keyPath: day]?.low = self[keyPath: day]?.low.flatMap { Weather.temperature($0, temperatureUnit) }
-            copy[keyPath: day]?.sunrise = self[keyPath: day]?.sunrise.flatMap(Weather.plausibleTime)
-            copy[keyPath: day]?.sunset = self[keyPath: day]?.sunset.flatMap(Weather.plausibleTime)
+        copy.days = days?.map { day in
+            var day = day
+            day.high = day.high.flatMap { Weather.temperature($0, temperatureUnit) }
+            day.low = day.low.flatMap { Weather.temperature($0, temperatureUnit) }
+            day.sunrise = day.sunrise.flatMap(Weather.plausibleTime)
+            day.sunset = day.sunset.flatMap(Weather.plausibleTime)
+            day.precipitationProbability = day.precipitationProbability.flatMap(Weather.percent)
+            day.precipitation = day.precipitation.flatMap(amount)
+            day.windSpeed = day.windSpeed.flatMap {
+                Weather.wind($0, units.windSpeed.flatMap(WindSpeedUnit.init(label:)))
+            }
+            day.windDirection = day.windDirection.flatMap { (0...360).contains($0) ? $0 : nil }
+            return day
         }
         copy.windGusts = windGusts.flatMap { Weather.wind($0, units.windGusts.flatMap(WindSpeedUnit.init(label:))) }
         if let pressure = seaLevelPressure {

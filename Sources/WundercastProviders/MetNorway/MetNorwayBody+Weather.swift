@@ -17,10 +17,12 @@ extension MetNorwayBody {
     ///     sunrise and sunset (computed: the compact product has none).
     ///   - requested: `Units=`; values are converted from `meta.units` (``MetNorwayUnits``).
     ///   - utcOffset: the place's offset from UTC at an instant (met.no sends none), or `nil`
-    ///     when the place's time zone is unknown: then there is no `today`/`tomorrow`.
+    ///     when the place's time zone is unknown: then the days follow the nautical time zone of
+    ///     the longitude (``addDays(to:observed:at:_:utcOffset:count:)``).
+    ///   - days: how many local days to publish at most (`[Weather] Days=`).
     /// - Throws: ``WeatherError/decoding(message:)`` when the series has no step at all.
     func weather(
-        at coordinate: Coordinate, requested: UnitSystem, utcOffset: (Date) -> Int?
+        at coordinate: Coordinate, requested: UnitSystem, utcOffset: (Date) -> Int?, days: Int = Forecast.defaultDays
     ) throws(WeatherError) -> Weather {
         guard let first = steps.first else {
             throw .decoding(message: "properties.timeseries has no steps: no forecast for this place")
@@ -51,7 +53,7 @@ extension MetNorwayBody {
             forecast.units.seaLevelPressure = converter.label("air_pressure_at_sea_level")
         }
         try addHours(to: &forecast, after: first.time, at: coordinate, converter)
-        try addDays(to: &forecast, observed: first.time, at: coordinate, converter, utcOffset: utcOffset)
+        try addDays(to: &forecast, observed: first.time, at: coordinate, converter, utcOffset: utcOffset, count: days)
         weather.forecast = forecast.isEmpty ? nil : forecast
         return weather
     }
@@ -100,45 +102,6 @@ extension MetNorwayBody {
             forecast.pressureTendency = PressureTendency.compute(samples, at: observed, source: .hourly)
         }
     }
-
-    /// Today and tomorrow on the place's clock: high and low of the series' temperatures in
-    /// that local day (today from `observed` on), when the series reaches the day's last
-    /// ``dayCoverage``; sunrise and sunset computed (``Sun/day(at:on:utcOffset:horizon:)``).
-    private func addDays(
-        to forecast: inout Forecast, observed: Date, at coordinate: Coordinate, _ converter: Converter,
-        utcOffset: (Date) -> Int?
-    ) throws(WeatherError) {
-        guard let offset = utcOffset(observed) else { return }
-        forecast.utcOffsetSeconds = offset
-        let today = Forecast.localDay(of: observed, utcOffsetSeconds: offset)
-        var temperatures: [Int: [Double]] = [:]
-        for step in steps where step.time >= observed {
-            guard let value = try step.instant("air_temperature") else { continue }
-            let day = Forecast.localDay(of: step.time, utcOffsetSeconds: utcOffset(step.time) ?? offset)
-            temperatures[day, default: []].append(converter.value(value, "air_temperature"))
-        }
-        let last = steps.last?.time ?? observed
-        func day(_ number: Int) -> Forecast.Day? {
-            let noonGuess = Date(timeIntervalSince1970: Double(number * 86_400 + 43_200 - offset))
-            let dayOffset = utcOffset(noonGuess) ?? offset
-            let end = Date(timeIntervalSince1970: Double((number + 1) * 86_400 - dayOffset))
-            let values = last >= end.addingTimeInterval(-Self.dayCoverage) ? temperatures[number] ?? [] : []
-            let sun = Sun.day(at: coordinate, on: CivilDate(daysSince1970: number), utcOffset: dayOffset)
-            let result = Forecast.Day(
-                date: Forecast.dateText(day: number), high: values.max(), low: values.min(), sunrise: sun.sunrise,
-                sunset: sun.sunset)
-            return result.isEmpty ? nil : result
-        }
-        forecast.today = day(today)
-        forecast.tomorrow = day(today + 1)
-        if [forecast.today, forecast.tomorrow].contains(where: { $0?.high != nil }), forecast.units.temperature == nil {
-            forecast.units.temperature = converter.label("air_temperature")
-        }
-    }
-
-    /// A day's high and low need the series to reach this close to its end: 6 h, met.no's
-    /// longest step in the first days.
-    static let dayCoverage: TimeInterval = 6 * 3600
 
     /// Day or night from the symbol's suffix (`_polartwilight` is night), else computed from the
     /// sun's position (``Sun/isDay(at:time:)``).

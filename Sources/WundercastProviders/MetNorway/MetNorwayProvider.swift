@@ -28,8 +28,9 @@ import WundercastModel
 ///   `air_pressure_at_sea_level` (hPa); `hours` ← the steps in the 12 hours after the first
 ///   (temperature, condition, precipitation of the hour before from the previous step's
 ///   `next_1_hours.details.precipitation_amount`, `probability_of_precipitation` only when sent);
-///   `today`/`tomorrow`: high and low of the series in the place's local day and **computed**
-///   sunrise and sunset, only when the place's time zone is known (``UTCOffsetLookup``).
+///   `days`: the series **aggregated** per local day of the place's time zone
+///   (``UTCOffsetLookup``; without one the nautical zone of the longitude) and **computed**
+///   sunrise and sunset (``MetNorwayBody/addDays(to:observed:at:_:utcOffset:count:)``).
 public struct MetNorwayProvider: WeatherProvider {
     /// The clock of a place: its offset from UTC in seconds at an instant (the nearest city's
     /// time zone read from `/usr/share/zoneinfo`), or `nil` when the place's time zone is
@@ -57,16 +58,19 @@ public struct MetNorwayProvider: WeatherProvider {
     /// Forgets the stored answer of a URL (``ConditionalHTTPClient/forget(_:)``).
     private let forget: @Sendable (String) -> Void
     private let utcOffset: UTCOffsetLookup
+    /// How many local days to publish at most (`[Weather] Days=`).
+    public let days: Int
 
     /// - Parameters:
     ///   - contact: an e-mail address or URL (`[Weather] Contact=`), put in the User-Agent.
     ///   - http: the client that makes the requests; wrapped in a ``ConditionalHTTPClient`` on
     ///     `clock` (monotonic, for `Expires`) and `wallClock`, which logs the 203 warning to `logger`.
-    ///   - utcOffset: the place's offset from UTC (for today and tomorrow); by default unknown.
+    ///   - utcOffset: the place's offset from UTC (for the days); by default unknown.
+    ///   - days: `[Weather] Days=`.
     public init<C: Clock>(
         baseURL: String = MetNorwayProvider.defaultBaseURL, contact: String, units: UnitSystem, http: any HTTPClient,
         clock: C, wallClock: @escaping @Sendable () -> Date = { Date() }, logger: Logger = .discard,
-        utcOffset: @escaping UTCOffsetLookup = { _ in nil }
+        utcOffset: @escaping UTCOffsetLookup = { _ in nil }, days: Int = Forecast.defaultDays
     ) where C.Duration == Swift.Duration {
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
@@ -77,6 +81,7 @@ public struct MetNorwayProvider: WeatherProvider {
         self.http = conditional
         self.forget = { conditional.forget($0) }
         self.utcOffset = utcOffset
+        self.days = days
     }
 
     /// `wundercast/<version> (+<project URL>; <contact>)`, e.g.
@@ -112,7 +117,7 @@ public struct MetNorwayProvider: WeatherProvider {
         do throws(WeatherError) {
             return try Self.decode(
                 status: response.status, body: response.body, at: place, requested: units,
-                contentType: response.headers["content-type"], utcOffset: { clock?($0) })
+                contentType: response.headers["content-type"], utcOffset: { clock?($0) }, days: days)
         } catch {
             forget(url)  // an answer that does not decode is not kept until its Expires
             throw error
@@ -129,10 +134,10 @@ public struct MetNorwayProvider: WeatherProvider {
     /// - `null` and missing values are left out; unknown symbol codes give an unknown condition.
     public static func decode(
         status: Int, body: [UInt8], at coordinate: Coordinate, requested: UnitSystem = .metric,
-        contentType: String? = nil, utcOffset: (Date) -> Int? = { _ in nil }
+        contentType: String? = nil, utcOffset: (Date) -> Int? = { _ in nil }, days: Int = Forecast.defaultDays
     ) throws(WeatherError) -> Weather {
         guard (200..<300).contains(status) else { throw .http(status: status, reason: nil, retryAfter: nil) }
         let document = try MetNorwayBody.parse(body, status: status, contentType: contentType)
-        return try document.weather(at: coordinate, requested: requested, utcOffset: utcOffset)
+        return try document.weather(at: coordinate, requested: requested, utcOffset: utcOffset, days: days)
     }
 }

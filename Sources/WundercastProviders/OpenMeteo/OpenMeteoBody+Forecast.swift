@@ -22,7 +22,10 @@ extension OpenMeteoBody {
         "temperature_2m", "precipitation_probability", "precipitation", "weather_code", "is_day", "pressure_msl",
     ]
     /// The `daily=` variables requested, in this order.
-    static let dailyVariables = ["temperature_2m_max", "temperature_2m_min", "sunrise", "sunset"]
+    static let dailyVariables = [
+        "weather_code", "temperature_2m_max", "temperature_2m_min", "precipitation_sum",
+        "precipitation_probability_max", "wind_speed_10m_max", "wind_direction_10m_dominant", "sunrise", "sunset",
+    ]
 
     /// The forecast after `observed` (`current.time`): `nil` when the body gives nothing for it.
     /// Without an observation time there are no hours, days or tendency (the wall clock is never used).
@@ -33,6 +36,10 @@ extension OpenMeteoBody {
         let offset = try offsetSeconds()
         let fallback = WeatherUnits.wanted(requested)
         var forecast = Forecast(utcOffsetSeconds: utcOffsetSeconds == nil ? nil : Int(offset))
+        if case .string(let name)? = timezone, let zone = ZoneInfoDatabase.validatedName(name) {
+            forecast.timeZone = zone
+            if zone.hasPrefix("Etc/GMT") { forecast.nauticalTime = true }
+        }
 
         forecast.windGusts = try ProviderDecoding.number(current["wind_gusts_10m"], "current.wind_gusts_10m")
             .map(Weather.noNegativeZero)
@@ -109,34 +116,66 @@ extension OpenMeteoBody {
                 default: throw .decoding(message: "\(path) is \(value.kind), expected a number or a string")
                 }
             }
-            let highs = try daily.numbers("temperature_2m_max")
-            let lows = try daily.numbers("temperature_2m_min")
-            let sunrises = try daily.values("sunrise") { value, path throws(WeatherError) in try instant(value, path) }
-            let sunsets = try daily.values("sunset") { value, path throws(WeatherError) in try instant(value, path) }
-            func day(_ number: Int) -> Forecast.Day? {
-                guard let index = dates.firstIndex(of: number) else { return nil }
-                let day = Forecast.Day(
-                    date: Forecast.dateText(day: number), high: highs[index], low: lows[index],
-                    sunrise: sunrises[index], sunset: sunsets[index])
-                return day.isEmpty ? nil : day
-            }
-            forecast.today = day(today)
-            forecast.tomorrow = day(today + 1)
-            if [forecast.today, forecast.tomorrow].contains(where: { $0?.high != nil || $0?.low != nil }),
-                forecast.units.temperature == nil
-            {
-                let maximum = try daily.unit("temperature_2m_max")
-                let minimum = try daily.unit("temperature_2m_min")
-                forecast.units.temperature = maximum ?? minimum ?? fallback.temperature
-            }
+            try addDays(to: &forecast, daily, dates: dates, from: today, fallback: fallback, requested: requested)
         }
         return forecast.isEmpty ? nil : forecast
     }
 }
 
+extension OpenMeteoBody {
+    /// The daily entries from local day `today` on (consecutive; at most
+    /// ``Forecast/dayRange``'s upper bound: the request's `forecast_days` is `[Weather] Days=`):
+    /// `daily.weather_code`, `temperature_2m_max`/`_min`, `precipitation_sum`,
+    /// `precipitation_probability_max`, `wind_speed_10m_max`, `wind_direction_10m_dominant`,
+    /// `sunrise`, `sunset`, with their `daily_units`.
+    fileprivate func addDays(
+        to forecast: inout Forecast, _ daily: Series, dates: [Int?], from today: Int, fallback: WeatherUnits,
+        requested: UnitPreferences
+    ) throws(WeatherError) {
+        let highs = try daily.numbers("temperature_2m_max")
+        let lows = try daily.numbers("temperature_2m_min")
+        let amounts = try daily.numbers("precipitation_sum")
+        let chances = try daily.numbers("precipitation_probability_max")
+        let winds = try daily.numbers("wind_speed_10m_max")
+        let directions = try daily.numbers("wind_direction_10m_dominant")
+        let codes = try daily.numbers("weather_code")
+        let sunrises = try daily.values("sunrise") { value, path throws(WeatherError) in try instant(value, path) }
+        let sunsets = try daily.values("sunset") { value, path throws(WeatherError) in try instant(value, path) }
+        let limit = Forecast.dayRange.upperBound
+        var days: [Forecast.Day?] = []
+        for number in today..<(today + limit) {
+            guard let index = dates.firstIndex(of: number) else { break }
+            days.append(
+                Forecast.Day(
+                    date: Forecast.dateText(day: number), high: highs[index], low: lows[index],
+                    precipitation: amounts[index], precipitationProbability: chances[index],
+                    windSpeed: winds[index], windDirection: directions[index],
+                    weatherCode: try Self.code(codes[index], "daily.weather_code[\(index)]"),
+                    sunrise: sunrises[index], sunset: sunsets[index]))
+        }
+        forecast.days = Forecast.consecutive(days, limit: limit)
+        let kept = forecast.days ?? []
+        if kept.contains(where: { $0.high != nil || $0.low != nil }), forecast.units.temperature == nil {
+            let maximum = try daily.unit("temperature_2m_max")
+            let minimum = try daily.unit("temperature_2m_min")
+            forecast.units.temperature = maximum ?? minimum ?? fallback.temperature
+        }
+        if kept.contains(where: { $0.precipitation != nil }), forecast.units.precipitation == nil {
+            forecast.units.precipitation = try daily.unit("precipitation_sum") ?? requested.precipitation.label
+        }
+        if kept.contains(where: { $0.precipitationProbability != nil }), forecast.units.precipitationProbability == nil
+        {
+            forecast.units.precipitationProbability = try daily.unit("precipitation_probability_max") ?? "%"
+        }
+        if kept.contains(where: { $0.windSpeed != nil }) {
+            forecast.units.windSpeed = try daily.unit("wind_speed_10m_max") ?? fallback.windSpeed
+        }
+    }
+}
+
 /// One block of parallel series (`hourly`, `daily`): its `time` array and the other arrays,
 /// each checked to be as long as `time`.
-private struct Series {
+fileprivate struct Series {
     let name: String
     let members: [String: JSONValue]
     let labels: [String: JSONValue]

@@ -22,9 +22,11 @@ struct OpenMeteoBody: Decodable {
     /// The grid cell's position, which every answer carries (for the sun when `is_day` is missing).
     var latitude: JSONValue?
     var longitude: JSONValue?
+    /// The IANA name of the place's time zone (`timezone=auto`), e.g. `Etc/GMT+9` at sea.
+    var timezone: JSONValue?
 
     private enum CodingKeys: String, CodingKey {
-        case error, reason, current, hourly, daily, latitude, longitude
+        case error, reason, current, hourly, daily, latitude, longitude, timezone
         case utcOffsetSeconds = "utc_offset_seconds"
         case currentUnits = "current_units"
         case hourlyUnits = "hourly_units"
@@ -48,6 +50,7 @@ struct OpenMeteoBody: Decodable {
         dailyUnits = try member(.dailyUnits)
         latitude = try member(.latitude)
         longitude = try member(.longitude)
+        timezone = try member(.timezone)
     }
 
     /// Day or night at `time` where `is_day` was not given: from the sun's altitude at the

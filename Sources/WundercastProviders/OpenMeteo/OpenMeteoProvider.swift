@@ -24,7 +24,7 @@ import WundercastModel
 /// - `time` ← `current.time` (unix seconds, or local time and `utc_offset_seconds`), UTC
 /// - `forecast` (``Forecast``): `windGusts` ← `current.wind_gusts_10m`; `seaLevelPressure` ←
 ///   `current.pressure_msl` (hPa); `hours` ← `hourly.*` (the 12 after `current.time`);
-///   `today`/`tomorrow` ← `daily.*` (the place's local days, `timezone=auto`); `pressureTendency`
+///   `days` ← `daily.*` (the place's local days, `timezone=auto`; `timeZone` ← `timezone`); `pressureTendency`
 ///   computed from `hourly.pressure_msl`; `utcOffsetSeconds` ← `utc_offset_seconds`
 ///
 /// The free API serves one request at a time per IP (PITFALLS): the caller serialises fetches.
@@ -51,16 +51,23 @@ public struct OpenMeteoProvider: WeatherProvider {
     /// The `hourly=` and `daily=` variables requested, in this order.
     public static var hourlyVariables: [String] { OpenMeteoBody.hourlyVariables }
     public static var dailyVariables: [String] { OpenMeteoBody.dailyVariables }
-    /// The span of the answer: `daily` for today and tomorrow (`forecast_days=2`), `hourly` from
-    /// 4 hours before the current hour (for the 3-hour pressure tendency) to 13 after it (the
-    /// 12 hours after an observation within the current hour, and one to spare).
-    public static let spanParameters = "forecast_days=2&past_hours=4&forecast_hours=14"
+    /// How many local days the answer gives (`forecast_days`, `[Weather] Days=`).
+    public let days: Int
+
+    /// The span of the answer: `daily` for ``days`` local days from today (`forecast_days`),
+    /// `hourly` from 4 hours before the current hour (for the 3-hour pressure tendency) to 13
+    /// after it (the 12 hours after an observation within the current hour, and one to spare).
+    public var spanParameters: String { "forecast_days=\(days)&past_hours=4&forecast_hours=14" }
 
     /// Decimal places printed for coordinates at most. The caller has already rounded them to
     /// the configured precision (0–4); this only guards against binary noise such as `44.440000001`.
     public static let maxCoordinateDecimals = 6
 
-    public init(baseURL: String, units: UnitPreferences, cell: CellSelection = .land, http: any HTTPClient) {
+    public init(
+        baseURL: String, units: UnitPreferences, cell: CellSelection = .land, http: any HTTPClient,
+        days: Int = Forecast.defaultDays
+    ) {
+        self.days = min(max(days, Forecast.dayRange.lowerBound), Forecast.dayRange.upperBound)
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
         self.baseURL = base
@@ -70,7 +77,7 @@ public struct OpenMeteoProvider: WeatherProvider {
     }
 
     /// The request URL for `coordinate`, e.g.
-    /// `<base>/v1/forecast?latitude=44.44&longitude=26.1&current=temperature_2m,…&hourly=…&daily=…&timezone=auto&forecast_days=2&past_hours=4&forecast_hours=14&cell_selection=land&timeformat=unixtime&temperature_unit=celsius&wind_speed_unit=kmh&precipitation_unit=mm`
+    /// `<base>/v1/forecast?latitude=44.44&longitude=26.1&current=temperature_2m,…&hourly=…&daily=…&timezone=auto&forecast_days=3&past_hours=4&forecast_hours=14&cell_selection=land&timeformat=unixtime&temperature_unit=celsius&wind_speed_unit=kmh&precipitation_unit=mm`
     /// (the units of ``requestedUnits(_:)``).
     /// Coordinates are printed with no more decimals than they carry (never `44.440000`).
     public func requestURL(for coordinate: Coordinate) -> String {
@@ -92,7 +99,7 @@ public struct OpenMeteoProvider: WeatherProvider {
             + "&current=" + Self.currentVariables.joined(separator: ",")
             + "&hourly=" + Self.hourlyVariables.joined(separator: ",")
             + "&daily=" + Self.dailyVariables.joined(separator: ",")
-            + "&timezone=auto&" + Self.spanParameters + "&cell_selection=" + cell.rawValue
+            + "&timezone=auto&" + spanParameters + "&cell_selection=" + cell.rawValue
             + "&timeformat=unixtime&" + unitParameters
     }
 

@@ -14,13 +14,17 @@ import WundercastModel
 ///   is left out); `precipitation` ← `list[].rain.3h` + `list[].snow.3h`, mm over the 3 hours
 ///   before `time` (left out when neither is given: `"rain":{}` gives nothing);
 /// - `openWeatherMapID`, `condition`, `isDay` ← `list[].weather[0]` (its icon's `d`/`n`, else
-///   `list[].sys.pod`, else the sun at the place).
+///   `list[].sys.pod`, else the sun at the place);
+/// - for the days only (``dailySteps``): `wind.speed` and `wind.deg`.
 ///
 /// `clock`: `utcOffsetSeconds` ← `city.timezone`, `sunrise`/`sunset` ← `city.sunrise`/`city.sunset`
 /// (recordings before about 2020 have none of the three).
 public struct OpenWeatherMapForecastList: Sendable, Equatable {
     /// Every step of `list`, oldest first.
     public var steps: [Forecast.Hour]
+    /// The same steps for the local days (``DailyAggregation``): also `wind.speed` (in the
+    /// wanted unit) and `wind.deg`; `precipitation` and its chance for the 3 hours before `time`.
+    public var dailySteps: [DailyAggregation.Step]
     /// `city.timezone`, `city.sunrise`, `city.sunset`.
     public var clock: OpenWeatherMapClock
 
@@ -39,6 +43,7 @@ public struct OpenWeatherMapForecastList: Sendable, Equatable {
         let cityPlace = try city?.object("coord")?.coordinate()
         let place = coordinate ?? cityPlace
         var steps: [Forecast.Hour] = []
+        var dailySteps: [DailyAggregation.Step] = []
         for entry in list {
             guard let time = try entry.instant("dt") else { continue }
             let condition = try OpenWeatherMapCondition(entry)
@@ -51,8 +56,17 @@ public struct OpenWeatherMapForecastList: Sendable, Equatable {
                 isDay: condition.isDay(at: place, time: time, partOfDay: try entry.object("sys")?.string("pod")))
             condition.apply(to: &hour)
             steps.append(hour)
+            let wind = try entry.object("wind")
+            dailySteps.append(
+                DailyAggregation.Step(
+                    time: time, temperature: hour.temperature,
+                    windSpeed: try wind?.number("speed").map { asked.windSpeed($0, in: units) },
+                    windDirection: try wind?.number("deg"), condition: hour, precipitation: hour.precipitation,
+                    precipitationProbability: hour.precipitationProbability,
+                    period: time.addingTimeInterval(-3 * 3600)..<time))
         }
         self.steps = steps.sorted { $0.time < $1.time }
+        self.dailySteps = dailySteps.sorted { $0.time < $1.time }
         clock = try OpenWeatherMapClock(offsetIn: city, sunIn: city)
     }
 

@@ -38,13 +38,20 @@ public struct OpenWeatherMapProvider: WeatherProvider {
     public let http: RedactingHTTPClient
     private let apiKey: String
 
-    /// Steps of the forecast asked for (`cnt`): 16 × 3 h = 48 h, enough for the next 12 hours
-    /// and the whole of tomorrow, whatever the local time.
-    public static let forecastSteps = 16
+    /// How many local days to publish at most (`[Weather] Days=`); the free forecast reaches 5.
+    public let days: Int
+
+    /// Steps of the forecast asked for (`cnt`): 8 per day (3 h each) for ``days`` days and the
+    /// rest of today, at most 40 (the whole 5-day list): with the default 3 days, 32 steps.
+    public var forecastSteps: Int { min(40, 8 * days + 8) }
     /// Decimal places printed for coordinates at most (they arrive rounded to `Precision=`).
     public static let maxCoordinateDecimals = 6
 
-    public init(baseURL: String, apiKey: String, units: UnitSystem, language: String? = nil, http: any HTTPClient) {
+    public init(
+        baseURL: String, apiKey: String, units: UnitSystem, language: String? = nil, http: any HTTPClient,
+        days: Int = Forecast.defaultDays
+    ) {
+        self.days = days
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
         self.baseURL = base
@@ -59,9 +66,9 @@ public struct OpenWeatherMapProvider: WeatherProvider {
         baseURL + "/data/2.5/weather?" + query(coordinate)
     }
 
-    /// `<base>/data/2.5/forecast?lat=44.34&lon=10.99&units=metric&lang=en&cnt=16&appid=KEY`.
+    /// `<base>/data/2.5/forecast?lat=44.34&lon=10.99&units=metric&lang=en&cnt=32&appid=KEY` (``forecastSteps``).
     public func forecastURL(for coordinate: Coordinate) -> String {
-        baseURL + "/data/2.5/forecast?" + query(coordinate, extra: "&cnt=\(Self.forecastSteps)")
+        baseURL + "/data/2.5/forecast?" + query(coordinate, extra: "&cnt=\(forecastSteps)")
     }
 
     private func query(_ coordinate: Coordinate, extra: String = "") -> String {
@@ -82,7 +89,7 @@ public struct OpenWeatherMapProvider: WeatherProvider {
         let forecast = try await fetch(forecastURL(for: coordinate)) { response throws(WeatherError) in
             try OpenWeatherMapForecastList(response, asked: asked, units: units, coordinate: coordinate)
         }
-        var weather = Self.weather(current: current, forecast: forecast)
+        var weather = Self.weather(current: current, forecast: forecast, days: days)
         weather.conditionLanguage = language
         return weather
     }

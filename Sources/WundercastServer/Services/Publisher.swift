@@ -49,11 +49,12 @@ struct Publisher: DaemonService {
         }
     }
 
-    /// Whether `new` is a change the journal and `STATUS=` tell (anything but the alerts).
+    /// Whether `new` is a change the journal and `STATUS=` tell (anything but the alerts and the
+    /// Moon, which they do not tell).
     static func isJournalChange(from old: WeatherState, to new: WeatherState) -> Bool {
         var (a, b) = (old, new)
-        a.alerts = nil
-        b.alerts = nil
+        (a.alerts, b.alerts) = (nil, nil)
+        (a.moon, b.moon) = (nil, nil)
         return a != b
     }
 

@@ -11,7 +11,7 @@ import Foundation
 /// |---|---|---|
 /// | temperature, apparent temperature, hourly temperatures, highs and lows | −100 … +70 °C | −89.2 / +56.7 °C |
 /// | relative humidity, chance of precipitation | 0 … 100 % | |
-/// | wind speed, gusts | 0 … 150 m/s (540 km/h) | 113 m/s gust |
+/// | wind speed, gusts (a Beaufort force: as the speed it came from) | 0 … 150 m/s (540 km/h) | 113 m/s gust |
 /// | wind direction | 0 … 360° | |
 /// | sea-level pressure | 800 … 1100 hPa | 870 / 1084 hPa |
 /// | precipitation amount (per step) | 0 … 1000 mm | 305 mm in an hour |
@@ -94,7 +94,8 @@ extension Weather {
 
     static func wind(_ value: Double, _ unit: WindSpeedUnit?) -> Double? {
         guard value >= 0 else { return nil }
-        guard let unit else { return value }
+        // A force is no speed: judged as a speed before it became one (``possibleValues()``).
+        guard let unit, unit.converts(to: .ms) else { return value }
         return unit.toBase(value) <= 150 ? value : nil
     }
 }

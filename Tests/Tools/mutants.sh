@@ -100,6 +100,8 @@ mutants=(
   "moon: public readers get the Moon of the precise position|Sources/WundercastProtocol/StateViews.swift|publicView.moon = moon(rounded)|publicView.moon = moon(exact)"
   "moon: the Sun's aberration left out of the elongation (phase instants 40 s late)|Sources/WundercastAstronomy/MoonPosition.swift|let apparentSun = sun.longitude - 20.4898 / 3600 / sun.distance|let apparentSun = sun.longitude|MoonPhaseTableTests"
   "moon: rise and set of the Moon's centre, not its upper limb|Sources/WundercastAstronomy/MoonPosition.swift|return (altitude - parallax * cos(altitude) + semidiameter) * 180 / .pi + 34.0 / 60|return (altitude - parallax * cos(altitude)) * 180 / .pi + 34.0 / 60|MoonTableTests"
+  "review 19: impossible values judged after conversion (a force hides any wind)|Sources/WundercastProviders/Provider/Weather+Published.swift|try possibleValues().converted(to: wanted)|try converted(to: wanted).possibleValues()|ImpossibleWindTests"
+  "review 19: an unchanged state keeps yesterday's Moon|Sources/WundercastServer/StateViewer.swift|view.location.map { moonAt(Coordinate(latitude: \$0.latitude, longitude: \$0.longitude)) == view.moon }|view.location.map { _ in true }|StateViewerMoonTests"
 )
 
 only=${MUTANT:-${1:-}}

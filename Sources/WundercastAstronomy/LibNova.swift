@@ -1,5 +1,6 @@
 import CNova
 import Synchronization
+import WundercastModel
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -73,14 +74,7 @@ enum LibNova {
     }
 }
 
-/// Julian days of instants.
-enum JulianDay {
-    /// The Julian day (UT) of `date`.
-    static func of(_ date: Date) -> Double { date.timeIntervalSince1970 / 86400 + 2_440_587.5 }
-
-    /// The instant of Julian day (UT) `jd`.
-    static func date(_ jd: Double) -> Date { Date(timeIntervalSince1970: (jd - 2_440_587.5) * 86400) }
-
-    /// The Julian ephemeris day (TT) of `date`: UT plus ``DeltaT``.
+extension JulianDay {
+    /// The Julian ephemeris day (TT) of `date`: UT (``JulianDay/of(_:)``) plus ``DeltaT``.
     static func ephemeris(_ date: Date) -> Double { of(date) + DeltaT.seconds(at: date) / 86400 }
 }

@@ -60,39 +60,66 @@ public enum MoonAlmanac {
 /// The Moon of the daemon's state (``MoonAlmanac``) at a position and moment, with the place's
 /// clock, kept for the last few places and days: a moving machine asks again for each state,
 /// a computation takes about 10 ms. Positions are taken to 2 decimals (≈ 1 km; moonrise moves
-/// by under 4 s per km). Safe to call from any thread.
+/// by under 4 s per km): a cell. The cache is asked first, by cell and the local date there;
+/// the zone of a cell is looked up once (the lookup searches the city table and reads the zone
+/// database), then kept with it. Safe to call from any thread.
 public final class MoonCalendar: Sendable {
     /// The time zone at a coordinate: its name and offsets (`nil`: not known; then the nautical
     /// zone of the longitude).
     public typealias ZoneLookup = @Sendable (Coordinate) -> (name: String, utcOffset: @Sendable (Date) -> Int)?
 
+    /// A cell's clock: its zone's name (`nil`: the nautical zone) and offsets east of UTC.
+    private struct Clock {
+        var name: String?
+        var utcOffset: @Sendable (Date) -> Int
+    }
+
     private struct Key: Hashable {
-        var coordinate: Coordinate
+        var cell: Coordinate
         var date: CivilDate
-        var timeZone: String?
+    }
+
+    private struct Kept {
+        var clocks: [Coordinate: Clock] = [:]
+        var days: [Key: MoonDay] = [:]
     }
 
     private let zone: ZoneLookup
-    private let kept = Mutex<[Key: MoonDay]>([:])
+    private let kept = Mutex(Kept())
 
-    /// How many days and places are kept.
+    /// How many days and places are kept (each emptied when full).
     static let capacity = 16
 
     public init(zone: @escaping ZoneLookup) { self.zone = zone }
 
     /// The Moon on the local day of `now` at `coordinate` (rounded to 2 decimals).
     public func moon(at coordinate: Coordinate, now: Date) -> MoonDay {
-        let place = coordinate.rounded(toDecimals: 2)
-        let found = zone(place)
-        let nautical = ZoneOffset.nauticalOffset(longitude: place.longitude)
-        let offset: (Date) -> Int = found?.utcOffset ?? { _ in nautical }
-        let key = Key(coordinate: place, date: CivilDate(now, utcOffset: offset(now)), timeZone: found?.name)
-        if let day = kept.withLock({ $0[key] }) { return day }
-        let day = MoonAlmanac.day(key.date, at: place, utcOffset: offset, timeZone: found?.name)
+        let cell = coordinate.rounded(toDecimals: 2)
+        let clock = self.clock(cell)
+        let key = Key(cell: cell, date: CivilDate(now, utcOffset: clock.utcOffset(now)))
+        if let day = kept.withLock({ $0.days[key] }) { return day }
+        let day = MoonAlmanac.day(key.date, at: cell, utcOffset: clock.utcOffset, timeZone: clock.name)
         kept.withLock {
-            if $0.count >= Self.capacity { $0.removeAll() }
-            $0[key] = day
+            if $0.days.count >= Self.capacity { $0.days.removeAll() }
+            $0.days[key] = day
         }
         return day
+    }
+
+    /// The clock of `cell`: kept, else looked up (and kept).
+    private func clock(_ cell: Coordinate) -> Clock {
+        if let clock = kept.withLock({ $0.clocks[cell] }) { return clock }
+        let clock: Clock
+        if let found = zone(cell) {
+            clock = Clock(name: found.name, utcOffset: found.utcOffset)
+        } else {
+            let nautical = ZoneOffset.nauticalOffset(longitude: cell.longitude)
+            clock = Clock(name: nil, utcOffset: { _ in nautical })
+        }
+        kept.withLock {
+            if $0.clocks.count >= Self.capacity { $0.clocks.removeAll() }
+            $0.clocks[cell] = clock
+        }
+        return clock
     }
 }

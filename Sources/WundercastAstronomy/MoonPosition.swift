@@ -6,6 +6,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import WundercastModel
 
 /// Where the Moon is at one instant, from libnova's positions (``LibNova``): its apparent
 /// geocentric right ascension and declination of date, its distance, and its elongation from

@@ -115,7 +115,7 @@ extension Daemon {
             let newPlaces = change.touches(WeatherPart.self)
             if newPlaces || next.journal != old.journal {
                 running.journalViewer = StateViewer(
-                    publicPrecision: next.journal.precision, places: change.weather.places, moon: change.weather.moon)
+                    publicPrecision: next.journal.precision, places: change.weather.places)
             }
             if newPlaces || next.socket.publicPrecision != old.socket.publicPrecision {
                 running.viewer = StateViewer(

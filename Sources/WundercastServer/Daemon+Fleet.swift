@@ -143,11 +143,13 @@ extension Daemon {
     /// fails (an unreadable password file, a prefix that makes no topic) rejects the reload.
     final class FleetPart: ConfigurationPart, Sendable {
         let fleet: FleetRunner
-        let make: @Sendable (FleetSetup?, Configuration, PlaceFinder) -> FleetPublisher?
+        let make: @Sendable (FleetSetup?, Configuration, Daemon.WeatherSide) -> FleetPublisher?
         private let prepared = Mutex<FleetSetup??>(nil)
 
-        init(fleet: FleetRunner, make: @escaping @Sendable (FleetSetup?, Configuration, PlaceFinder) -> FleetPublisher?)
-        {
+        init(
+            fleet: FleetRunner,
+            make: @escaping @Sendable (FleetSetup?, Configuration, Daemon.WeatherSide) -> FleetPublisher?
+        ) {
             self.fleet = fleet
             self.make = make
         }
@@ -170,7 +172,7 @@ extension Daemon {
             _ change: ConfigurationSource.Change, into running: inout ConfigurationSource.Running
         ) async -> [ConfigurationSource.Applied] {
             guard case .some(let setup) = prepared.withLock({ $0 }) else { return [] }
-            let inPlace = fleet.apply(make(setup, change.new, change.weather.places))
+            let inPlace = fleet.apply(make(setup, change.new, change.weather))
             guard let setup else { return [.done("MQTT off")] }
             return [
                 .done(

@@ -105,11 +105,14 @@ extension Daemon {
         }
     }
 
+    /// The zone files of /usr/share/zoneinfo, read once each and kept (``ZoneInfoDatabase``):
+    /// one for the daemon, whatever asks (the Moon, MET Norway's days).
+    static let zones = ZoneInfoDatabase { path, limit in try WholeFile.read(path: path, limit: limit) }
+
     /// The time zone of a place: that of the nearest city of the city table within
-    /// ``timeZoneRadius``, read from /usr/share/zoneinfo; `nil` without one.
+    /// ``timeZoneRadius``, read from ``zones``; `nil` without one.
     static func zoneLookup(_ places: PlaceFinder) -> @Sendable (Coordinate) -> (name: String, zone: ZoneInfo)? {
-        let zones = ZoneInfoDatabase { path, limit in try WholeFile.read(path: path, limit: limit) }
-        return { coordinate in
+        { coordinate in
             guard let place = places.nearest(coordinate), let name = place.timeZone,
                 let distance = place.distance, distance <= timeZoneRadius, let zone = try? zones.zone(named: name)
             else { return nil }

@@ -79,8 +79,8 @@ extension Daemon.Instance {
             Daemon.RestartPart(inForce: startupCache),
             Daemon.FleetPart(
                 fleet: fleet,
-                make: { [self] setup, configuration, places in
-                    fleetPublisher(setup, configuration: configuration, places: places)
+                make: { [self] setup, configuration, weather in
+                    fleetPublisher(setup, configuration: configuration, weather: weather)
                 }),
             Daemon.HealthPart(health: health),
         ]
@@ -108,7 +108,7 @@ extension Daemon.Instance {
         do throws(Daemon.FleetSetupError) {
             let setup = try Daemon.fleetSetup(configuration)
             if fleet.current?.setup != setup {
-                fleet.apply(fleetPublisher(setup, configuration: configuration, places: weather.places))
+                fleet.apply(fleetPublisher(setup, configuration: configuration, weather: weather))
                 logger.notice("MQTT: the password or TLS files changed; the publisher starts again")
             }
         } catch {

@@ -207,25 +207,27 @@ public enum Daemon {
                     viewer: StateViewer(
                         publicPrecision: configuration.socket.publicPrecision, places: weather.places,
                         moon: weather.moon),
-                    journalViewer: StateViewer(
-                        publicPrecision: configuration.journal.precision, places: weather.places, moon: weather.moon)
+                    // The journal and STATUS= tell no Moon.
+                    journalViewer: StateViewer(publicPrecision: configuration.journal.precision, places: weather.places)
                 ))
             pipelines = PipelineRunner(
                 Daemon.Pipeline(
                     configuration, weather: weather, authorization: decisions.status, store: store, health: health,
                     loop: reactor))
             self.fleet = FleetRunner()
-            if let publisher = fleetPublisher(fleet, configuration: configuration, places: weather.places) {
+            if let publisher = fleetPublisher(fleet, configuration: configuration, weather: weather) {
                 self.fleet.replace(with: publisher)
             }
         }
 
-        /// The publisher of `setup` (`nil`: MQTT off), its positions at `[MQTT] Precision=`.
-        func fleetPublisher(_ setup: FleetSetup?, configuration: Configuration, places: PlaceFinder) -> FleetPublisher?
-        {
+        /// The publisher of `setup` (`nil`: MQTT off), its positions at `[MQTT] Precision=`, its
+        /// places and Moon those of `weather`.
+        func fleetPublisher(
+            _ setup: FleetSetup?, configuration: Configuration, weather: Daemon.WeatherSide
+        ) -> FleetPublisher? {
             guard let setup else { return nil }
             let viewer = StateViewer(
-                publicPrecision: configuration.mqttPrecision, places: places, moon: Daemon.moonCalendar(places))
+                publicPrecision: configuration.mqttPrecision, places: weather.places, moon: weather.moon)
             let stateDirectory = Environment.value("STATE_DIRECTORY").flatMap { $0.split(separator: ":").first }
             return FleetPublisher(
                 setup: setup, store: store, view: { viewer.views($0).public },

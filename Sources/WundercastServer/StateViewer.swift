@@ -10,7 +10,9 @@ import Foundation
 #endif
 
 /// The daemon's state as each reader class sees it, computed once per state change: the place
-/// and the Moon (on the local day of the change) at the position each class sees.
+/// and the Moon (on the local day of now) at the position each class sees. Views are kept while
+/// the state stays the same and each view's Moon is still today's (a state unchanged across
+/// local midnight gets the new day's Moon).
 final class StateViewer: Sendable {
     private let publicPrecision: Int
     private let places: PlaceFinder
@@ -32,11 +34,18 @@ final class StateViewer: Sendable {
     }
 
     func views(_ state: WeatherState) -> StateViews {
-        if let cached = last.withLock({ $0 }), cached.state == state { return cached.views }
         let time = now()
+        let moonAt: (Coordinate) -> MoonDay? = { [moon] coordinate in moon?.moon(at: coordinate, now: time) }
+        if let cached = last.withLock({ $0 }), cached.state == state,
+            [cached.views.precise, cached.views.public].allSatisfy({ view in
+                view.location.map { moonAt(Coordinate(latitude: $0.latitude, longitude: $0.longitude)) == view.moon }
+                    ?? true
+            })
+        {
+            return cached.views
+        }
         let views = StateViews.make(
-            state, publicPrecision: publicPrecision, nearest: places.nearest, inCell: places.inCell,
-            moon: { [moon] coordinate in moon?.moon(at: coordinate, now: time) })
+            state, publicPrecision: publicPrecision, nearest: places.nearest, inCell: places.inCell, moon: moonAt)
         last.withLock { $0 = (state, views) }
         return views
     }

@@ -106,6 +106,8 @@ mutants=(
   "moving: raw speeds, not smoothed|Sources/WundercastPipeline/Location/MotionTracker.swift|mean.speed += weight * (speed - mean.speed)|mean.speed = speed"
   "hot and cold: the band's colour over staleness|Sources/WundercastFormats/Bars/BarColors.swift|if let color = color(item.urgency) { return color }|if item.temperatureBand == nil, let color = color(item.urgency) { return color }"
   "daily aggregation in UTC instead of the place's zone|Sources/WundercastModel/Forecast/DailyAggregation.swift|midnight(date, utcOffset)..<midnight(date.adding(days: 1), utcOffset)|midnight(date, { _ in 0 })..<midnight(date.adding(days: 1), { _ in 0 })|DailyAggregationTests\|DaysDecodingTests"
+  "review 19: impossible values judged after conversion (a force hides any wind)|Sources/WundercastProviders/Provider/Weather+Published.swift|try possibleValues().converted(to: wanted)|try converted(to: wanted).possibleValues()|ImpossibleWindTests"
+  "review 19: an unchanged state keeps yesterday's Moon|Sources/WundercastServer/StateViewer.swift|view.location.map { moonAt(Coordinate(latitude: \$0.latitude, longitude: \$0.longitude)) == view.moon }|view.location.map { _ in true }|StateViewerMoonTests"
 )
 
 only=${MUTANT:-${1:-}}

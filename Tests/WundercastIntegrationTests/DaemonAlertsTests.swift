@@ -135,4 +135,12 @@ import WundercastTestSupport
         after.status = .stale
         #expect(Publisher.isJournalChange(from: before, to: after))
     }
+
+    /// The journal tells no Moon: a new day's Moon alone is no weather change.
+    @Test func aNewMoonAloneIsNoWeatherChange() {
+        let before = SampleStates.weather()
+        var after = before
+        after.moon = MoonDay(date: "2027-01-16", phase: MoonPhase(elongationFrom: 10, to: 20), illumination: 0.05)
+        #expect(!Publisher.isJournalChange(from: before, to: after))
+    }
 }

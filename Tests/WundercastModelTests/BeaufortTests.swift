@@ -43,28 +43,33 @@ import WundercastModel
     }
 
     /// As a wind speed unit: labelled `Bft`, whole forces from any unit (4.7 km/h is 1.31 m/s,
-    /// force 1; 12.2 km/h is 3.39 m/s, force 3 — 3.4 after rounding; 21 kn is 10.8 m/s, force 6),
-    /// and back to m/s as the force's lowest speed; a value labelled `Bft` is never converted to a
-    /// speed.
-    @Test func asAWindSpeedUnit() {
+    /// force 1; 12.2 km/h is 3.39 m/s, force 3 — 3.4 after rounding; 21 kn is 10.8 m/s, force 6)
+    /// by classification where wind is converted (``PhysicalUnits/windConversion(from:to:)``);
+    /// no linear conversion leads to or from it, and a value labelled `Bft` is never converted to
+    /// a speed.
+    @Test func asAWindSpeedUnit() throws {
         #expect(WindSpeedUnit.bft.label == "Bft")
         #expect(WindSpeedUnit(label: "Bft") == .bft && WindSpeedUnit(label: "beaufort") == .bft)
         #expect(WindSpeedUnit.configurable.contains(.bft))
-        #expect(WindSpeedUnit.kmh.convert(4.7, to: .bft) == 1)
-        #expect(WindSpeedUnit.kmh.convert(12.2, to: .bft) == 3)
-        #expect(WindSpeedUnit.kmh.convert(11.9, to: .bft) == 2)
-        #expect(WindSpeedUnit.kn.convert(21, to: .bft) == 6)
-        #expect(WindSpeedUnit.mph.convert(73, to: .bft) == 11)
-        #expect(WindSpeedUnit.mph.convert(74, to: .bft) == 12)
-        #expect(WindSpeedUnit.ms.convert(0.2, to: .bft) == 0)
-        #expect(WindSpeedUnit.bft.convert(5, to: .ms) == 8)
-        #expect(WindSpeedUnit.bft.convert(12, to: .kmh) == 117.72)
-        #expect(WindSpeedUnit.bft.convert(5, to: .bft) == 5)
-        #expect(WindSpeedUnit.bft.fromBase(.infinity) == .infinity)
+        func force(_ speed: Double, _ label: String) throws -> Double? {
+            let conversion = try #require(PhysicalUnits.windConversion(from: label, to: .bft))
+            #expect(conversion.label == "Bft")
+            return conversion.apply(speed)
+        }
+        #expect(try force(4.7, "km/h") == 1)
+        #expect(try force(12.2, "km/h") == 3)
+        #expect(try force(11.9, "km/h") == 2)
+        #expect(try force(21, "kn") == 6)
+        #expect(try force(73, "mph") == 11)
+        #expect(try force(74, "mph") == 12)
+        #expect(try force(0.2, "m/s") == 0)
+        #expect(try force(5, "Bft") == 5)
+        #expect(PhysicalUnits.windConversion(from: "Bft", to: .kmh) == nil)
+        #expect(PhysicalUnits.windConversion(from: "km/h", to: .ms)?.apply(36) == 10, "speeds stay linear")
+        #expect(PhysicalUnits.conversion(from: "m/s", to: WindSpeedUnit.bft) == nil, "no factor makes a force")
+        #expect(!WindSpeedUnit.bft.converts(to: .ms) && !WindSpeedUnit.ms.converts(to: .bft))
         let labelled = PhysicalUnits.convert(5, label: "Bft", to: WindSpeedUnit.kmh)
         #expect(labelled.value == 5 && labelled.label == "Bft")
-        #expect(PhysicalUnits.convert(5, label: "Bft", to: WindSpeedUnit.bft).label == "Bft")
-        #expect(PhysicalUnits.convert(8, label: "m/s", to: WindSpeedUnit.bft) == (5, "Bft"))
     }
 
     /// Speeds that are not wind (ocean currents) are in knots when wind is in Beaufort, else in

@@ -148,9 +148,9 @@ import WundercastTestSupport
         let instant = Date(timeIntervalSince1970: 1_770_435_900)  // 2026-02-07 03:45 UTC
         #expect(Forecast.localDay(of: instant, utcOffsetSeconds: 0) == 20_491)
         #expect(Forecast.localDay(of: instant, utcOffsetSeconds: -18_000) == 20_490)  // 22:45 in New York
-        #expect(Forecast.clockText(instant, utcOffsetSeconds: -18_000) == "22:45")
-        #expect(Forecast.clockText(instant, utcOffsetSeconds: 19_800) == "09:15")  // India
-        #expect(Forecast.clockText(Date(timeIntervalSince1970: -60), utcOffsetSeconds: 0) == "23:59")
+        #expect(Forecast.clockReading(instant, utcOffsetSeconds: -18_000) == (22, 45))
+        #expect(Forecast.clockReading(instant, utcOffsetSeconds: 19_800) == (9, 15))  // India
+        #expect(Forecast.clockReading(Date(timeIntervalSince1970: -60), utcOffsetSeconds: 0) == (23, 59))
         // A midnight an hour off a whole day (another offset on that day) still names its day.
         #expect(
             Forecast.localDay(startingAt: Date(timeIntervalSince1970: 1_770_418_800 - 3600), utcOffsetSeconds: 3600)

@@ -2,10 +2,12 @@ import Foundation
 import Testing
 import WundercastModel
 import WundercastPipeline
+import WundercastProviders
 import WundercastTestSupport
 
-/// Values no weather has are left out at the provider's door (``ProviderQueue``), in any unit;
-/// plausible ones, extremes included, stay as given.
+/// Values no weather has are left out where a provider's answer is converted
+/// (``Weather/published(in:)``, in the answer's own units), in any unit; plausible ones,
+/// extremes included, stay as given.
 @Suite struct ImpossibleValuesTests {
     static func hour(
         _ temperature: Double?, probability: Double?, amount: Double?,
@@ -81,9 +83,9 @@ import WundercastTestSupport
         #expect(unknown.withoutImpossibleValues().temperature == 500, "an unknown unit is not judged")
     }
 
-    @Test func theQueueLeavesThemOut() async throws {
+    @Test func theProviderLeavesThemOut() async throws {
         let provider = ScriptedWeatherProvider()
-        let queue = ProviderQueue(provider)
+        let queue = ProviderQueue(UnitConvertingProvider(provider, to: .metric))
         async let answer = queue.currentWeather(at: Coordinate(latitude: 1, longitude: 2))
         try await provider.waitForRequests(1)
         provider.answerNext(with: .success(Self.weather(units: .requested(.metric))))
@@ -99,7 +101,7 @@ import WundercastTestSupport
         nothing.weatherCode = nil
         #expect(throws: WeatherError.self) { try nothing.checkedForImpossibleValues() }
         let provider = ScriptedWeatherProvider()
-        let queue = ProviderQueue(provider)
+        let queue = ProviderQueue(UnitConvertingProvider(provider, to: .metric))
         async let answer = queue.currentWeather(at: Coordinate(latitude: 1, longitude: 2))
         try await provider.waitForRequests(1)
         provider.answerNext(with: .success(nothing))

@@ -144,6 +144,6 @@ import WundercastTestSupport
                     date: "2026-02-07", high: 9.5, low: 4.7, sunrise: Date(timeIntervalSince1970: 1_770_445_978),
                     sunset: Date(timeIntervalSince1970: 1_770_481_348)))
         #expect(forecast.tomorrow?.date == "2026-02-08" && forecast.tomorrow?.high == 6.8)
-        #expect(Forecast.clockText(try #require(forecast.today?.sunrise), utcOffsetSeconds: 3600) == "07:32")
+        #expect(Forecast.clockReading(try #require(forecast.today?.sunrise), utcOffsetSeconds: 3600) == (7, 32))
     }
 }

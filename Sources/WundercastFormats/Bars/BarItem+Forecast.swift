@@ -14,18 +14,8 @@ extension BarItem {
     /// `locale`'s language (`Wind 5 Bft, fresh breeze from E`); `wind` and `direction` as the
     /// templates show them.
     static func windLine(_ wind: String, of weather: Weather?, direction: String?, locale: UserLocale) -> String {
-        let force = weather.flatMap { weather in
-            weather.windSpeed.flatMap { HumanFormat.beaufortName($0, unit: weather.units.windSpeed, locale) }
-        }
-        switch (force, direction) {
-        case (let force?, let direction?):
-            return locale.tr(
-                "Wind {speed}, {force} from {direction}", ["speed": wind, "force": force, "direction": direction])
-        case (let force?, nil): return locale.tr("Wind {speed}, {force}", ["speed": wind, "force": force])
-        case (nil, let direction?):
-            return locale.tr("Wind {speed} from {direction}", ["speed": wind, "direction": direction])
-        case (nil, nil): return locale.tr("Wind {speed}", ["speed": wind])
-        }
+        WindPhrase.lineStart.text(
+            wind, value: weather?.windSpeed, unit: weather?.units.windSpeed, direction: direction, locale)
     }
 
     /// The tooltip's gusts and pressure lines, each only with what the state has: `Gusts 12 km/h`

@@ -108,15 +108,9 @@ public enum HumanFormat {
             let text = Placeholder.withUnit(DisplayRounding.windSpeed(speed), weather.units.windSpeed)
         else { return nil }
         let calm = DisplayRounding.windSpeed(speed) == "0"
-        let direction = calm ? "" : weather.windDirection.map { PlaceText.compass($0, locale) } ?? ""
-        switch (beaufortName(speed, unit: weather.units.windSpeed, locale), direction.isEmpty) {
-        case (let force?, true): return locale.tr("wind {speed}, {force}", ["speed": text, "force": force])
-        case (let force?, false):
-            return locale.tr(
-                "wind {speed}, {force} from {direction}", ["speed": text, "force": force, "direction": direction])
-        case (nil, true): return locale.tr("wind {speed}", ["speed": text])
-        case (nil, false): return locale.tr("wind {speed} from {direction}", ["speed": text, "direction": direction])
-        }
+        let direction = calm ? nil : weather.windDirection.map { PlaceText.compass($0, locale) }
+        return WindPhrase.inLine.text(
+            text, value: speed, unit: weather.units.windSpeed, direction: direction, locale)
     }
 
     /// The WMO name of a wind `speed` labelled `Bft` (``Beaufort/name``) in `locale`'s language:

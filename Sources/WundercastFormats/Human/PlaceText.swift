@@ -8,14 +8,20 @@ public enum PlaceText {
     public static let nameLimit = 60
 
     /// `12 km NE of Regensburg` (distance in whole km, rounded), `near Regensburg` under 1 km,
-    /// `Tromsø` for a named lookup without distance; `nil` without a place. In `locale`'s words
-    /// and compass points (`12 km NO von Regensburg`).
-    public static func nearest(_ place: WeatherState.Place?, _ locale: UserLocale = .english) -> String? {
+    /// and without a distance when `nearWithoutDistance` (the daemon's position as a reader of
+    /// rounded positions sees it: ``location(_:_:)``); else `Tromsø` without distance (a named
+    /// lookup); `nil` without a place. In `locale`'s words and compass points
+    /// (`12 km NO von Regensburg`).
+    public static func nearest(
+        _ place: WeatherState.Place?, nearWithoutDistance: Bool = false, _ locale: UserLocale = .english
+    ) -> String? {
         guard let place else { return nil }
         let name = UntrustedText.sanitized(place.name, limit: nameLimit)
         guard !name.isEmpty else { return nil }
-        guard let distance = place.distance, distance >= 0 else { return name }
-        if distance < 1000 { return locale.tr("near {place}", ["place": name]) }
+        let near = locale.tr("near {place}", ["place": name])
+        guard let distance = place.distance else { return nearWithoutDistance ? near : name }
+        guard distance >= 0 else { return name }
+        if distance < 1000 { return near }
         let direction = place.bearing.map { point(UntrustedText.sanitized($0, limit: 3), locale) } ?? ""
         let km = String(kilometres(distance))
         return direction.isEmpty
@@ -38,9 +44,8 @@ public enum PlaceText {
         if let place = location.place, location.alternatives?.isEmpty == false, let text = qualified(place) {
             return text
         }
-        if let near = nearest(location.place, locale) {
-            let named = location.source != .lookup && location.place?.distance == nil
-            return named ? locale.tr("near {place}", ["place": near]) : near
+        if let near = nearest(location.place, nearWithoutDistance: location.source != .lookup, locale) {
+            return near
         }
         return coordinates(latitude: location.latitude, longitude: location.longitude)
     }

@@ -59,12 +59,6 @@ extension Forecast {
         return date.daysSince1970
     }
 
-    /// `HH:mm` of `instant` on the clock of a place `utcOffsetSeconds` east of UTC.
-    public static func clockText(_ instant: Date, utcOffsetSeconds: Int) -> String {
-        let (hour, minute) = clockReading(instant, utcOffsetSeconds: utcOffsetSeconds)
-        return (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
-    }
-
     /// Hour (0–23) and minute of `instant` on the clock of a place `utcOffsetSeconds` east of
     /// UTC (the reader's clock style writes them: WundercastFormats' `ClockStyle`).
     public static func clockReading(_ instant: Date, utcOffsetSeconds: Int) -> (hour: Int, minute: Int) {

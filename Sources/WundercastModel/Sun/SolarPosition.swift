@@ -20,8 +20,7 @@ public struct SolarPosition: Sendable, Equatable {
 
     /// The sun's position at `time`.
     public init(at time: Date) {
-        let julianDay = time.timeIntervalSince1970 / 86400 + 2_440_587.5
-        let t = (julianDay - 2_451_545) / 36525  // Julian centuries since J2000.0
+        let t = (JulianDay.of(time) - 2_451_545) / 36525  // Julian centuries since J2000.0
         let meanLongitude = (280.46646 + t * (36000.76983 + t * 0.0003032)).truncatingRemainder(dividingBy: 360)
         let meanAnomaly = 357.52911 + t * (35999.05029 - 0.0001537 * t)
         let eccentricity = 0.016708634 - t * (0.000042037 + 0.0000001267 * t)

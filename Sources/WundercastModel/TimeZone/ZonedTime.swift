@@ -10,7 +10,8 @@ import Foundation
 public struct ZonedTime: Sendable, Equatable, Hashable, Codable {
     /// The instant (whole seconds).
     public var instant: Date
-    /// Seconds east of UTC of the place's clocks at ``instant`` (−26 h … 26 h, whole minutes).
+    /// Seconds east of UTC of the place's clocks at ``instant`` (whole minutes, within ±18 h to
+    /// be read back).
     public var utcOffset: Int
 
     public init(_ instant: Date, utcOffset: Int) {
@@ -30,36 +31,11 @@ public struct ZonedTime: Sendable, Equatable, Hashable, Codable {
     }
 
     /// Reads ``text``'s form (and `Z` for `+00:00`); `nil` for anything else: another length or
-    /// separator, a field out of range (month 13, 24:00, an offset beyond ±26 h).
+    /// separator, a field out of range (month 13, 24:00, an offset beyond ±18 h). The reading is
+    /// ``ISO8601Time/instant(_:variants:)``'s, without its variants.
     public init?(text: String) {
-        let b = Array(text.utf8)
-        guard b.count == 20 || b.count == 25 else { return nil }
-        func number(_ at: Int, _ count: Int) -> Int? {
-            var value = 0
-            for byte in b[at..<at + count] {
-                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
-            }
-            return value
-        }
-        let separators: [(Int, Character)] = [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":")]
-        guard separators.allSatisfy({ b[$0.0] == $0.1.asciiValue }),
-            let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-            let date = CivilDate(year: year, month: month, day: day),
-            let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
-            hour < 24, minute < 60, second < 60
-        else { return nil }
-        var offset = 0
-        if b.count == 25 {
-            guard b[19] == UInt8(ascii: "+") || b[19] == UInt8(ascii: "-"), b[22] == UInt8(ascii: ":"),
-                let oh = number(20, 2), let om = number(23, 2), oh <= 26, om < 60
-            else { return nil }
-            offset = (oh * 3600 + om * 60) * (b[19] == UInt8(ascii: "-") ? -1 : 1)
-        } else if b[19] != UInt8(ascii: "Z") {
-            return nil
-        }
-        let local = date.daysSince1970 * 86400 + hour * 3600 + minute * 60 + second
-        self.init(Date(timeIntervalSince1970: Double(local - offset)), utcOffset: offset)
+        guard let (instant, offset) = ISO8601Time.instant(text) else { return nil }
+        self.init(instant, utcOffset: offset)
     }
 
     public init(from decoder: any Decoder) throws {

@@ -50,3 +50,17 @@ public enum Beaufort: Int, Sendable, CaseIterable {
     /// same word elsewhere.
     public static let messageContext = "Beaufort force"
 }
+
+extension PhysicalUnits {
+    /// The conversion of wind speeds labelled `label` to `wanted`: linear between speed units
+    /// (``conversion(from:to:)``); to ``WindSpeedUnit/bft`` linear to m/s, then classified
+    /// (``Beaufort/init(metresPerSecond:)``): the one place a speed becomes a force. `nil` as
+    /// ``conversion(from:to:)`` (a force is never turned into a speed).
+    public static func windConversion(from label: String?, to wanted: WindSpeedUnit) -> Conversion? {
+        guard wanted == .bft, let label, let source = WindSpeedUnit(label: label), source != .bft else {
+            return conversion(from: label, to: wanted)
+        }
+        let metresPerSecond = source.toBase(1)
+        return Conversion(label: wanted.label) { Double(Beaufort(metresPerSecond: $0 * metresPerSecond).rawValue) }
+    }
+}

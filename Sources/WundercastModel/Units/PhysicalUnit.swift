@@ -12,7 +12,7 @@ public protocol PhysicalUnit: Sendable, Hashable, CaseIterable {
     /// `value` in the quantity's base unit expressed in this unit.
     func fromBase(_ value: Double) -> Double
     /// Whether a value labelled in this unit may be converted to `other` (``PhysicalUnits/conversion(from:to:)``):
-    /// always, except from a scale of ranges (the Beaufort force) to a unit of measure.
+    /// always, except to or from a scale of ranges (the Beaufort force: ``WindSpeedUnit/bft``).
     func converts(to other: Self) -> Bool
 }
 
@@ -55,8 +55,8 @@ public enum PhysicalUnits {
 
     /// A conversion from the unit string `label` to `wanted`: the function on values and the new
     /// label (`wanted.label`); `nil` when `label` is `nil`, names no unit of `wanted`'s quantity
-    /// or one that does not convert to it (a Beaufort force to a speed), in which case values and
-    /// label stay as they are.
+    /// or one that does not convert to it (to or from a Beaufort force: wind is converted by
+    /// ``windConversion(from:to:)``), in which case values and label stay as they are.
     public static func conversion<U: PhysicalUnit>(from label: String?, to wanted: U) -> Conversion? {
         guard let label, let source = U(label: label), source.converts(to: wanted) else { return nil }
         return Conversion(label: wanted.label) { source.convert($0, to: wanted) }

@@ -27,7 +27,7 @@ extension Weather {
             copy.apparentTemperature = copy.apparentTemperature.map(conversion.apply)
             copy.units.temperature = conversion.label
         }
-        if let conversion = PhysicalUnits.conversion(from: units.windSpeed, to: wanted.windSpeed) {
+        if let conversion = PhysicalUnits.windConversion(from: units.windSpeed, to: wanted.windSpeed) {
             copy.windSpeed = copy.windSpeed.map(conversion.apply)
             copy.units.windSpeed = conversion.label
         }
@@ -69,9 +69,10 @@ extension Forecast {
             }
             copy.units.precipitation = conversion.label
         }
-        (copy.windGusts, copy.units.windGusts) = PhysicalUnits.convert(
-            original.windGusts, label: units.windGusts, to: wanted.windSpeed)
-        if let conversion = PhysicalUnits.conversion(from: units.windSpeed, to: wanted.windSpeed) {
+        if let conversion = PhysicalUnits.windConversion(from: units.windGusts, to: wanted.windSpeed) {
+            (copy.windGusts, copy.units.windGusts) = (original.windGusts.map(conversion.apply), conversion.label)
+        }
+        if let conversion = PhysicalUnits.windConversion(from: units.windSpeed, to: wanted.windSpeed) {
             copy.days = copy.days?.map { day in
                 var day = day
                 day.windSpeed = day.windSpeed.map(conversion.apply)

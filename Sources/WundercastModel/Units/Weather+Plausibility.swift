@@ -11,7 +11,7 @@ import Foundation
 /// |---|---|---|
 /// | temperature, apparent temperature, hourly temperatures, highs and lows | −100 … +70 °C | −89.2 / +56.7 °C |
 /// | relative humidity, chance of precipitation | 0 … 100 % | |
-/// | wind speed, gusts | 0 … 150 m/s (540 km/h) | 113 m/s gust |
+/// | wind speed, gusts (a Beaufort force: as the speed it came from) | 0 … 150 m/s (540 km/h) | 113 m/s gust |
 /// | wind direction | 0 … 360° | |
 /// | sea-level pressure | 800 … 1100 hPa | 870 / 1084 hPa |
 /// | precipitation amount (per step) | 0 … 1000 mm | 305 mm in an hour |
@@ -45,17 +45,39 @@ extension Weather {
 
     /// ``withoutImpossibleValues()``, refusing an answer with no measured value and no condition
     /// left (all impossible, or all missing): weather without a single value is not weather (a
-    /// broken or hostile provider).
+    /// broken or hostile provider). The two checks in one: ``possibleValues()``, then
+    /// ``checkedHasWeather()``.
     ///
     /// - Throws: ``WeatherError/decoding(message:)`` naming the values that were impossible.
     public func checkedForImpossibleValues() throws(WeatherError) -> Weather {
-        let kept = withoutImpossibleValues()
-        guard !kept.hasMeasuredValues, kept.weatherCode == nil else { return kept }
-        throw .decoding(
-            message: hasMeasuredValues
-                ? "every value of the answer is impossible (temperature, humidity, wind out of any weather's range)"
-                : "the answer holds no weather value (temperature, humidity, wind and condition all missing)")
+        try possibleValues().checkedHasWeather()
     }
+
+    /// ``withoutImpossibleValues()``, refusing an answer that had measured values and has no
+    /// value and no condition left (all impossible). Judged by the unit strings of ``units``:
+    /// run it on an answer in the provider's own units, before any conversion (a conversion to
+    /// Beaufort forces makes any wind look possible).
+    ///
+    /// - Throws: ``WeatherError/decoding(message:)`` saying every value was impossible.
+    public func possibleValues() throws(WeatherError) -> Weather {
+        let kept = withoutImpossibleValues()
+        guard hasMeasuredValues, !kept.hasWeather else { return kept }
+        throw .decoding(
+            message: "every value of the answer is impossible (temperature, humidity, wind out of any weather's range)")
+    }
+
+    /// This weather, refusing it when it holds no measured value and no condition (in any
+    /// units).
+    ///
+    /// - Throws: ``WeatherError/decoding(message:)`` saying the answer holds no weather value.
+    public func checkedHasWeather() throws(WeatherError) -> Weather {
+        guard !hasWeather else { return self }
+        throw .decoding(
+            message: "the answer holds no weather value (temperature, humidity, wind and condition all missing)")
+    }
+
+    /// Whether a measured value or a condition is given.
+    var hasWeather: Bool { hasMeasuredValues || weatherCode != nil }
 
     /// Whether any measured quantity (temperature, apparent temperature, humidity, wind) is given.
     var hasMeasuredValues: Bool {
@@ -72,7 +94,8 @@ extension Weather {
 
     static func wind(_ value: Double, _ unit: WindSpeedUnit?) -> Double? {
         guard value >= 0 else { return nil }
-        guard let unit else { return value }
+        // A force is no speed: judged as a speed before it became one (``possibleValues()``).
+        guard let unit, unit.converts(to: .ms) else { return value }
         return unit.toBase(value) <= 150 ? value : nil
     }
 }

@@ -10,11 +10,11 @@ public enum WindSpeedUnit: String, PhysicalUnit {
     case mph
     /// kn (knots, nautical miles per hour): 1852/3600 m/s, exactly; 1 kn = 1.852 km/h.
     case kn
-    /// The Beaufort force, 0–12 (``Beaufort``): whole numbers, labelled `Bft`. Not a linear unit:
-    /// from m/s by the WMO table; ``toBase(_:)`` gives the force's lowest speed (force 5 is at
-    /// least 8.0 m/s: what the plausibility check needs), and a value labelled `Bft` is never
-    /// converted to a speed (``converts(to:)``). Speeds that are not wind are then in knots
-    /// (``UnitPreferences/otherSpeeds``).
+    /// The Beaufort force, 0–12 (``Beaufort``): whole numbers, labelled `Bft`. Not a unit of
+    /// measure but a classification of speeds, applied once where wind is converted
+    /// (``PhysicalUnits/windConversion(from:to:)``): no linear conversion leads to or from it
+    /// (``converts(to:)``; ``toBase(_:)`` and ``fromBase(_:)`` give NaN). Speeds that are not
+    /// wind are then in knots (``UnitPreferences/otherSpeeds``).
     case bft
 
     /// The values of `WindSpeedUnit=`.
@@ -54,23 +54,11 @@ public enum WindSpeedUnit: String, PhysicalUnit {
         }
     }
 
-    /// A force is never turned into a speed (its range has no one value); a speed into a force
-    /// always.
-    public func converts(to other: WindSpeedUnit) -> Bool { self != .bft || other == .bft }
+    /// Between speed units only: a force is never turned into a speed (its range has no one
+    /// value), and a speed becomes a force by classification, not by a factor.
+    public func converts(to other: WindSpeedUnit) -> Bool { self == other || (self != .bft && other != .bft) }
 
-    public func toBase(_ value: Double) -> Double {
-        guard let metresPerSecond else {
-            guard value.isFinite else { return value }
-            return (Beaufort(rawValue: Int(min(max(value, 0), 12).rounded())) ?? .calm).lowerBound
-        }
-        return value * metresPerSecond
-    }
+    public func toBase(_ value: Double) -> Double { value * (metresPerSecond ?? .nan) }
 
-    public func fromBase(_ value: Double) -> Double {
-        guard let metresPerSecond else {
-            guard value.isFinite else { return value }
-            return Double(Beaufort(metresPerSecond: value).rawValue)
-        }
-        return value / metresPerSecond
-    }
+    public func fromBase(_ value: Double) -> Double { value / (metresPerSecond ?? .nan) }
 }

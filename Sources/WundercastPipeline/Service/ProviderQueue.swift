@@ -56,12 +56,12 @@ public final class ProviderQueue: BatchWeatherProvider, Sendable {
     }
 
     /// Waits for its turn (FIFO; cancellation leaves the line with ``WeatherError/cancelled``),
-    /// then asks the provider. Throws what the provider throws; the
-    /// answer comes without values no weather has, and one with no possible value left is a
-    /// ``WeatherError/decoding(message:)`` error (``Weather/checkedForImpossibleValues()``).
+    /// then asks the provider. Throws what the provider throws; the provider has left out values
+    /// no weather has, in its own units (``Weather/published(in:)``), and an answer with no value
+    /// left is a ``WeatherError/decoding(message:)`` error (``Weather/checkedHasWeather()``).
     public func currentWeather(at coordinate: Coordinate) async throws(WeatherError) -> Weather {
         try await perform { () async throws(WeatherError) in
-            try await provider.currentWeather(at: coordinate).checkedForImpossibleValues()
+            try await provider.currentWeather(at: coordinate).checkedHasWeather()
         }
     }
 
@@ -87,7 +87,7 @@ public final class ProviderQueue: BatchWeatherProvider, Sendable {
         }
         return try await perform { () async throws(WeatherError) in
             try await batch.currentWeather(atEach: coordinates).map {
-                $0.flatMap { weather in Result { () throws(WeatherError) in try weather.checkedForImpossibleValues() } }
+                $0.flatMap { weather in Result { () throws(WeatherError) in try weather.checkedHasWeather() } }
             }
         }
     }

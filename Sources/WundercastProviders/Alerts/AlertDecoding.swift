@@ -104,46 +104,11 @@ enum AlertDecoding {
     }
 
     /// An ISO 8601 date-time with its offset: `2024-07-18T12:47:00-07:00`, `…+00:00`, `…Z`,
-    /// also `±hhmm`, without seconds, or with a fraction of a second. `nil` for anything else
+    /// also `±hhmm`, `z`, without seconds, or with a fraction of a second
+    /// (``ISO8601Time/instant(_:variants:)`` with all its variants). `nil` for anything else
     /// (no offset, a 30 February, an hour 24, an offset beyond ±18 h).
     static func instant(_ text: String) -> Date? {
-        var clock = Substring(text)
-        var offset = 0
-        if clock.hasSuffix("Z") || clock.hasSuffix("z") {
-            clock = clock.dropLast()
-        } else {
-            guard let (zone, seconds) = trailingOffset(clock) else { return nil }
-            clock = clock.dropLast(zone)
-            offset = seconds
-        }
-        var fraction = 0.0
-        if let dot = clock.lastIndex(of: ".") {
-            let digits = clock[clock.index(after: dot)...]
-            guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
-                let value = Double("0." + digits)
-            else { return nil }
-            fraction = value
-            clock = clock[..<dot]
-        }
-        guard let local = ProviderDecoding.localTime(String(clock)) else { return nil }
-        return Date(timeIntervalSince1970: local - Double(offset) + fraction)
-    }
-
-    /// The `±hh:mm` or `±hhmm` at the end of `text`: its length and its seconds east of UTC.
-    private static func trailingOffset(_ text: Substring) -> (Int, Int)? {
-        for length in [6, 5] where text.count > length {
-            let zone = Array(text.suffix(length))
-            guard zone[0] == "+" || zone[0] == "-" else { continue }
-            let digits = zone.dropFirst().filter { $0 != ":" }
-            guard digits.count == 4, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
-                length == 5 || zone[3] == ":",
-                let hours = Int(String(digits.prefix(2))), let minutes = Int(String(digits.suffix(2))),
-                hours < 18 || (hours == 18 && minutes == 0), minutes <= 59
-            else { return nil }
-            let seconds = hours * 3600 + minutes * 60
-            return (length, zone[0] == "-" ? -seconds : seconds)
-        }
-        return nil
+        ISO8601Time.instant(text, variants: .all)?.instant
     }
 
     /// `text` when it is an `http://` or `https://` URL without spaces, at most

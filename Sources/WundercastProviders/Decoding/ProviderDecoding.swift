@@ -41,24 +41,6 @@ enum ProviderDecoding {
         }
     }
 
-    /// Seconds since 1970 of a wall-clock time read as if it were UTC; `nil` unless `text` is
-    /// `yyyy-MM-ddTHH:mm` or `yyyy-MM-ddTHH:mm:ss` (a 30 February is refused).
-    static func localTime(_ text: String) -> Double? {
-        let parts = text.split(separator: "T", omittingEmptySubsequences: false)
-        guard parts.count == 2, let day = Forecast.day(ofDateText: String(parts[0])) else { return nil }
-        let clock = parts[1].split(separator: ":", omittingEmptySubsequences: false)
-        guard clock.count == 2 || clock.count == 3,
-            clock.allSatisfy({ $0.count == 2 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-            let hour = Int(clock[0]), let minute = Int(clock[1]), (0...23).contains(hour), (0...59).contains(minute)
-        else { return nil }
-        var second = 0
-        if clock.count == 3 {
-            guard let s = Int(clock[2]), (0...60).contains(s) else { return nil }
-            second = s
-        }
-        return Double(day * 86_400 + hour * 3600 + minute * 60 + second)
-    }
-
     /// Open-Meteo spells miles per hour `"mp/h"`.
     static func normalisedUnit(_ unit: String) -> String {
         unit == "mp/h" ? "mph" : unit

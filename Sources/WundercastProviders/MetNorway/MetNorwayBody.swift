@@ -123,17 +123,11 @@ struct MetNorwayBody {
     }
 
     /// An instant in met.no's form, `2020-07-20T11:00:00Z` (also `+00:00` for `Z`, and
-    /// without seconds); `nil` for anything else.
+    /// without seconds: ``ISO8601Time/instant(_:variants:)``); `nil` for anything else, another
+    /// offset included (met.no's times are UTC).
     static func instant(_ text: String) -> Date? {
-        var clock = Substring(text)
-        if clock.hasSuffix("Z") {
-            clock = clock.dropLast()
-        } else if clock.hasSuffix("+00:00") {
-            clock = clock.dropLast(6)
-        } else {
-            return nil
-        }
-        return ProviderDecoding.localTime(String(clock)).map { Date(timeIntervalSince1970: $0) }
+        guard let time = ISO8601Time.instant(text, variants: .withoutSeconds), time.utcOffset == 0 else { return nil }
+        return time.instant
     }
 
     /// Parses `body`: ``WeatherError/notJSON(status:bytes:contentType:)`` when it is not JSON.

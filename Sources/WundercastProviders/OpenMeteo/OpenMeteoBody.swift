@@ -157,7 +157,7 @@ struct OpenMeteoBody: Decodable {
             guard abs(seconds) < 1e11 else { throw .decoding(message: "\(path) is \(seconds), expected unix seconds") }
             return Date(timeIntervalSince1970: seconds)
         case .string(let text):
-            guard let local = ProviderDecoding.localTime(text) else {
+            guard let local = ISO8601Time.localSeconds(Substring(text)).map(Double.init) else {
                 throw .decoding(message: "\(path) is \"\(text)\", expected unix seconds or yyyy-MM-ddTHH:mm")
             }
             return Date(timeIntervalSince1970: local - (try offsetSeconds()))

@@ -102,7 +102,9 @@ extension OpenMeteoProvider: BatchWeatherProvider {
                         reason: document.errorReason.map { UntrustedText.sanitized($0) }))
             }
             do throws(WeatherError) {
-                return .success(try document.weather(requested: requested))
+                return .success(
+                    try document.weather(requested: OpenMeteoProvider.requestedUnits(requested))
+                        .published(in: requested))
             } catch {
                 return .failure(error)
             }

@@ -10,9 +10,9 @@ import WundercastModel
 /// hourly and daily values in **one** request (`GET /v1/forecast?current=…&hourly=…&daily=…`).
 ///
 /// Units: the request asks for the wanted temperature, wind speed and precipitation units
-/// (``requestedUnits(_:)``); pressure always comes in hPa. The answer is then converted to the
-/// wanted units by its own unit strings (``Weather/converted(to:)``), so an answer in other
-/// units than asked is still published right.
+/// (``requestedUnits(_:)``); pressure always comes in hPa. The answer is then checked and
+/// converted to the wanted units by its own unit strings (``Weather/published(in:)``), so an
+/// answer in other units than asked is still published right.
 ///
 /// ``Weather`` members and their source in the answer (units from `current_units`):
 /// - `temperature` ← `current.temperature_2m`, °C or °F
@@ -168,8 +168,10 @@ public struct OpenMeteoProvider: WeatherProvider {
     /// - `null` values become `nil`; `-0` becomes `0`; `weather_code` may be `3.0`.
     /// - Units come from `current_units`, `hourly_units`, `daily_units`; a missing or `"undefined"`
     ///   unit is taken to be what ``requestedUnits(_:)`` of `requested` asked for (hPa for
-    ///   pressure). Every value is then converted to `requested` by its unit
-    ///   (``Weather/converted(to:)``; a unit string it does not know is left as it is).
+    ///   pressure). Values no weather has are left out in those units, then every value is
+    ///   converted to `requested` by its unit (``Weather/published(in:)``; a unit string it does
+    ///   not know is left as it is); an answer with no possible value left throws
+    ///   ``WeatherError/decoding(message:)``.
     /// - `hourly`/`daily` give ``Weather/forecast`` (see `OpenMeteoBody+Forecast.swift`): missing
     ///   blocks and series are left out; the hours and days are counted from `current.time`.
     /// - A success status with a body that is not JSON throws
@@ -196,7 +198,7 @@ public struct OpenMeteoProvider: WeatherProvider {
             // Never trust the status line alone (PITFALLS): an error body under 200 is an error.
             throw .errorBody(status: status, providerCode: nil, reason: reason)
         }
-        return try document.weather(requested: requestedUnits(requested)).converted(to: requested)
+        return try document.weather(requested: requestedUnits(requested)).published(in: requested)
     }
 
     /// The window of an Open-Meteo limit reason: "Daily API request limit exceeded. Please try

@@ -1,8 +1,8 @@
 import WundercastSupport
 import WundercastModel
 
-/// A provider whose answers are converted to the configured units per quantity
-/// (``Weather/converted(to:)``): for providers that publish in the base `Units=` system only
+/// A provider whose answers are checked for impossible values in their own units and then
+/// converted to the configured units per quantity (``Weather/published(in:)``): for providers that publish in the base `Units=` system only
 /// (OpenWeatherMap, MET Norway), so that `TemperatureUnit=`, `WindSpeedUnit=`, `PressureUnit=`
 /// and `PrecipitationUnit=` hold for them too. Name, secrets and errors are the base provider's.
 public struct UnitConvertingProvider: WeatherProvider {
@@ -18,6 +18,6 @@ public struct UnitConvertingProvider: WeatherProvider {
     public var secrets: Secrets { base.secrets }
 
     public func currentWeather(at coordinate: Coordinate) async throws(WeatherError) -> Weather {
-        try await base.currentWeather(at: coordinate).converted(to: preferences)
+        try await base.currentWeather(at: coordinate).published(in: preferences)
     }
 }

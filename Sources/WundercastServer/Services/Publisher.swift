@@ -49,13 +49,14 @@ struct Publisher: DaemonService {
         }
     }
 
-    /// Whether `new` is a change the journal and `STATUS=` tell: anything but the alerts and
-    /// the receipt of a newer fix alone (the state changes while the machine moves, for the
-    /// precise readers' speed and course, which the journal does not get).
+    /// Whether `new` is a change the journal and `STATUS=` tell: anything but the alerts, the
+    /// Moon (which they do not tell) and the receipt of a newer fix alone (the state changes while
+    /// the machine moves, for the precise readers' speed and course, which the journal does not get).
     static func isJournalChange(from old: WeatherState, to new: WeatherState) -> Bool {
         func told(_ state: WeatherState) -> WeatherState {
             var state = state
             state.alerts = nil
+            state.moon = nil
             state.location?.receivedAt = nil
             state.location?.receivedUptime = nil
             return state

@@ -66,6 +66,11 @@ public struct Configuration: Sendable, Equatable {
         /// `Cell=` land | sea | nearest: which grid cell of Open-Meteo's model answers for the
         /// position (`cell_selection`; `sea` for boats). Default `land`.
         public var cell: CellSelection = .land
+        /// `Marine=` auto | yes | no: when Open-Meteo's Marine API is asked for the sea state
+        /// (``MarineMode``). Default `auto`.
+        public var marine: MarineMode = .auto
+        /// `MarineURL=` base URL of the Marine API; `nil` (unset or empty): ``marineBaseURL``.
+        public var marineURL: String? = nil
         /// `APIKeyFile=` absolute path of a file holding the provider's API key (OpenWeatherMap),
         /// read at start-up. Default none: systemd's `$CREDENTIALS_DIRECTORY/openweathermap`
         /// (`LoadCredential=`). A key is never written in this file itself.
@@ -76,6 +81,13 @@ public struct Configuration: Sendable, Equatable {
         /// id; set, its texts are shown as they come (`weather.conditionLanguage`).
         public var language: String? = nil
         public init() {}
+
+        /// The base URL of the Marine API: `MarineURL=`, else `URL=` when the provider is
+        /// Open-Meteo (a mirror or test server of one serves both), else
+        /// `https://marine-api.open-meteo.com`.
+        public var marineBaseURL: String {
+            marineURL ?? (provider == .openMeteo ? url : nil) ?? OpenMeteoMarineProvider.defaultURL
+        }
 
         /// The base URL requests go to: `URL=`, else the provider's own.
         public var baseURL: String { url ?? provider.defaultURL }

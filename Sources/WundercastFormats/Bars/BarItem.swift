@@ -200,6 +200,7 @@ public struct BarItem: Sendable, Equatable {
         if let forecast = state.weather?.forecast {
             lines += forecastLines(forecast, of: state.weather, values: values, locale: locale)
         }
+        lines += seaLines(state.weather?.marine, locale: locale)
         if let location = state.location {
             let coordinates = PlaceText.coordinates(latitude: location.latitude, longitude: location.longitude)
             let place = values[.place] ?? coordinates

@@ -55,3 +55,19 @@ import WundercastPipeline
         #expect(!asked8)
     }
 }
+
+/// The API's `Retry-After` holds every request until it is over; other failures change nothing.
+@Suite struct MarineCellBookBackOffTests {
+    let cell = MarineCell(Coordinate(latitude: 53.04, longitude: 3.96))
+
+    @Test func retryAfterHoldsRequests() {
+        var book = MarineCellBook(mode: .yes)
+        book.failed(retryAfter: nil, at: .zero)
+        let afterPlainFailure = book.shouldAsk(cell, at: .seconds(1))
+        #expect(afterPlainFailure)
+        book.failed(retryAfter: 600, at: .seconds(1))
+        let during = book.shouldAsk(cell, at: .seconds(600))
+        let after = book.shouldAsk(cell, at: .seconds(601))
+        #expect(!during && after)
+    }
+}

@@ -9,6 +9,8 @@ import WundercastModel
 ///   ``landMemory`` — so a car asks at most once per cell it enters in a day, and a boat at sea
 ///   is asked at every refresh (`MaxAge`) while it stays in a sea cell. A failed request teaches
 ///   nothing: the cell is asked again at the next refresh.
+/// - Back-off (`auto` and `yes`): after an answer that asks us to wait (`Retry-After`, a named
+///   request limit) nothing is asked until that wait is over (``failed(retryAfter:at:)``).
 public struct MarineCellBook: Sendable {
     /// How long a land cell is not asked again: a day.
     public static let landMemory = Duration.seconds(86_400)
@@ -18,6 +20,8 @@ public struct MarineCellBook: Sendable {
     public let mode: MarineMode
     /// Land cells and when (monotonic) each answered land.
     private var land: [MarineCell: Duration] = [:]
+    /// No request before this instant (the API asked us to wait).
+    private var quietUntil: Duration?
 
     public init(mode: MarineMode) {
         self.mode = mode
@@ -27,6 +31,7 @@ public struct MarineCellBook: Sendable {
     public mutating func shouldAsk(_ cell: MarineCell, at now: Duration) -> Bool {
         switch mode {
         case .no: return false
+        case _ where quietUntil.map({ now < $0 }) ?? false: return false
         case .yes: return true
         case .auto:
             land = land.filter { now - $0.value < Self.landMemory }
@@ -46,6 +51,13 @@ public struct MarineCellBook: Sendable {
             land[oldest.key] = nil
         }
         land[cell] = now
+    }
+
+    /// A request failed at `now`; with `retryAfter` (seconds the API asked us to wait, at most a
+    /// day) nothing is asked before that. Other failures change nothing.
+    public mutating func failed(retryAfter: Double?, at now: Duration) {
+        guard let retryAfter, retryAfter > 0 else { return }
+        quietUntil = now + .seconds(min(retryAfter, 86_400))
     }
 
     /// Whether `cell` is remembered as land at `now`.

@@ -74,6 +74,8 @@ extension Configuration {
         "Weather.Timeout": { TimeSpan.format($0.weather.timeout) },
         "Weather.Cell": { $0.weather.cell.rawValue },
         "Weather.Days": { String($0.weather.days) },
+        "Weather.Marine": { $0.weather.marine.rawValue },
+        "Weather.MarineURL": { $0.weather.marineURL ?? "" },
         "Weather.APIKeyFile": { $0.weather.apiKeyFile ?? "" },
         "Weather.Language": { $0.weather.language ?? "" },
         "Socket.Path": { $0.socket.path },

@@ -110,6 +110,17 @@ extension Configuration {
                 Key(name: "Days") { (c, v) throws(InvalidValue) in
                     c.weather.days = try decimals(v, in: Forecast.dayRange, "local days of the forecast published")
                 },
+                Key(name: "Marine") { (c, v) throws(InvalidValue) in
+                    guard let mode = MarineMode(rawValue: v) else {
+                        throw InvalidValue(
+                            "is not one of: \(MarineMode.allCases.map(\.rawValue).joined(separator: ", ")) (when the sea state is asked)"
+                        )
+                    }
+                    c.weather.marine = mode
+                },
+                Key(name: "MarineURL") { (c, v) throws(InvalidValue) in
+                    c.weather.marineURL = v.isEmpty ? nil : try parseURL(v)
+                },
                 Key(name: "APIKeyFile") { (c, v) throws(InvalidValue) in c.weather.apiKeyFile = try parseKeyFile(v) },
                 Key(name: "Language") { (c, v) throws(InvalidValue) in
                     // Empty: back to none (readers name the condition in their own language).

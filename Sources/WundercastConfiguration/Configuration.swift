@@ -70,6 +70,11 @@ public struct Configuration: Sendable, Equatable {
         /// provider gives as many as it reaches (Open-Meteo 7, MET Norway about 9, OpenWeatherMap's
         /// free forecast 5). Default 3.
         public var days: Int = Forecast.defaultDays
+        /// `Marine=` auto | yes | no: when Open-Meteo's Marine API is asked for the sea state
+        /// (``MarineMode``). Default `auto`.
+        public var marine: MarineMode = .auto
+        /// `MarineURL=` base URL of the Marine API; `nil` (unset or empty): ``marineBaseURL``.
+        public var marineURL: String? = nil
         /// `APIKeyFile=` absolute path of a file holding the provider's API key (OpenWeatherMap),
         /// read at start-up. Default none: systemd's `$CREDENTIALS_DIRECTORY/openweathermap`
         /// (`LoadCredential=`). A key is never written in this file itself.
@@ -80,6 +85,13 @@ public struct Configuration: Sendable, Equatable {
         /// id; set, its texts are shown as they come (`weather.conditionLanguage`).
         public var language: String? = nil
         public init() {}
+
+        /// The base URL of the Marine API: `MarineURL=`, else `URL=` when the provider is
+        /// Open-Meteo (a mirror or test server of one serves both), else
+        /// `https://marine-api.open-meteo.com`.
+        public var marineBaseURL: String {
+            marineURL ?? (provider == .openMeteo ? url : nil) ?? OpenMeteoMarineProvider.defaultURL
+        }
 
         /// The base URL requests go to: `URL=`, else the provider's own.
         public var baseURL: String { url ?? provider.defaultURL }

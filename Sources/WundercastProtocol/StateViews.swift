@@ -36,7 +36,8 @@ extension StateViews {
     /// else the nearest; a place computed from the precise position, or a distance, would tell
     /// more than the cell); the public error message has every number of the provider's text
     /// hidden (``UntrustedText/hidingNumbers(_:)``); of the motion it keeps `moving` alone
-    /// (``WeatherState/Motion/movingOnly``). `nearest` gives the city nearest to a
+    /// (``WeatherState/Motion/movingOnly``); the sea state's cell (`weather.marine.cell`) is
+    /// rounded like the position. `nearest` gives the city nearest to a
     /// coordinate (``PlaceFinder/nearest``), `inCell` the place of a rounded position (``PlaceFinder/inCell``),
     /// `moon` the Moon over a coordinate (each view's at its own position: the public one's at the
     /// rounded position).
@@ -58,6 +59,12 @@ extension StateViews {
         var publicView = state
         publicView.location = location
         publicView.moon = moon(rounded)
+        // The sea state's 0.25° cell, no finer than the public position.
+        if let cell = state.weather?.marine?.cell {
+            let shown = Coordinate(latitude: cell.latitude, longitude: cell.longitude).rounded(
+                toDecimals: publicPrecision)
+            publicView.weather?.marine?.cell = .init(latitude: shown.latitude, longitude: shown.longitude)
+        }
         // Provider text may echo the request's coordinates (a URL in an error message), in any form.
         if let error = state.error {
             publicView.error?.message = UntrustedText.hidingNumbers(error.message)

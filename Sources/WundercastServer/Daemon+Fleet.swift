@@ -70,7 +70,7 @@ extension Daemon {
                 ? try HomeAssistantDiscovery(
                     discoveryPrefix: mqtt.discoveryPrefix, deviceID: deviceID,
                     deviceName: host.isEmpty ? "wundercast" : host, topics: topics,
-                    units: configuration.weather.unitPreferences)
+                    units: configuration.weather.unitPreferences, marine: configuration.weather.marine != .no)
                 : nil
         } catch {
             throw FleetSetupError(description: "[MQTT]: \(error)")

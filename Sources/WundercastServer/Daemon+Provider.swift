@@ -27,6 +27,9 @@ extension Daemon {
     ///   - places: the city table, whose nearest city gives MET Norway's place its time zone
     ///     (``utcOffsetLookup(_:)``).
     ///   - logger: where MET Norway logs its once-only warnings (a 203 "deprecated" answer).
+    /// With `Marine=` auto or yes, the sea state of Open-Meteo's Marine API is added to its
+    /// answers (``MarineWeatherProvider``, at `MarineURL=`).
+    ///
     /// - Throws: ``ProviderSetupError`` when a key is missing, unreadable or not a key.
     static func makeProvider(
         _ configuration: Configuration, loop: EventLoop, places: PlaceFinder = .none, logger: Logger = .discard,
@@ -34,6 +37,24 @@ extension Daemon {
         read: (String, Int) throws(WholeFile.ReadError) -> [UInt8] = { path, limit throws(WholeFile.ReadError) in
             try WholeFile.read(path: path, limit: limit)
         }
+    ) throws(ProviderSetupError) -> any WeatherProvider {
+        let base = try makeWeatherProvider(
+            configuration, loop: loop, places: places, logger: logger, environment: environment, read: read)
+        let weather = configuration.weather
+        guard weather.marine != .no else { return base }
+        // The sea state comes from Open-Meteo whatever the provider (``MarineWeatherProvider``).
+        let marine = OpenMeteoMarineProvider(
+            baseURL: weather.marineBaseURL, units: weather.unitPreferences,
+            http: CurlHTTPClient(
+                userAgent: Wundercast.userAgent, loop: loop, connectTimeout: min(Duration.seconds(5), weather.timeout),
+                timeout: weather.timeout))
+        return MarineWeatherProvider(base, marine: marine, mode: weather.marine, logger: logger)
+    }
+
+    /// The weather provider alone (``makeProvider(_:loop:places:logger:environment:read:)`` without the sea).
+    private static func makeWeatherProvider(
+        _ configuration: Configuration, loop: EventLoop, places: PlaceFinder, logger: Logger,
+        environment: (String) -> String?, read: (String, Int) throws(WholeFile.ReadError) -> [UInt8]
     ) throws(ProviderSetupError) -> any WeatherProvider {
         let weather = configuration.weather
         func http() -> CurlHTTPClient {

@@ -27,6 +27,7 @@ MinInterval=1s
 MinDistance=50m
 [Weather]
 URL=$fixture_url
+Marine=no
 [Socket]
 Path=$work/s.sock
 CONF
@@ -86,6 +87,7 @@ Authorization=ask
 GPSD=127.0.0.1:1
 [Weather]
 URL=$fixture_url
+Marine=no
 [Socket]
 Path=$work/w.sock
 MaxClients=2000
@@ -159,6 +161,7 @@ Fallback=$1
 GPSD=127.0.0.1:1
 [Weather]
 URL=$fixture_url
+Marine=no
 [Socket]
 Path=$work/p.sock
 [Places]

@@ -56,6 +56,8 @@ MinDistance=1km
 MaxAge=5min
 [Weather]
 URL=$url
+# The fixture server's Marine answer is the North Sea's: not for a car in Regensburg.
+Marine=no
 Units=metric
 Precision=2
 Timeout=10s

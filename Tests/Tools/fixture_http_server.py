@@ -17,6 +17,8 @@ Routes:
                      "body" is sent as given.
   GET /v1/search     200 with weather/open-meteo/geocoding_no_results.json (Open-Meteo geocoding:
                      no match); control.json changes it as for /v1/forecast.
+  GET /v1/marine     200 with weather/open-meteo-marine/northsea_all_variables_current_minutely15_hourly_daily_2026-10.json
+                     (Open-Meteo's Marine API at sea); control.json changes it as for /v1/forecast.
   GET /weatherapi/locationforecast/2.0/compact
                      MET Norway: 200 with weather/metno/compact_newyork.wrapped.json; control.json
                      changes it as for /v1/forecast.
@@ -73,6 +75,7 @@ HOST = "127.0.0.1"
 METRIC = "weather/open-meteo/current_bucharest_metric.json"
 IMPERIAL = "weather/open-meteo/current_bucharest_fahrenheit_mph.json"
 NO_RESULTS = "weather/open-meteo/geocoding_no_results.json"
+MARINE = "weather/open-meteo-marine/northsea_all_variables_current_minutely15_hourly_daily_2026-10.json"
 METNO = "weather/metno/compact_newyork.wrapped.json"
 METNO_PATH = "/weatherapi/locationforecast/2.0/compact"
 RECORDED_HEADERS = ("Date", "Expires", "Last-Modified")
@@ -205,6 +208,8 @@ class FixtureHandler(BaseHTTPRequestHandler):
             self.answer(IMPERIAL if query.get("temperature_unit") == "fahrenheit" else METRIC, copies=locations)
         elif url.path == "/v1/search":
             self.answer(NO_RESULTS)
+        elif url.path == "/v1/marine":
+            self.answer(MARINE)
         elif url.path in OWM_ROUTES:
             self.answer(OWM_ROUTES[url.path])
         elif url.path in ALERT_ROUTES:

@@ -55,7 +55,7 @@ start_fleet() {
     mkdir -p "$work/state-$i"
     {
       printf '[Location]\nGPSD=127.0.0.1:%s\nMaxHorizontalError=10km\n' "${gports[$((i % ${#gports[@]}))]}"
-      printf '[Throttle]\nMinInterval=5s\nMinDistance=200m\n[Weather]\nURL=%s\nPrecision=3\n' "$fixture_url"
+      printf '[Throttle]\nMinInterval=5s\nMinDistance=200m\n[Weather]\nURL=%s\nPrecision=3\nMarine=no\n' "$fixture_url"
       printf '[Socket]\nPath=%s/d%s.sock\n' "$work" "$i"
       if [ "$1" = ON ]; then
         printf '[MQTT]\nBroker=mqtt://127.0.0.1:%s\nClientID=bench-%s\nTopicPrefix=fleet/van-%s\n' "$bport" "$i" "$i"

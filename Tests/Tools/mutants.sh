@@ -108,6 +108,7 @@ mutants=(
   "daily aggregation in UTC instead of the place's zone|Sources/WundercastModel/Forecast/DailyAggregation.swift|midnight(date, utcOffset)..<midnight(date.adding(days: 1), utcOffset)|midnight(date, { _ in 0 })..<midnight(date.adding(days: 1), { _ in 0 })|DailyAggregationTests\|DaysDecodingTests"
   "review 19: impossible values judged after conversion (a force hides any wind)|Sources/WundercastProviders/Provider/Weather+Published.swift|try possibleValues().converted(to: wanted)|try converted(to: wanted).possibleValues()|ImpossibleWindTests"
   "review 19: an unchanged state keeps yesterday's Moon|Sources/WundercastServer/StateViewer.swift|view.location.map { moonAt(Coordinate(latitude: \$0.latitude, longitude: \$0.longitude)) == view.moon }|view.location.map { _ in true }|StateViewerMoonTests"
+  "marine asked on land every refresh|Sources/WundercastPipeline/Marine/MarineCellBook.swift|return now - since >= Self.landMemory|return since == since|MarineCellBookTests\|MarineRequestLogTests"
 )
 
 only=${MUTANT:-${1:-}}

@@ -228,7 +228,7 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
             "unknown key mininterval= in [Throttle] (known keys: MinInterval, MinDistance, MaxAge)"),
         .init(
             "[Weather]\nPath=/x", line: 2,
-            "unknown key Path= in [Weather] (known keys: Provider, URL, Contact, Units, TemperatureUnit, WindSpeedUnit, PressureUnit, PrecipitationUnit, Precision, Timeout, Cell, Days, APIKeyFile, Language)"
+            "unknown key Path= in [Weather] (known keys: Provider, URL, Contact, Units, TemperatureUnit, WindSpeedUnit, PressureUnit, PrecipitationUnit, Precision, Timeout, Cell, Days, Marine, MarineURL, APIKeyFile, Language)"
         ),
         .init(
             "[Socket]\nPath=/x\n[Sokcet]\nPath=/y", line: 3,

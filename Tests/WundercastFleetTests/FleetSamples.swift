@@ -24,10 +24,11 @@ enum FleetSamples {
 
     static func discovery(
         _ units: UnitPreferences = .metric, discoveryPrefix: String = HomeAssistantDiscovery.defaultPrefix,
-        deviceID: String = deviceID, name: String = "van"
+        deviceID: String = deviceID, name: String = "van", marine: Bool = false
     ) throws -> HomeAssistantDiscovery {
         try HomeAssistantDiscovery(
-            discoveryPrefix: discoveryPrefix, deviceID: deviceID, deviceName: name, topics: topics(), units: units)
+            discoveryPrefix: discoveryPrefix, deviceID: deviceID, deviceName: name, topics: topics(), units: units,
+            marine: marine)
     }
 
     /// A fresh state with every value the sensors read: weather, sea-level pressure, the next

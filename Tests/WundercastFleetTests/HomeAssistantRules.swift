@@ -25,12 +25,16 @@ enum HomeAssistantRules {
         "wind_direction": ["°"],
         "atmospheric_pressure": ["cbar", "bar", "hPa", "mmHg", "inHg", "inH₂O", "kPa", "mbar", "Pa", "psi"],
         "enum": [nil],
+        // The sea state's (`Marine=`): `DISTANCE` takes `UnitOfLength`, `SPEED` `UnitOfSpeed`.
+        "distance": ["km", "m", "cm", "mm", "in", "ft", "yd", "mi", "nmi"],
+        "speed": ["Beaufort", "ft/s", "in/d", "in/h", "in/s", "km/h", "kn", "m/s", "mph", "mm/d", "mm/s"],
     ]
 
     /// `DEVICE_CLASS_STATE_CLASSES` for the same classes (sensor/const.py); `enum` takes none.
     static let deviceClassStateClasses: [String: Set<String>] = [
         "temperature": ["measurement"], "humidity": ["measurement"], "wind_speed": ["measurement"],
         "wind_direction": ["measurement_angle"], "atmospheric_pressure": ["measurement"], "enum": [],
+        "distance": ["measurement", "total"], "speed": ["measurement"],
     ]
 
     static let all: [HomeAssistantRule] = [

@@ -16,12 +16,17 @@ import WundercastTestSupport
                 Alert(id: "2", source: .brightSky, authority: "DWD", event: "Sturmböen", severity: .moderate),
             ])
         state.location?.motion = .init(moving: true, speed: 4.25, course: 212, units: .init(speed: "kn"))
+        var sea = SeaState(cell: .init(latitude: 53.125, longitude: 3.875), units: .init(currentVelocity: "kn"))
+        (sea.waveHeight, sea.wavePeriod, sea.swellHeight) = (1.24, 5.4, 0.34)
+        (sea.seaTemperature, sea.currentVelocity) = (18.4, 0.54)
+        state.weather?.marine = sea
         let values = Placeholder.values(state, now: SampleStates.now, icons: .emoji)
         let template = try Template(Placeholder.allCases.map { "{\($0.rawValue)}" }.joined(separator: "|"))
         #expect(
             template.render(values)
                 == "☀\u{FE0F}|-5|-9|°C|Clear sky|72%|5 km/h|E|12 km/h|1035 hPa|rising +1.3 hPa/3h|20%|0|-9|07:32|17:22"
                 + "|12 km NE of Regensburg|12 km|NE|49.12|12.2|4.3 kn|212°|2 min ago|fresh|open-meteo|Sturmböen"
+                + "|1.2 m|5 s|0.3 m|18°C|0.5 kn"
         )
     }
 

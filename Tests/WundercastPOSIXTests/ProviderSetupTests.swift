@@ -5,6 +5,7 @@ import WundercastModel
 import WundercastProviders
 import WundercastConfiguration
 import WundercastPOSIX
+import WundercastPipeline
 
 @testable import WundercastServer
 
@@ -74,7 +75,10 @@ import WundercastPOSIX
         let provider = try Self.setUp(configuration, credentials: "/nonexistent").get()
         #expect(provider.name == "openweathermap")
         #expect(provider.secrets.redact("appid=\(Self.key)") == "appid=REDACTED")
-        let converting = try #require(provider as? UnitConvertingProvider)
+        // The sea state comes from Open-Meteo's Marine API whatever the provider.
+        let marine = try #require(provider as? MarineWeatherProvider)
+        #expect(marine.marine.baseURL == "https://marine-api.open-meteo.com")
+        let converting = try #require(marine.base as? UnitConvertingProvider)
         #expect(converting.preferences == configuration.weather.unitPreferences)
         let owm = try #require(converting.base as? OpenWeatherMapProvider)
         #expect(owm.baseURL == "https://api.openweathermap.org" && owm.language == "de")
@@ -134,9 +138,27 @@ import WundercastPOSIX
             "[Weather]\nProvider=metno\nContact=ops@example.org\nWindSpeedUnit=kn")
         let metno = try Self.setUp(configuration, credentials: "/nonexistent").get()
         #expect(metno.name == "metno" && metno.secrets.isEmpty)
-        let converting = try #require(metno as? UnitConvertingProvider)
+        let converting = try #require((metno as? MarineWeatherProvider)?.base as? UnitConvertingProvider)
         #expect(converting.preferences == configuration.weather.unitPreferences)
         let base = try #require(converting.base as? MetNorwayProvider)
         #expect(base.baseURL == "https://api.met.no")
+    }
+
+    /// `MarineURL=` follows `URL=` of Open-Meteo (a mirror or test server serves both), not another
+    /// provider's; `Marine=no` leaves the provider alone.
+    @Test func theMarineBaseFollowsOpenMeteosURL() throws {
+        func marine(_ text: String) throws -> MarineWeatherProvider? {
+            try Self.setUp(try Configuration.parse("[Weather]\n" + text), credentials: "/nonexistent").get()
+                as? MarineWeatherProvider
+        }
+        #expect(try marine("URL=http://127.0.0.1:8080")?.marine.baseURL == "http://127.0.0.1:8080")
+        #expect(
+            try marine("URL=http://127.0.0.1:8080\nMarineURL=http://127.0.0.1:9090")?.marine.baseURL
+                == "http://127.0.0.1:9090")
+        #expect(
+            try marine("Provider=metno\nContact=ops@example.org\nURL=http://127.0.0.1:8080")?.marine.baseURL
+                == "https://marine-api.open-meteo.com")
+        #expect(try marine("Marine=no") == nil)
+        #expect(try marine("Marine=yes")?.marine.units == .metric)
     }
 }

@@ -65,14 +65,18 @@ import WundercastTestSupport
 
     /// Replays `fixes` (then `quietHours` without a fix) through the machine and the cache with
     /// the defaults of `[Throttle]` and `Precision=`. Time is the track's, never going backwards
-    /// (the daemon's clock is monotonic; one track steps back 3 s).
-    static func replay(_ fixes: [TrackFix], quietHours: Double = 0) async throws -> Budget {
+    /// (the daemon's clock is monotonic; one track steps back 3 s). `wrap` puts a provider in front
+    /// of the counting one, given the replay's monotonic clock (the sea state's).
+    static func replay(
+        _ fixes: [TrackFix], quietHours: Double = 0,
+        wrap: (any WeatherProvider, @escaping @Sendable () -> Duration) -> any WeatherProvider = { p, _ in p }
+    ) async throws -> Budget {
         let defaults = Configuration()
         var machine = RefreshStateMachine<ManualClock.Instant>(policy: ThrottlePolicy(defaults.throttle))
         let provider = CountingProvider()
         let now = Mutex(Duration.zero)
         let cache = WeatherCache(
-            provider: provider, precision: defaults.weather.precision,
+            provider: wrap(provider, { now.withLock { $0 } }), precision: defaults.weather.precision,
             uptime: { now.withLock { $0 } })
         let start = try #require(fixes.first?.time)
         var refreshes = 0

@@ -58,7 +58,8 @@ public final class DaemonProcess: @unchecked Sendable {
         public var description: String
     }
 
-    /// Writes `configuration` (INI text; `Path=` of `[Socket]` is appended by this method) and
+    /// Writes `configuration` (INI text; `Path=` of `[Socket]` is appended by this method, and
+    /// `Marine=no` of `[Weather]` unless it sets `Marine=`) and
     /// starts the daemon. With `waitForSocket`, returns once the daemon has sent `READY=1`
     /// (which it sends once its socket listens) on a `NOTIFY_SOCKET` of this object; throws
     /// when it exits first. An `environment` that sets `NOTIFY_SOCKET` keeps the daemon's
@@ -82,7 +83,10 @@ public final class DaemonProcess: @unchecked Sendable {
         socketPath = directory.appendingPathComponent("wundercast.sock").path
         configPath = directory.appendingPathComponent("wundercast.conf").path
         logPath = directory.appendingPathComponent("wundercastd.log").path
-        try (configuration + "\n[Socket]\nPath=\(socketPath)\n").write(
+        // The sea state (`Marine=`, default auto) is off unless the test sets it: the fixture
+        // servers answer every path with the weather's recording, and tests count requests.
+        let marine = configuration.contains("Marine=") ? "" : "\n[Weather]\nMarine=no"
+        try (configuration + marine + "\n[Socket]\nPath=\(socketPath)\n").write(
             toFile: configPath, atomically: true, encoding: .utf8)
         var env = Spawn.environment
         env["WUNDERCAST_DEBUG"] = "1"

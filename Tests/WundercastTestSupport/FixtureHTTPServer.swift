@@ -12,7 +12,7 @@ import Glibc
 /// `GET /v1/forecast` answers with Open-Meteo's recorded Bucharest response (metric, or °F/mph
 /// when `temperature_unit=fahrenheit`; for N comma-separated coordinates, as Open-Meteo does, a
 /// JSON array of N copies that the server builds from it), `GET /v1/search` Open-Meteo geocoding's recorded
-/// "no match", `GET /weatherapi/locationforecast/2.0/compact` MET Norway's recorded New York
+/// "no match", `GET /v1/marine` the Marine API's recorded North Sea answer, `GET /weatherapi/locationforecast/2.0/compact` MET Norway's recorded New York
 /// answer with its recorded `Date`, `Expires` and `Last-Modified` (a `*.wrapped.json` file is
 /// served as its `data` with those headers), `GET /data/2.5/weather` and `GET /data/2.5/forecast`
 /// OpenWeatherMap's recorded Zocca weather and Moravská Třebová forecast (from `root`: a test may

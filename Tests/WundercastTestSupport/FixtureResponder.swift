@@ -62,6 +62,8 @@ struct FixtureResponder: Sendable {
     static let metric = "weather/open-meteo/current_bucharest_metric.json"
     static let imperial = "weather/open-meteo/current_bucharest_fahrenheit_mph.json"
     static let noResults = "weather/open-meteo/geocoding_no_results.json"
+    /// Open-Meteo's Marine API at sea (the North Sea recording).
+    static let marine = "weather/open-meteo-marine/northsea_all_variables_current_minutely15_hourly_daily_2026-10.json"
     static let metNorway = "weather/metno/compact_newyork.wrapped.json"
     static let metNorwayPath = "/weatherapi/locationforecast/2.0/compact"
     /// Official alerts: each source's path and its recorded answer.
@@ -138,6 +140,8 @@ struct FixtureResponder: Sendable {
             reply = answer(request, default: file, control: control, copies: locations)
         case "/v1/search":
             reply = answer(request, default: Self.noResults, control: control)
+        case "/v1/marine":
+            reply = answer(request, default: Self.marine, control: control)
         case Self.metNorwayPath:
             reply = answer(request, default: Self.metNorway, control: control)
         case let path where Self.openWeatherMap[path] != nil:

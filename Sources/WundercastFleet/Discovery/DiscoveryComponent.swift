@@ -17,6 +17,10 @@ public struct DiscoveryComponent: Sendable, Equatable {
         case windSpeed = "wind_speed"
         case windDirection = "wind_direction"
         case atmosphericPressure = "atmospheric_pressure"
+        /// Wave and swell heights (`m`, `ft`).
+        case distance
+        /// A speed that is not wind's (the ocean current: `kn`, `km/h`).
+        case speed
         /// A text from a fixed list of ``DiscoveryComponent/options``.
         case enumeration = "enum"
         /// A binary sensor that is on when something is unsafe

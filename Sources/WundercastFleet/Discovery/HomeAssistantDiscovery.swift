@@ -34,12 +34,14 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
     public let topics: FleetTopics
     /// The units the state's values are in (`[Weather] Units=` and the per-quantity overrides).
     public let units: UnitPreferences
+    /// Whether the sea state's sensors are announced (`[Weather] Marine=` not `no`).
+    public let marine: Bool
 
     /// Refuses a discovery prefix or device id that makes an invalid topic (``TopicName``), and a
     /// device id outside `[a-zA-Z0-9_-]+` (``DiscoveryID``).
     public init(
         discoveryPrefix: String = defaultPrefix, deviceID: String, deviceName: String, topics: FleetTopics,
-        units: UnitPreferences
+        units: UnitPreferences, marine: Bool = false
     ) throws(FleetTopicError) {
         try DiscoveryID.validate(deviceID, as: .deviceID)
         for topic in [discoveryPrefix, Self.configTopic(discoveryPrefix, deviceID)] {
@@ -52,6 +54,7 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
         self.deviceName = deviceName
         self.topics = topics
         self.units = units
+        self.marine = marine
     }
 
     /// `<DiscoveryPrefix>/device/<id>/config`.
@@ -61,8 +64,11 @@ public struct HomeAssistantDiscovery: Sendable, Equatable {
     /// it starts: discovery is sent again then.
     public var homeAssistantStatusTopic: String { discoveryPrefix + "/status" }
 
-    /// The entities, in the configured units (``DiscoveryComponent/catalog(units:)``).
-    public var components: [DiscoveryComponent] { DiscoveryComponent.catalog(units: units) }
+    /// The entities, in the configured units (``DiscoveryComponent/catalog(units:)``), and the
+    /// sea state's with ``marine`` (``DiscoveryComponent/marineCatalog(units:)``).
+    public var components: [DiscoveryComponent] {
+        DiscoveryComponent.catalog(units: units) + (marine ? DiscoveryComponent.marineCatalog(units: units) : [])
+    }
 
     /// What this publishes, to be kept until the next time (``DiscoveryUpdate``).
     public var record: DiscoveryRecord {

@@ -7,8 +7,7 @@ extension BarItem {
     /// 2. **Now**: condition, temperature, humidity, wind, gusts, pressure;
     /// 3. **Next hours**: ``hourLines(_:of:icons:locale:)``;
     /// 4. **Next days**: ``dayLines(_:of:icons:locale:)``;
-    /// 5. **Sea**: the marine lines (`weather.marine`, issue 19 item 1; `seaLines`, when the
-    ///    marine forecast is there) — the place for them is between the days and the sun;
+    /// 5. **Sea**: the sea state's lines (`weather.marine`, ``seaLines(_:locale:)``);
     /// 6. **Sun and moon**: sunrise and sunset, the Moon (``sunAndMoonLines(_:values:locale:)``);
     /// 7. place, age and status (no heading).
     static func tooltipSections(
@@ -27,7 +26,7 @@ extension BarItem {
                     heading: locale.tr("Next days"),
                     lines: dayLines(forecast, of: state.weather, icons: icons, locale: locale)))
         }
-        // Sea: the marine section goes here (issue 19 item 1).
+        sections.append(TooltipSection(heading: locale.tr("Sea"), lines: seaLines(state.weather?.marine, locale: locale)))
         sections.append(
             TooltipSection(
                 heading: locale.tr("Sun and moon"), lines: sunAndMoonLines(state, values: values, locale: locale)))

@@ -70,6 +70,16 @@ public enum Placeholder: String, Sendable, CaseIterable {
     /// The most severe official alert in force: its event, at most 40 characters (`Winter Storm
     /// Warning`); nothing without one. Source: `alerts.items[0].event` (the daemon orders them).
     case alert
+    /// Sea state (`Marine=`): significant wave height with its unit (`1.2 m`, `4.1 ft`); the
+    /// mean wave period (`5 s`); the swell's height (`0.3 m`); the sea-surface temperature in
+    /// whole degrees with its unit (`18°C`); the ocean current's speed (`0.6 kn`, `1.1 km/h`).
+    /// Source: `weather.marine.waveHeight`, `.wavePeriod`, `.swellHeight`, `.seaTemperature`,
+    /// `.currentVelocity` (see `Placeholder+Marine.swift`).
+    case waves
+    case wavePeriod
+    case swell
+    case seaTemperature
+    case current
 
     /// A temperature that `{unit}` after it labels: `{temperature}`, `{apparent}`, `{high}`, `{low}`.
     /// A template's `{unit}` shows only when the last of these before it has a value
@@ -111,6 +121,11 @@ public enum Placeholder: String, Sendable, CaseIterable {
         case .status: "fresh, stale, offline, error, fetching, noLocation"
         case .provider: "weather provider (open-meteo)"
         case .alert: "most severe official alert in force (Winter Storm Warning)"
+        case .waves: "significant wave height at sea (1.2 m)"
+        case .wavePeriod: "mean wave period at sea (5 s)"
+        case .swell: "swell height at sea (0.3 m)"
+        case .seaTemperature: "sea-surface temperature (18°C)"
+        case .current: "ocean current speed (0.6 kn)"
         }
     }
 
@@ -146,6 +161,7 @@ public enum Placeholder: String, Sendable, CaseIterable {
             values[.windDirection] = weather.windDirection.map { PlaceText.compass($0, locale) }
             if weather.windSpeed == 0 { values[.windDirection] = nil }
             if let forecast = weather.forecast { forecastValues(forecast, locale, into: &values) }
+            if let marine = weather.marine { marineValues(marine, locale, into: &values) }
         }
         if let location = state.location {
             values[.place] = PlaceText.location(location, locale)

@@ -87,6 +87,9 @@ public struct Weather: Sendable, Equatable, Codable {
     /// The hours and days after ``time``, as the same answer gave them; `nil` when it gave none
     /// (see ``Forecast``).
     public var forecast: Forecast?
+    /// The sea state at the position (``SeaState``), from Open-Meteo's Marine API whatever the
+    /// provider; absent with `Marine=no`, over land, and when the Marine API did not answer.
+    public var marine: SeaState?
 
     public init(
         temperature: Double? = nil, apparentTemperature: Double? = nil, relativeHumidity: Double? = nil,

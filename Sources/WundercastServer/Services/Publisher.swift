@@ -83,6 +83,7 @@ struct Publisher: DaemonService {
             }
             if let c = w.weatherCode { fields.append(("WUNDERCAST_WEATHER_CODE", "\(c)")) }
             if let h = w.relativeHumidity { fields.append(("WUNDERCAST_RELATIVE_HUMIDITY", "\(h)")) }
+            fields += marineJournalFields(w.marine)
         }
         if let l = state.location {
             fields.append(("WUNDERCAST_LATITUDE", "\(l.latitude)"))

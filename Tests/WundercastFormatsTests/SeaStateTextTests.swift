@@ -41,7 +41,9 @@ import WundercastTestSupport
             }, now: SampleStates.now
         ).tooltip
         #expect(tooltip.contains("Waves 0.8 m, 4 s") && tooltip.contains("Current 0.5 kn"), "\(tooltip)")
-        #expect(!tooltip.contains { $0.hasPrefix("Swell") || $0.hasPrefix("Wind waves") || $0.hasPrefix("Sea") })
+        #expect(
+            !tooltip.contains { $0.hasPrefix("Swell") || $0.hasPrefix("Wind waves") || $0.hasPrefix("Sea temperature") }
+        )
         #expect(
             !BarItem(state: SampleStates.weather(), now: SampleStates.now).tooltip.contains { $0.hasPrefix("Waves") })
     }

@@ -50,7 +50,7 @@ import WundercastTestSupport
             #expect(request.headers["user-agent"] == Wundercast.userAgent)
             #expect(request.headers["accept"] == "application/json")
         }
-        #expect(requests.last?.query["cnt"] == "16")
+        #expect(requests.last?.query["cnt"] == "32", "3-hour steps of Days=3 and the day begun: 8 × 3 + 8")
         #expect(requests.first?.query["cnt"] == nil)
     }
 

@@ -369,16 +369,13 @@ import WundercastTestSupport
         _ = try await daemon.waitForState(timeout: .seconds(30), "fresh fallback weather") {
             $0["status"] as? String == "fresh"
         }
-        let socketSection = "\n[Socket]\nPath=\(daemon.socketPath)\n"
-        try (base + "Authorization=ask\n" + socketSection).write(
-            toFile: daemon.configPath, atomically: true, encoding: .utf8)
+        try daemon.rewriteConfiguration(base + "Authorization=ask\n")
         daemon.signal(SIGHUP)
         _ = try await daemon.waitForState(timeout: .seconds(30), "authorization from the reloaded file") {
             $0["authorization"] as? String == "notDetermined"
         }
         // A broken file: refused with file:line, the daemon keeps running and serving.
-        try (base + "Authorization=sometimes\n" + socketSection).write(
-            toFile: daemon.configPath, atomically: true, encoding: .utf8)
+        try daemon.rewriteConfiguration(base + "Authorization=sometimes\n")
         daemon.signal(SIGHUP)
         try await daemon.output.waitFor(containing: "configuration rejected")
         #expect(
@@ -389,8 +386,7 @@ import WundercastTestSupport
         #expect(state["authorization"] as? String == "notDetermined")
         #expect(state[path: "weather.temperature"] as? Double == -5.3, "the last good weather is kept")
         // Back to the start-up value: applied too (compared with the last file, not the first).
-        try (base + "Authorization=denied\n" + socketSection).write(
-            toFile: daemon.configPath, atomically: true, encoding: .utf8)
+        try daemon.rewriteConfiguration(base + "Authorization=denied\n")
         daemon.signal(SIGHUP)
         _ = try await daemon.waitForState(timeout: .seconds(30), "authorization back to denied") {
             $0["authorization"] as? String == "denied"

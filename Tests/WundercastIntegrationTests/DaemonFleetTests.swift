@@ -235,10 +235,9 @@ struct DaemonFleetTests {
         let connects = { broker.log.components(separatedBy: "as van-reload ").count - 1 }
         _ = try await broker.waitForLog(containing: "'wundercast/van/location'")
         #expect(connects() == 1, "\(broker.log.suffix(1500))")
-        try
-            (configuration(broker: broker.port, http: http, extra: "ClientID=van-reload\nOwnTracks=me/van")
-            .replacingOccurrences(of: "Precision=2", with: "Precision=1") + "\n[Socket]\nPath=\(daemon.socketPath)\n")
-            .write(toFile: daemon.configPath, atomically: true, encoding: .utf8)
+        try daemon.rewriteConfiguration(
+            configuration(broker: broker.port, http: http, extra: "ClientID=van-reload\nOwnTracks=me/van")
+                .replacingOccurrences(of: "Precision=2", with: "Precision=1"))
         daemon.signal(SIGHUP)
         try await daemon.output.waitFor(containing: "(the connection kept)")
         try await subscriber.waitFor("the location at one decimal") {
@@ -250,11 +249,9 @@ struct DaemonFleetTests {
         #expect(
             subscriber.lines.count(where: { $0.hasPrefix("homeassistant/device/") }) == 1,
             "discovery is not sent again for a reload that did not change it")
-        try
-            (configuration(broker: broker.port, http: http, extra: "ClientID=van-reload")
-            .replacingOccurrences(of: "TopicPrefix=wundercast/van", with: "TopicPrefix=wundercast/boat")
-            + "\n[Socket]\nPath=\(daemon.socketPath)\n")
-            .write(toFile: daemon.configPath, atomically: true, encoding: .utf8)
+        try daemon.rewriteConfiguration(
+            configuration(broker: broker.port, http: http, extra: "ClientID=van-reload")
+                .replacingOccurrences(of: "TopicPrefix=wundercast/van", with: "TopicPrefix=wundercast/boat"))
         daemon.signal(SIGHUP)
         try await daemon.output.waitFor(containing: "started again")
         try await subscriber.waitFor(topic: "wundercast/boat/availability", payload: "online")

@@ -22,8 +22,7 @@ import WundercastTestSupport
     }
 
     func rewrite(_ daemon: DaemonProcess, _ text: String) throws {
-        try (text + "\n[Socket]\nPath=\(daemon.socketPath)\n").write(
-            toFile: daemon.configPath, atomically: true, encoding: .utf8)
+        try daemon.rewriteConfiguration(text)
     }
 
     @Test func aNewProviderURLIsFetchedAtOnceBetweenReloadingAndReady() async throws {
@@ -151,7 +150,7 @@ import WundercastTestSupport
             fallback(url: http.baseURL, extra: "[Cache]\nEnabled=no\n")
             .replacingOccurrences(of: "Authorization=denied", with: "Authorization=ask")
             + "\n[Socket]\nPath=\(moved)\nPublicPrecision=2\n"
-        try text.write(toFile: daemon.configPath, atomically: true, encoding: .utf8)
+        try DaemonProcess.withTestDefaults(text).write(toFile: daemon.configPath, atomically: true, encoding: .utf8)
         daemon.signal(SIGHUP)
         let line = try await daemon.output.waitFor(containing: "configuration reloaded: ")
         #expect(

@@ -58,6 +58,20 @@ public final class DaemonProcess: @unchecked Sendable {
         public var description: String
     }
 
+    /// `configuration` with the tests' defaults: `Marine=no` in `[Weather]` unless it sets
+    /// `Marine=` (the sea state, default auto, is off: the fixture servers answer every path with
+    /// the weather's recording, and tests count requests).
+    public static func withTestDefaults(_ configuration: String) -> String {
+        configuration + (configuration.contains("Marine=") ? "" : "\n[Weather]\nMarine=no")
+    }
+
+    /// Rewrites the configuration file for a reload as ``init(configuration:environment:waitForSocket:launcher:journalStream:)``
+    /// writes it: `configuration` with the tests' defaults and this daemon's socket path.
+    public func rewriteConfiguration(_ configuration: String) throws {
+        try (Self.withTestDefaults(configuration) + "\n[Socket]\nPath=\(socketPath)\n").write(
+            toFile: configPath, atomically: true, encoding: .utf8)
+    }
+
     /// Writes `configuration` (INI text; `Path=` of `[Socket]` is appended by this method, and
     /// `Marine=no` of `[Weather]` unless it sets `Marine=`) and
     /// starts the daemon. With `waitForSocket`, returns once the daemon has sent `READY=1`
@@ -83,10 +97,7 @@ public final class DaemonProcess: @unchecked Sendable {
         socketPath = directory.appendingPathComponent("wundercast.sock").path
         configPath = directory.appendingPathComponent("wundercast.conf").path
         logPath = directory.appendingPathComponent("wundercastd.log").path
-        // The sea state (`Marine=`, default auto) is off unless the test sets it: the fixture
-        // servers answer every path with the weather's recording, and tests count requests.
-        let marine = configuration.contains("Marine=") ? "" : "\n[Weather]\nMarine=no"
-        try (configuration + marine + "\n[Socket]\nPath=\(socketPath)\n").write(
+        try (Self.withTestDefaults(configuration) + "\n[Socket]\nPath=\(socketPath)\n").write(
             toFile: configPath, atomically: true, encoding: .utf8)
         var env = Spawn.environment
         env["WUNDERCAST_DEBUG"] = "1"

@@ -25,7 +25,8 @@ import WundercastTestSupport
         Case(name: "Open-Meteo, °F", target: "/v1/forecast?latitude=1&longitude=2&temperature_unit=fahrenheit"),
         Case(name: "Open-Meteo, three places", target: "/v1/forecast?latitude=1,2,3&longitude=4,5,6", headers: [gzip]),
         Case(name: "geocoding", target: "/v1/search?name=Atlantis&count=1"),
-        Case(name: "Marine API", target: "/v1/marine?latitude=53.04&longitude=3.96&cell_selection=sea", headers: [gzip]),
+        Case(
+            name: "Marine API", target: "/v1/marine?latitude=53.04&longitude=3.96&cell_selection=sea", headers: [gzip]),
         Case(name: "MET Norway", target: "/weatherapi/locationforecast/2.0/compact?lat=40.7&lon=-74", headers: [gzip]),
         Case(name: "OpenWeatherMap weather", target: "/data/2.5/weather?lat=44.34&lon=10.99&appid=k"),
         Case(name: "OpenWeatherMap forecast", target: "/data/2.5/forecast?lat=49.75&lon=16.64&appid=k"),

@@ -26,7 +26,8 @@ extension BarItem {
                     heading: locale.tr("Next days"),
                     lines: dayLines(forecast, of: state.weather, icons: icons, locale: locale)))
         }
-        sections.append(TooltipSection(heading: locale.tr("Sea"), lines: seaLines(state.weather?.marine, locale: locale)))
+        sections.append(
+            TooltipSection(heading: locale.tr("Sea"), lines: seaLines(state.weather?.marine, locale: locale)))
         sections.append(
             TooltipSection(
                 heading: locale.tr("Sun and moon"), lines: sunAndMoonLines(state, values: values, locale: locale)))

@@ -17,10 +17,13 @@ struct BarDaemon {
     static let condition = "Clear"
 
     /// Starts both and returns once the daemon's state is `fresh` (weather fetched).
-    /// `weatherCode` replaces the recorded WMO code (e.g. 95, a thunderstorm).
-    static func start(weatherCode: Int? = nil) async throws -> BarDaemon {
+    /// `weatherCode` replaces the recorded WMO code (e.g. 95, a thunderstorm); `answer` serves
+    /// another recorded Open-Meteo answer (a fixture path) instead.
+    static func start(weatherCode: Int? = nil, answer: String? = nil) async throws -> BarDaemon {
         let http = try await FixtureHTTPServer()
-        if let weatherCode {
+        if let answer {
+            try http.respond(file: answer)
+        } else if let weatherCode {
             let recorded = try String(
                 contentsOf: Fixtures.url("weather/open-meteo/current_bucharest_metric.json"), encoding: .utf8)
             let current = #""weather_code":0,"wind_speed_10m":4.7"#

@@ -42,14 +42,16 @@ struct HeadlessSway {
     let socket: String
     let directory: ScratchDirectory
 
-    /// Starts sway with `configuration` after the `output HEADLESS-1 resolution 1280x200` line,
-    /// and returns once its Wayland socket exists. `environment` is added to the display's.
+    /// Starts sway with `configuration` after the `output HEADLESS-1 resolution 1280x200` line
+    /// (`height` other than 200: room for a tooltip), and returns once its Wayland socket
+    /// exists. `environment` is added to the display's.
     static func start(
-        in directory: ScratchDirectory, configuration: String = "", environment: [String: String] = [:]
+        in directory: ScratchDirectory, configuration: String = "", environment: [String: String] = [:],
+        height: Int = 200
     ) async throws -> HeadlessSway {
         let runtime = try runtimeDirectoryForNobody(in: directory)
         let config = try directory.write(
-            "sway.conf", "output HEADLESS-1 resolution 1280x200\n" + configuration + "\n")
+            "sway.conf", "output HEADLESS-1 resolution 1280x\(height)\n" + configuration + "\n")
         var env: [String: String] = [
             "PATH": "/usr/bin:/bin", "HOME": directory.path, "XDG_RUNTIME_DIR": runtime,
             "WLR_BACKENDS": "headless", "WLR_LIBINPUT_NO_DEVICES": "1", "WLR_RENDERER": "pixman",
@@ -132,11 +134,12 @@ struct HeadlessSway {
 /// waybar in a ``HeadlessSway``, as this user (it runs our binaries wherever the checkout is).
 enum Waybar {
     /// Starts waybar with `config` (default: the snippet `etc/waybar/config.jsonc` as it is)
-    /// and our `style.css` as pasted, then large dark text on a white bar for OCR (PITFALLS);
-    /// returns once the bar is configured. `killableAlone`: see ``Contained``.
+    /// and our `style.css` as pasted, then large dark text on a white bar for OCR (PITFALLS),
+    /// then `style` (CSS of the test's own); returns once the bar is configured.
+    /// `killableAlone`: see ``Contained``.
     static func start(
         in sway: HeadlessSway, socket: String, config: String = Repository.url("etc/waybar/config.jsonc").path,
-        killableAlone: Bool = false
+        style extra: String = "", killableAlone: Bool = false
     ) async throws -> Contained {
         let style = try sway.directory.write(
             "style.css",
@@ -145,6 +148,7 @@ enum Waybar {
             * { font-family: "DejaVu Sans"; font-size: 40px; }
             window#waybar { background: #ffffff; }
             #custom-wundercast { color: #000000; }
+            \(extra)
             """)
         let waybar = try Contained(
             [try Tool.require("waybar"), "-c", config, "-s", style],

@@ -280,3 +280,16 @@ import WundercastTestSupport
         #expect(!item.tooltip.contains { $0.contains("inf") || $0.contains("nan") || $0.contains("e+") })
     }
 }
+
+/// `[Weather] Days=` bounds what is published, whatever the answer gives.
+@Suite struct OpenMeteoDaysLimitTests {
+    @Test func anAnswerWithMoreDaysThanAskedPublishesNoMore() async throws {
+        let body = try Fixtures.bytes("weather/open-meteo/forecast_newyork_daily.json")
+        let all = try #require(try OpenMeteoProvider.decode(status: 200, body: body).forecast?.days)
+        #expect(all.count > 2, "the recording has more days than asked below")
+        let http = FakeHTTPClient(response: HTTPResponse(status: 200, headers: [:], body: body))
+        let provider = OpenMeteoProvider(baseURL: "http://127.0.0.1:8080", units: .metric, http: http, days: 2)
+        let weather = try await provider.currentWeather(at: Coordinate(latitude: 40.71, longitude: -74.01))
+        #expect(weather.forecast?.days == Array(all.prefix(2)))
+    }
+}

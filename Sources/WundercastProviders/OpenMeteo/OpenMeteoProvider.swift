@@ -103,16 +103,20 @@ public struct OpenMeteoProvider: WeatherProvider {
             + "&timeformat=unixtime&" + unitParameters
     }
 
-    /// GETs ``requestURL(for:)`` and decodes the answer with ``decode(status:body:requested:)``.
+    /// GETs ``requestURL(for:)`` and decodes the answer with ``decode(status:body:requested:)``,
+    /// keeping at most ``days`` daily entries.
     /// A non-2xx answer throws ``WeatherError/http(status:reason:retryAfter:)`` (or
     /// ``WeatherError/limited(status:window:reason:retryAfter:)``) carrying the `Retry-After`
     /// header in seconds when there is one (Open-Meteo sends none on 429): the client's
     /// ``HTTPResponse/retryAfter`` (both forms), else the delta-seconds form of the header.
     public func currentWeather(at coordinate: Coordinate) async throws(WeatherError) -> Weather {
-        try await get(requestURL(for: coordinate)) { [units] (response) throws(WeatherError) in
-            try Self.decode(
+        try await get(requestURL(for: coordinate)) { [units, days] (response) throws(WeatherError) in
+            var weather = try Self.decode(
                 status: response.status, body: response.body, requested: units,
                 contentType: response.headers["content-type"])
+            // `forecast_days` asked for `days`; an answer that gives more publishes no more.
+            if let all = weather.forecast?.days { weather.forecast?.days = Array(all.prefix(days)) }
+            return weather
         }
     }
 

@@ -77,6 +77,25 @@ import WundercastTestSupport
         #expect(budget.refreshes == 1 + 2 * 4)
     }
 
+    /// README's figures for Boats and vans, with `Marine=auto`: the recorded kayak trip (every
+    /// cell it paddles through answered as sea, by the recorded North Sea answer: Tomales Bay has
+    /// no recording of its own) and the recorded drive through Regensburg, the demo's track (every
+    /// cell answered as land, by the recorded Rhön answer).
+    @Test func theFiguresOfBoatsAndVans() async throws {
+        let sea = FakeHTTPClient(response: try Self.seaAnswer())
+        let kayak = try await RequestBudgetTests.replay(
+            RequestBudgetTests.fixes("nmea/kayak_tomales-bay_2018-08-20_2h13.nmea"),
+            wrap: Self.wrap(sea, .auto, wall: Date(timeIntervalSince1970: 1_791_027_900)))
+        #expect((kayak.refreshes, kayak.requests, sea.requests.count) == (9, 9, 9))
+        let (land, wall) = try Self.landAnswer()
+        let drive = FakeHTTPClient(response: land)
+        let car = try await RequestBudgetTests.replay(
+            RequestBudgetTests.fixes("nmea/car_regensburg_garmin-geko_2010-04-11_26min.nmea"),
+            wrap: Self.wrap(drive, .auto, wall: wall))
+        // 18 km within one 0.25° cell: asked once, land, not again.
+        #expect((car.refreshes, car.requests, drive.requests.count) == (11, 9, 1))
+    }
+
     @Test func noNeverAsksYesAsksOnLandEveryRefresh() async throws {
         let (land, wall) = try Self.landAnswer()
         let fix = RequestBudgetTests.TrackFix(time: 1_790_989_300, latitude: 50.54, longitude: 9.96)

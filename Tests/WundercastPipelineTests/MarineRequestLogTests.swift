@@ -72,9 +72,10 @@ import WundercastTestSupport
         let http = FakeHTTPClient(response: try Self.seaAnswer())
         let fix = RequestBudgetTests.TrackFix(time: 1_791_027_900, latitude: 53.04, longitude: 3.96)
         let budget = try await RequestBudgetTests.replay(
-            [fix], quietHours: 2, wrap: Self.wrap(http, .auto, wall: Date(timeIntervalSince1970: 1_791_027_900)))
+            [fix], quietHours: 24, wrap: Self.wrap(http, .auto, wall: Date(timeIntervalSince1970: 1_791_027_900)))
         #expect(http.requests.count == budget.refreshes)
-        #expect(budget.refreshes == 1 + 2 * 4)
+        // README's Boats and vans: 24 hours at anchor, 97 refreshes, 97 + 97 requests.
+        #expect((budget.refreshes, budget.requests) == (1 + 24 * 4, 1 + 24 * 4))
     }
 
     /// README's figures for Boats and vans, with `Marine=auto`: the recorded kayak trip (every

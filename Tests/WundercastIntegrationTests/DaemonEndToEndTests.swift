@@ -329,7 +329,7 @@ import WundercastTestSupport
         let ask = try await daemon.now()
         #expect(ask["status"] as? String == "noLocation")
         #expect(ask[path: "error.code"] as? String == "not-determined")
-        // A watcher sees the decision take effect: noLocation → fetching → fresh.
+        // A watcher sees the decision take effect: noLocation → (fetching →) fresh.
         let watch = try ChildProcess(
             [try Binaries.path("wundercastctl"), "--socket", daemon.socketPath, "watch", "--json"],
             separateStderr: true)
@@ -350,9 +350,11 @@ import WundercastTestSupport
         let statuses = lines.compactMap { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["status"] as? String
         }
+        // A watcher gets the newest state (PROTOCOL: latest wins), so `fetching` may be superseded
+        // by `fresh` before it is sent when the fixture answers at once: not asserted.
         #expect(statuses.first == "noLocation")
         #expect(statuses.last == "fresh")
-        #expect(statuses.contains("fetching"))
+        #expect(statuses.allSatisfy { ["noLocation", "fetching", "fresh"].contains($0) }, "\(statuses)")
     }
 
     @Test func sighupAppliesAuthorizationAndRefusesABadFileKeepingTheLastGoodState() async throws {

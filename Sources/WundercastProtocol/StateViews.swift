@@ -37,7 +37,8 @@ extension StateViews {
     /// more than the cell); the public error message has every number of the provider's text
     /// hidden (``UntrustedText/hidingNumbers(_:)``); of the motion it keeps `moving` alone
     /// (``WeatherState/Motion/movingOnly``); the sea state's cell (`weather.marine.cell`) is
-    /// rounded like the position. `nearest` gives the city nearest to a
+    /// rounded like the position; the days' sunrise and sunset are the sun's at the rounded
+    /// position (``Forecast/withSunTimes(at:)``). `nearest` gives the city nearest to a
     /// coordinate (``PlaceFinder/nearest``), `inCell` the place of a rounded position (``PlaceFinder/inCell``),
     /// `moon` the Moon over a coordinate (each view's at its own position: the public one's at the
     /// rounded position).
@@ -59,6 +60,9 @@ extension StateViews {
         var publicView = state
         publicView.location = location
         publicView.moon = moon(rounded)
+        // Sunrise and sunset to the second at the precise position would tell it: the public
+        // view's are the sun's at the rounded position.
+        publicView.weather?.forecast = state.weather?.forecast?.withSunTimes(at: rounded)
         // The sea state's 0.25° cell, no finer than the public position.
         if let cell = state.weather?.marine?.cell {
             let shown = Coordinate(latitude: cell.latitude, longitude: cell.longitude).rounded(

@@ -109,6 +109,7 @@ mutants=(
   "review 19: impossible values judged after conversion (a force hides any wind)|Sources/WundercastProviders/Provider/Weather+Published.swift|try possibleValues().converted(to: wanted)|try converted(to: wanted).possibleValues()|ImpossibleWindTests"
   "review 19: an unchanged state keeps yesterday's Moon|Sources/WundercastServer/StateViewer.swift|view.location.map { moonAt(Coordinate(latitude: \$0.latitude, longitude: \$0.longitude)) == view.moon }|view.location.map { _ in true }|StateViewerMoonTests"
   "marine asked on land every refresh|Sources/WundercastPipeline/Marine/MarineCellBook.swift|return now - since >= Self.landMemory|return since == since|MarineCellBookTests\|MarineRequestLogTests"
+  "public readers get the sunrise and sunset of the precise position|Sources/WundercastProtocol/StateViews.swift|publicView.weather?.forecast = state.weather?.forecast?.withSunTimes(at: rounded)|_ = rounded|StateViewsTests"
 )
 
 only=${MUTANT:-${1:-}}

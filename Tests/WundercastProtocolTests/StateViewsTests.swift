@@ -88,6 +88,39 @@ import WundercastTestSupport
         #expect(decoded.location?.motion == WeatherState.Motion(moving: true))
     }
 
+    /// Found by the hostile review of issue 19: the days' sunrise and sunset, to the second at
+    /// the precise position, let a public reader fit the position inside its cell (solar noon
+    /// gives the longitude, the day's length the latitude). Two machines in one public cell
+    /// show the public reader the same times: the sun's at the rounded position.
+    @Test func publicSunTimesAreTheRoundedPositions() throws {
+        func state(_ latitude: Double, _ longitude: Double) -> WeatherState {
+            var state = WeatherState(status: .fresh, provider: "metno")
+            state.location = .init(latitude: latitude, longitude: longitude, mode: 3, source: .gpsd)
+            var forecast = Forecast(utcOffsetSeconds: 3600, units: .init())
+            forecast.days = (0..<3).map { n in
+                let date = Forecast.dateText(day: 20_903 + n)  // 2027-03-26 …
+                let sun = Sun.day(
+                    at: Coordinate(latitude: latitude, longitude: longitude),
+                    on: CivilDate(daysSince1970: 20_903 + n), utcOffset: 3600)
+                return Forecast.Day(date: date, high: 5, low: -1, sunrise: sun.sunrise, sunset: sun.sunset)
+            }
+            state.weather = Weather(temperature: 1, units: .requested(.metric), forecast: forecast)
+            return state
+        }
+        let first = StateViews.make(state(59.62, 10.55), publicPrecision: 0, nearest: Self.nearest, inCell: Self.inCell)
+        let second = StateViews.make(
+            state(60.38, 11.41), publicPrecision: 0, nearest: Self.nearest, inCell: Self.inCell)
+        let precise = try #require(first.precise.weather?.forecast?.days)
+        #expect(precise != second.precise.weather?.forecast?.days, "the precise views differ")
+        let shown = try #require(first.public.weather?.forecast?.days)
+        #expect(shown == second.public.weather?.forecast?.days)
+        let cell = Sun.day(
+            at: Coordinate(latitude: 60, longitude: 11), on: CivilDate(daysSince1970: 20_903), utcOffset: 3600)
+        #expect(shown[0].sunrise == cell.sunrise && shown[0].sunset == cell.sunset)
+        #expect(shown[0].sunrise != precise[0].sunrise)
+        #expect(shown.map(\.high) == precise.map(\.high))
+    }
+
     @Test func aStateWithoutPositionIsTheSameForEveryone() {
         let state = WeatherState(status: .noLocation, provider: "open-meteo")
         #expect(

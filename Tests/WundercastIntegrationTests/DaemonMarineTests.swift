@@ -9,10 +9,33 @@ import WundercastTestSupport
 /// frenck/python-open-meteo's `marine.json`, at 53.04 N 3.96 E). The recording is of another
 /// cell than the boat's (no recorded Marine answer for the IJsselmeer exists): the values are
 /// the North Sea's, the published cell the boat's own, as the daemon publishes what it was told
-/// for the cell it asked about.
+/// for the cell it asked about. The recording's `current.time` is made the present (the daemon
+/// refuses a sea state more than 3 hours from its clock: ``presentRoot()``).
 @Suite(.serialized) struct DaemonMarineTests {
+    /// A fixtures root of Open-Meteo's recorded answers with the North Sea answer's
+    /// `current.time` set to now (unix seconds, as `timeformat=unixtime` gives), in a temporary
+    /// directory the caller removes.
+    static func presentRoot() throws -> URL {
+        let files = FileManager.default
+        let root = files.temporaryDirectory.appendingPathComponent("wundercast-marine-\(UUID().uuidString)")
+        let weather = root.appendingPathComponent("weather")
+        try files.createDirectory(
+            at: weather.appendingPathComponent("open-meteo-marine"), withIntermediateDirectories: true)
+        try files.copyItem(at: Fixtures.url("weather/open-meteo"), to: weather.appendingPathComponent("open-meteo"))
+        let path = "weather/open-meteo-marine/northsea_all_variables_current_minutely15_hourly_daily_2026-10.json"
+        let recorded = try JSONSerialization.jsonObject(with: Data(try Fixtures.bytes(path)))
+        var answer = try #require(recorded as? [String: Any])
+        var current = try #require(answer["current"] as? [String: Any])
+        current["time"] = Int(Date().timeIntervalSince1970)
+        answer["current"] = current
+        try JSONSerialization.data(withJSONObject: answer).write(to: root.appendingPathComponent(path))
+        return root
+    }
+
     @Test func aBoatShowsWavesSwellAndSeaTemperature() async throws {
-        let http = try await FixtureHTTPServer()
+        let root = try Self.presentRoot()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let http = try await FixtureHTTPServer(root: root)
         let port = try GPSFake.freePort()
         let daemon = try await DaemonProcess(
             configuration: """

@@ -15,6 +15,19 @@ import WundercastPipeline
         #expect(northSea.centre == SeaState.Cell(latitude: 53.125, longitude: 3.875))
     }
 
+    /// The poles and the antimeridian (`Fallback=90,180`): every centre is a valid coordinate,
+    /// 180° is −180°'s cell.
+    @Test func cellsStayOnTheGlobe() {
+        let pole = MarineCell(Coordinate(latitude: 90, longitude: 180))
+        #expect(pole.centre == SeaState.Cell(latitude: 89.875, longitude: -179.875))
+        #expect(pole == MarineCell(Coordinate(latitude: 89.9, longitude: -180)))
+        #expect(
+            MarineCell(Coordinate(latitude: -90, longitude: 179.99)).centre
+                == SeaState.Cell(latitude: -89.875, longitude: 179.875))
+        #expect(MarineCell(row: 400, column: 1440 + 3) == MarineCell(row: 359, column: 3))
+        #expect(MarineCell(row: -400, column: -721) == MarineCell(row: -360, column: 719))
+    }
+
     @Test func autoAsksALandCellOnceADay() {
         var book = MarineCellBook(mode: .auto)
         let asked1 = book.shouldAsk(rhoen, at: .zero)

@@ -133,6 +133,45 @@ import WundercastTestSupport
         #expect(kept.marine == nil && kept.temperature == 0)
     }
 
+    /// A sea state that is not the present's (the North Sea answer two months after it was
+    /// made), or whose values are all impossible, is left out, logged, and teaches nothing: the
+    /// cell is not taken for land and is asked again at the next refresh.
+    @Test func staleOrImpossibleAnswersAreNotLand() async throws {
+        let at = Coordinate(latitude: 53.04, longitude: 3.96)
+        let impossible = HTTPResponse(
+            status: 200, headers: [:],
+            body: Array(#"{"current":{"time":1791027900,"wave_height":95,"sea_surface_temperature":80}}"#.utf8))
+        let twoMonthsLater = Date(timeIntervalSince1970: 1_791_027_900 + 61 * 86_400)
+        let recorded = Date(timeIntervalSince1970: 1_791_027_900)
+        for (answer, wall) in [(try Self.seaAnswer(), twoMonthsLater), (impossible, recorded)] {
+            let http = FakeHTTPClient(response: answer)
+            let lines = EventRecorder<String>()
+            let sea = MarineWeatherProvider(
+                ScriptedAnswerProvider(), marine: OpenMeteoMarineProvider(units: .metric, http: http), mode: .auto,
+                uptime: { .zero }, wallClock: { wall }, logger: Logger(sink: RecordingSink(lines), threshold: .debug))
+            #expect(try await sea.currentWeather(at: at).marine == nil)
+            #expect(try await sea.currentWeather(at: at).marine == nil)
+            #expect(http.requests.count == 2)
+            #expect(
+                lines.values
+                    == Array(repeating: "sea state not fetched (decoding); asked again at the next refresh", count: 2))
+        }
+    }
+
+    /// After a 429 with `Retry-After` the log says how long nothing is asked, and nothing is.
+    @Test func retryAfterIsLoggedAsTheWait() async throws {
+        let http = FakeHTTPClient(response: HTTPResponse(status: 429, headers: ["retry-after": "600"], body: []))
+        let lines = EventRecorder<String>()
+        let sea = MarineWeatherProvider(
+            ScriptedAnswerProvider(), marine: OpenMeteoMarineProvider(units: .metric, http: http), mode: .auto,
+            uptime: { .zero }, logger: Logger(sink: RecordingSink(lines), threshold: .debug))
+        _ = try await sea.currentWeather(at: Coordinate(latitude: 53.04, longitude: 3.96))
+        _ = try await sea.currentWeather(at: Coordinate(latitude: 53.04, longitude: 3.96))
+        #expect(http.requests.count == 1)
+        #expect(lines.values.count == 1)
+        #expect(lines.values.first?.hasSuffix("; not asked again for 600 s") == true, "\(lines.values)")
+    }
+
     /// Weather at once, 0 °C.
     struct ScriptedAnswerProvider: WeatherProvider {
         let name = "test"

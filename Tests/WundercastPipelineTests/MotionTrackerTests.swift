@@ -161,6 +161,24 @@ import WundercastTestSupport
         #expect(tracker.reading == Tracker.Reading(moving: true, speed: 3, course: nil))
     }
 
+    /// A receiver's glitch beyond any vehicle (900 kn once among rest readings at 1 Hz, 10⁹ m/s
+    /// as a first fix) is ignored, not averaged: the machine stays stopped and no reading ever
+    /// holds it. 300 m/s itself is still a speed.
+    @Test func speedsBeyondAnyVehicleAreIgnored() {
+        var tracker = Tracker()
+        tracker.fix(speed: 1e9, track: 90, at: clock.at(.zero))
+        #expect(tracker.reading == nil)
+        var readings: [Tracker.Reading?] = []
+        for second in 1...120 {
+            tracker.fix(speed: second == 10 ? 900 * 1852.0 / 3600 : 0.1, track: 90, at: clock.at(.seconds(second)))
+            readings.append(tracker.reading)
+        }
+        #expect(readings.allSatisfy { $0 == Tracker.Reading(moving: false) })
+        tracker.fix(speed: Tracker.greatestSpeed, track: 90, at: clock.at(.seconds(200)))
+        #expect(tracker.reading?.moving == true)
+        #expect((tracker.reading?.speed ?? 0) <= Tracker.greatestSpeed)
+    }
+
     /// The state's units: knots for Beaufort (a force is for wind only), km/h by default; speed
     /// to 0.1, course whole degrees 0–359; neither at rest.
     @Test func publishedInTheUnitOfOtherSpeeds() {

@@ -84,9 +84,10 @@ import WundercastTestSupport
 
     @Test func fahrenheitAnswer() throws {
         let bytes = try Fixtures.bytes(Self.clearwater)
-        let imperial = try Self.decode(bytes, .imperial)
+        // current.time 2026-09-25T12:45 UTC.
+        let imperial = try Self.decode(bytes, .imperial, now: 1_790_340_300)
         #expect(imperial.seaTemperature == 85.3 && imperial.waveHeight == 2.034 && imperial.wavePeriod == 3.8)
-        let metric = try Self.decode(bytes, .metric)
+        let metric = try Self.decode(bytes, .metric, now: 1_790_340_300)
         #expect(metric.seaTemperature == 29.6111 && metric.waveHeight == 0.62)
     }
 
@@ -104,6 +105,30 @@ import WundercastTestSupport
         let sea = try Self.decode(body)
         #expect(sea.waveHeight == nil && sea.waveDirection == nil && sea.seaTemperature == nil)
         #expect(sea.currentVelocity == nil && sea.wavePeriod == 4)
+    }
+
+    /// A `current` block of another time is not the present sea state: the recorded North Sea
+    /// answer read two months later (or 3 h 1 min before it was made) is an error; up to 3 hours
+    /// away it is the present's.
+    @Test func currentOfAnotherTimeIsAnError() throws {
+        let bytes = try Fixtures.bytes(Self.northSea)
+        let recorded = 1_791_027_900.0
+        for now in [recorded + 61 * 86_400, recorded - 3 * 3600 - 60] {
+            #expect(throws: WeatherError.self) { try Self.decode(bytes, now: now) }
+        }
+        #expect(try Self.decode(bytes, now: recorded + 3 * 3600).waveHeight == 0.76)
+        #expect(try Self.decode(bytes, now: recorded - 3 * 3600).waveHeight == 0.76)
+    }
+
+    /// Only an answer whose values are all `null` is land; one whose values are all impossible is
+    /// an error (nothing is known, not even that it is land).
+    @Test func everyValueImpossibleIsAnErrorNotLand() throws {
+        let impossible = Array(
+            #"{"current":{"time":1791027900,"wave_height":95,"wave_direction":400,"sea_surface_temperature":80,"ocean_current_velocity":-3,"swell_wave_period":null}}"#
+                .utf8)
+        #expect(throws: WeatherError.self) { try Self.decode(impossible) }
+        let nulls = Array(#"{"current":{"time":1791027900,"wave_height":null,"sea_surface_temperature":null}}"#.utf8)
+        #expect(try Self.decode(nulls).isEmpty)
     }
 
     @Test func errorsAsTheWeatherProvidersAre() throws {

@@ -25,8 +25,9 @@ import WundercastModel
 ///   while it moves at most once per ``republishInterval`` (a state per fix would flood every
 ///   reader). Speed and course are in it only while moving.
 ///
-/// A fix without a speed (a sentence that carries none, such as GGA) teaches nothing and
-/// changes nothing.
+/// A fix without a speed (a sentence that carries none, such as GGA), or with one that is not
+/// finite, negative or above ``greatestSpeed`` (a receiver's glitch, not a motion), teaches
+/// nothing and changes nothing.
 public struct MotionTracker<Instant: InstantProtocol>: Sendable where Instant.Duration == Swift.Duration {
     /// What the tracker says: whether the machine moves, and its speed (m/s) and course
     /// (degrees true, `0..<360`) while it does.
@@ -49,6 +50,10 @@ public struct MotionTracker<Instant: InstantProtocol>: Sendable where Instant.Du
     public static var startSpeed: Double { 0.5 }
     /// Mean speed below which a moving machine has stopped: 0.25 m/s (about 0.5 kn).
     public static var stopSpeed: Double { 0.25 }
+    /// Greatest speed taken as a reading: 300 m/s (about 580 kn, 1080 km/h), faster than any
+    /// ground or sea vehicle; a faster report is ignored, not averaged (one spike of 900 kn would
+    /// otherwise keep a machine at rest moving for minutes).
+    public static var greatestSpeed: Double { 300 }
     /// Least time between two readings of a machine that keeps moving: 30 s.
     public static var republishInterval: Duration { .seconds(30) }
 
@@ -62,9 +67,9 @@ public struct MotionTracker<Instant: InstantProtocol>: Sendable where Instant.Du
     public init() {}
 
     /// A fix with `speed` (m/s) and `track` (degrees true), either `nil` when not reported,
-    /// received at `now`.
+    /// received at `now`. A speed beyond `0...greatestSpeed` (or not finite) is ignored.
     public mutating func fix(speed: Double?, track: Double?, at now: Instant) {
-        guard let speed, speed.isFinite, speed >= 0 else { return }
+        guard let speed, speed.isFinite, speed >= 0, speed <= Self.greatestSpeed else { return }
         let direction = track.flatMap { $0.isFinite ? $0 * .pi / 180 : nil }
         let sample = direction.map { (east: speed * sin($0), north: speed * cos($0)) }
         if var mean {

@@ -55,9 +55,15 @@ public struct MarineCellBook: Sendable {
 
     /// A request failed at `now`; with `retryAfter` (seconds the API asked us to wait, at most a
     /// day) nothing is asked before that. Other failures change nothing.
-    public mutating func failed(retryAfter: Double?, at now: Duration) {
-        guard let retryAfter, retryAfter > 0 else { return }
-        quietUntil = now + .seconds(min(retryAfter, 86_400))
+    ///
+    /// - Returns: how long nothing is asked (`retryAfter` bounded to a day), `nil` when the next
+    ///   refresh may ask.
+    @discardableResult
+    public mutating func failed(retryAfter: Double?, at now: Duration) -> Duration? {
+        guard let retryAfter, retryAfter > 0 else { return nil }
+        let wait = Duration.seconds(min(retryAfter, 86_400))
+        quietUntil = now + wait
+        return wait
     }
 
     /// Whether `cell` is remembered as land at `now`.

@@ -59,9 +59,11 @@ public final class MarineWeatherProvider: BatchWeatherProvider, Sendable {
         } catch {
             // A named limit waits for the next hour (the API's windows are UTC minutes, hours, days).
             let wait = error.retryAfter ?? (error.limitWindow == nil ? nil : 3600)
-            book.withLock { $0.failed(retryAfter: wait, at: uptime()) }
+            let quiet = book.withLock { $0.failed(retryAfter: wait, at: uptime()) }
             // The code only: the provider's text may echo the request's precise coordinates.
-            logger.info("sea state not fetched (\(error.code)); asked again at a later refresh")
+            let next =
+                quiet.map { "not asked again for \($0.components.seconds) s" } ?? "asked again at the next refresh"
+            logger.info("sea state not fetched (\(error.code)); \(next)")
         }
         return weather
     }

@@ -59,6 +59,15 @@ extension OpenMeteoBody {
             sea.currentVelocity = speedUnit.convert(value, to: requested.currentSpeed)
         }
         sea.currentDirection = try direction("ocean_current_direction")
+        // All null is land; values that were there but none kept is an answer gone wrong.
+        let present = OpenMeteoMarineProvider.variables.contains { key in
+            if case .number? = values[key] { true } else { false }
+        }
+        if sea.isEmpty, present {
+            throw .decoding(
+                message:
+                    "every value of the answer is impossible (waves, sea temperature, current out of any sea's range)")
+        }
         sea.units = SeaState.Units(
             height: requested.waveHeight.label, seaTemperature: requested.seaTemperature.label,
             currentVelocity: requested.currentSpeed.label)
@@ -67,7 +76,8 @@ extension OpenMeteoBody {
 
     /// The block read (`current`, or `hourly` at the hour containing `now`), its values, its
     /// unit labels and the values' time. Throws ``WeatherError/decoding(message:)`` when neither
-    /// block has values for `now`.
+    /// block has values for `now`: no hour contains it, or `current.time` is more than
+    /// ``OpenMeteoMarineProvider/currentTolerance`` from it.
     private func marineValues(
         now: Date
     ) throws(WeatherError) -> (String, [String: JSONValue], [String: JSONValue], Date?) {
@@ -76,7 +86,13 @@ extension OpenMeteoBody {
                 throw .decoding(message: "current is \(current.kind), expected an object")
             }
             let labels = try ProviderDecoding.object(currentUnits, name: "current_units") ?? [:]
-            return ("current", values, labels, try instant(values["time"], "current.time").flatMap(Self.plausible))
+            let time = try instant(values["time"], "current.time")
+            if let time, abs(time.timeIntervalSince(now)) > OpenMeteoMarineProvider.currentTolerance {
+                let hours = Int((time.timeIntervalSince(now) / 3600).rounded(.towardZero))
+                throw .decoding(
+                    message: "current.time is \(hours) hours from the present time: not the present sea state")
+            }
+            return ("current", values, labels, time.flatMap(Self.plausible))
         }
         let labels = try ProviderDecoding.object(hourlyUnits, name: "hourly_units") ?? [:]
         guard let series = try ProviderDecoding.object(hourly, name: "hourly") else {

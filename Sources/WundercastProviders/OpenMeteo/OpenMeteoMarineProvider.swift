@@ -26,6 +26,10 @@ public struct OpenMeteoMarineProvider: Sendable {
     public let units: UnitPreferences
     public let http: any HTTPClient
 
+    /// Greatest distance of `current.time` from the present (3 hours, in seconds): a `current`
+    /// block farther away is not the present sea state and is refused, not shown as current.
+    public static let currentTolerance: TimeInterval = 3 * 3600
+
     /// The Marine API's own base URL.
     public static let defaultURL = "https://marine-api.open-meteo.com"
 
@@ -81,11 +85,14 @@ public struct OpenMeteoMarineProvider: Sendable {
     ///
     /// - Status, error bodies, limits and bodies that are not JSON throw as
     ///   ``OpenMeteoProvider/decode(status:body:requested:contentType:)`` does.
-    /// - Values come from `current` (units from `current_units`); an answer with `hourly` only
-    ///   (as some recorded ones are) gives the hour that contains `now`, none when no hour does.
+    /// - Values come from `current` (units from `current_units`), which throws
+    ///   ``WeatherError/decoding(message:)`` when its `time` is more than ``currentTolerance``
+    ///   from `now`; an answer with `hourly` only (as some recorded ones are) gives the hour that
+    ///   contains `now`, and throws when no hour does.
     /// - `null` values, and values beyond the plausible (``SeaState/withoutImpossibleValues()``,
     ///   checked in the answer's own units) or labelled with a unit that is not one of the
-    ///   quantity, are left out.
+    ///   quantity, are left out. Every value `null` is land (an empty sea state); values present
+    ///   but none kept throws ``WeatherError/decoding(message:)`` (nothing is learnt from it).
     /// - A member of the wrong type throws ``WeatherError/decoding(message:)`` naming it.
     public static func decode(
         status: Int, body: [UInt8], requested: UnitPreferences, cell: MarineCell, now: Date,

@@ -44,6 +44,22 @@ import WundercastTestSupport
         #expect(Self.section("Next days", item)?.first == "Today ☁️ 0°C / -9°C Overcast")
     }
 
+    /// `{precipitationProbability}` is of the first hour not ended: none once all have.
+    @Test func theNextHoursChanceIsOfAnHourNotEnded() throws {
+        let body = try Fixtures.edited(OpenMeteoRecordings.newYork) { json in
+            var hourly = json["hourly"] as! [String: Any]
+            hourly["precipitation_probability"] = ((hourly["time"] as! [Any]).indices).map { $0 }
+            json["hourly"] = hourly
+        }
+        let state = try ForecastFacesTests.state("", body: body)
+        let observed = try #require(state.weather?.time)  // 16:30 local: the first hour is 17:00, index 17
+        #expect(Placeholder.values(state, now: observed, icons: .emoji)[.precipitationProbability] == "17%")
+        let later = Placeholder.values(state, now: observed.addingTimeInterval(2.5 * 3600), icons: .emoji)
+        #expect(later[.precipitationProbability] == "19%")
+        let past = Placeholder.values(state, now: observed.addingTimeInterval(86_400), icons: .emoji)
+        #expect(past[.precipitationProbability] == nil)
+    }
+
     /// A state with one forecast day `day` of the place (UTC), read at noon of 2026-10-05.
     static func item(_ day: Forecast.Day) -> BarItem {
         let now = Date(timeIntervalSince1970: 1_791_201_600)  // 2026-10-05T12:00:00Z

@@ -36,7 +36,8 @@ public enum Placeholder: String, Sendable, CaseIterable {
     /// `weather.forecast.pressureTendency`.
     case pressureTendency
     /// Chance of precipitation in the next hour, whole percent (`20%`). Source:
-    /// `weather.forecast.hours[0].precipitationProbability`.
+    /// `precipitationProbability` of the first of `weather.forecast.hours` not ended on the
+    /// reader's clock.
     case precipitationProbability
     /// Today's high and low at the place, whole degrees (`-0` never). Source: `high`, `low` of
     /// the day of `weather.forecast.days` dated the place's today on the reader's clock (none
@@ -191,7 +192,7 @@ public enum Placeholder: String, Sendable, CaseIterable {
             withUnit(locale.number(DisplayRounding.pressure($0, unit: units.seaLevelPressure)), units.seaLevelPressure)
         }
         values[.pressureTendency] = forecast.pressureTendency.map { tendencyText($0, locale) }
-        values[.precipitationProbability] = forecast.hours?.first?.precipitationProbability.flatMap {
+        values[.precipitationProbability] = forecast.hours(notEndedAt: now).first?.precipitationProbability.flatMap {
             withUnit(DisplayRounding.percent($0), "%", separator: "")
         }
         let today = forecast.day(at: now)

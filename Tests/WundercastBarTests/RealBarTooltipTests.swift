@@ -48,7 +48,9 @@ extension RealBarTests {
 
     @Test(.enabled(if: waybarRuns, waybarMissing))
     func waybarShowsTheTooltipInSections() async throws {
-        let daemon = try await BarDaemon.start(answer: Self.forecastAnswer)
+        // Moved to today: the reader's clock leaves out days and hours already over.
+        let daemon = try await BarDaemon.start(
+            body: try Fixtures.movedToToday(Self.forecastAnswer, observedDate: "2026-02-06", utcOffsetSeconds: -18_000))
         let face = try await runProcess(
             try Binaries.path("wundercastctl"), ["now", "--format", "waybar"], environment: daemon.environment)
         let tooltip = try #require(jsonObject(face.stdout)?["tooltip"] as? String, "\(face.stdout)")

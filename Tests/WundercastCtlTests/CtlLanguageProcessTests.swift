@@ -13,20 +13,22 @@ import WundercastTestSupport
 
     init() throws { socket = try TemporarySocketPath() }
 
-    /// A state with a forecast, a stale error and an alert: text of every kind.
+    /// A state with a forecast, a stale error and an alert: text of every kind. Observed on the
+    /// real clock, which wundercastctl reads: its day is Today, its hours not ended.
     static let line: String = {
+        let now = Date()
         var state = SampleStates.weather(
             code: 1, status: .stale, error: WeatherState.ErrorInfo(code: "timeout", message: "curl: timed out"),
-            fetchedAgo: 180, now: SampleStates.now)
-        state.weather?.forecast = SampleStates.forecast()
+            fetchedAgo: 180, now: now)
+        state.weather?.forecast = SampleStates.forecast(observed: now)
         state.alerts = AlertsState(
             source: .brightSky, status: .ok,
             items: [
                 Alert(
                     id: "a", source: .brightSky, authority: "DWD", event: "Glätte", severity: .moderate,
-                    expires: SampleStates.now + 7200, headline: "Amtliche Warnung vor Glätte")
-            ], fetchedAt: SampleStates.now)
-        return SampleStates.line(state)
+                    expires: now + 7200, headline: "Amtliche Warnung vor Glätte")
+            ], fetchedAt: now)
+        return SampleStates.line(state, now: now)
     }()
 
     /// Runs `wundercastctl --socket … arguments` with `locale`'s variables only (no `LANG` or

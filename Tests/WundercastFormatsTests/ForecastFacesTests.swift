@@ -8,15 +8,20 @@ import WundercastTestSupport
 
 /// The forecast in `--template` placeholders and the waybar tooltip, from recorded answers.
 @Suite struct ForecastFacesTests {
-    /// The state with the weather decoded from the recording at `path` (or `edited`).
+    /// The state with the weather decoded from the recording at `path` (or `edited`), fetched
+    /// at its observation time.
     static func state(_ path: String, body: [UInt8]? = nil) throws -> WeatherState {
         var state = SampleStates.weather()
         state.weather = try OpenMeteoProvider.decode(status: 200, body: body ?? Fixtures.bytes(path))
+        state.fetchedAt = state.weather?.time
         return state
     }
 
+    /// The reader's clock: the observation time of `state`'s weather, when its recording was current.
+    static func now(_ state: WeatherState) -> Date { state.weather?.time ?? SampleStates.now }
+
     static func values(_ state: WeatherState) -> [Placeholder: String] {
-        Placeholder.values(state, now: SampleStates.now, icons: .emoji)
+        Placeholder.values(state, now: now(state), icons: .emoji)
     }
 
     @Test func dailyPlaceholdersOnThePlacesClock() throws {
@@ -60,7 +65,7 @@ import WundercastTestSupport
     /// (2026-02-08 was a Sunday).
     @Test func waybarTooltipShowsTheForecastInSections() throws {
         let state = try Self.state(OpenMeteoRecordings.newYork)
-        let item = BarItem(state: state, now: SampleStates.now)
+        let item = BarItem(state: state, now: Self.now(state))
         #expect(
             item.tooltipSections.map(\.heading) == [nil, "Now", "Next hours", "Next days", "Sun and moon", nil]
                 || item.tooltipSections.map(\.heading) == ["Now", "Next hours", "Next days", "Sun and moon", nil])
@@ -97,7 +102,8 @@ import WundercastTestSupport
             hourly["precipitation"] = (0..<count).map { $0 % 2 == 0 ? 1.25 : 0 }
             json["hourly"] = hourly
         }
-        let tooltip = BarItem(state: try Self.state("", body: body), now: SampleStates.now).tooltip
+        let state = try Self.state("", body: body)
+        let tooltip = BarItem(state: state, now: Self.now(state)).tooltip
         // 17:00 is the hour at index 17 (odd): no precipitation; 18:00 has 40% and 1.3 mm.
         #expect(tooltip.contains("17:00 ☁️ -2°C Overcast (0%)"))
         #expect(tooltip.contains("18:00 ☁️ -3°C Overcast (40%, 1.3 mm)"))
@@ -110,7 +116,7 @@ import WundercastTestSupport
         let values = Self.values(state)
         let gusts = try #require(values[.gusts])
         #expect(!gusts.unicodeScalars.contains { UntrustedText.isControl($0) } && gusts.count < 20)
-        let tooltip = BarItem(state: state, now: SampleStates.now).tooltip
+        let tooltip = BarItem(state: state, now: Self.now(state)).tooltip
         #expect(tooltip.allSatisfy { !$0.unicodeScalars.contains { UntrustedText.isControl($0) } })
     }
 

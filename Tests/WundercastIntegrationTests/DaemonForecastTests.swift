@@ -54,16 +54,17 @@ import WundercastTestSupport
         let template = try await runProcess(
             ctl, ["now", "--template", "{temperature}{unit} high {high} low {low} sun {sunrise}-{sunset}"],
             environment: env)
-        #expect(template.stdout == "-1°C high 0 low -9 sun 07:00-17:19\n")
+        // The recording's days and hours are long over on the reader's clock (wundercastctl's):
+        // no day values, no stale "Today", no ended hours (moved to today they show:
+        // ForecastFacesTests, ForecastDayNamesTests, RealBarTooltipTests).
+        #expect(template.stdout == "-1°C high low sun -\n", "\(template.stdout)")
         let waybar = try await runProcess(ctl, ["now", "--format", "waybar"], environment: env)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(waybar.stdout.utf8)) as? [String: Any])
         let tooltip = try #require(object["tooltip"] as? String)
-        #expect(
-            tooltip.contains(
-                "<b>Next days</b>\nToday ☁️ 0°C / -9°C Overcast\nTomorrow 🌨️ -5°C / -18°C Slight snow fall (0.4 mm)\n"),
-            "\(tooltip)")
-        #expect(tooltip.contains("<b>Sun and moon</b>\nSunrise 07:00, sunset 17:19\n"), "\(tooltip)")
-        #expect(tooltip.contains("<b>Next hours</b>\n17:00 ☁️ -2°C Overcast\n"), "\(tooltip)")
+        #expect(tooltip.contains("<b>Now</b>\nOvercast\n"), "\(tooltip)")
+        for gone in ["Next days", "Today", "Next hours", "Sunrise"] {
+            #expect(!tooltip.contains(gone), "\(gone): \(tooltip)")
+        }
         await http.stopAndWait()
     }
 

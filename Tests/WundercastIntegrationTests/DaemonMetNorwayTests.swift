@@ -58,12 +58,13 @@ import WundercastTestSupport
         let template = try await runProcess(
             ctl, ["now", "--template", "{temperature}{unit} {condition} high {high} sun {sunrise}-{sunset}"],
             environment: env)
-        #expect(template.stdout == "27°C Partly cloudy high 36 sun 05:42-20:22\n", "\(template.stderr)")
+        // The recording's days (2020) are long over on the reader's clock: no day values.
+        #expect(template.stdout == "27°C Partly cloudy high sun -\n", "\(template.stdout)\(template.stderr)")
         let waybar = try await runProcess(ctl, ["now", "--format", "waybar"], environment: env)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(waybar.stdout.utf8)) as? [String: Any])
         #expect(object["alt"] as? String == "partlyCloudy")
         let tooltip = try #require(object["tooltip"] as? String)
-        #expect(tooltip.contains("\n08:00 ⛅ 28°C Partly cloudy\n"), "\(tooltip)")
+        #expect(!tooltip.contains("Next hours") && !tooltip.contains("Today"), "\(tooltip)")
         await http.stopAndWait()
     }
 

@@ -33,6 +33,17 @@ import WundercastTestSupport
         return weather
     }
 
+    /// A high below the low: one of them is wrong, which cannot be told, so neither is kept.
+    @Test func anInvertedHighAndLowAreBothLeftOut() throws {
+        var weather = Self.weather(units: .requested(.metric))
+        weather.forecast?.days = [
+            .init(date: "1970-01-01", high: 3, low: 10), .init(date: "1970-01-02", high: 10, low: 3),
+        ]
+        let days = weather.withoutImpossibleValues().forecast?.days
+        #expect(days?[0].high == nil && days?[0].low == nil)
+        #expect(days?[1].high == 10 && days?[1].low == 3)
+    }
+
     @Test func impossibleValuesAreLeftOutPossibleOnesKept() throws {
         let clean = Self.weather(units: .requested(.metric)).withoutImpossibleValues()
         #expect(clean.temperature == nil, "298 °C")

@@ -42,15 +42,18 @@ extension BarItem {
         return lines
     }
 
-    /// One line per hour (at most ``tooltipHours``) on the place's clock, with the condition's
+    /// One line per hour not ended at wall-clock `now` (at most ``tooltipHours``) on the
+    /// place's clock, with the condition's
     /// icon in the `--icons` set: `23:00 🌧️ -6°C Slight rain (20%, 0.4 mm)` (the chance of
     /// precipitation, and the amount when some shows at ``DisplayRounding``'s precision).
     /// Numbers are rounded by ``DisplayRounding``; words, clock and decimal separator are
     /// `locale`'s. `weather` is the forecast's own (the language of its condition texts).
-    static func hourLines(_ forecast: Forecast, of weather: Weather?, icons: IconSet, locale: UserLocale) -> [String] {
+    static func hourLines(
+        _ forecast: Forecast, now: Date, of weather: Weather?, icons: IconSet, locale: UserLocale
+    ) -> [String] {
         let unit = UntrustedText.sanitized(forecast.units.temperature ?? "", limit: 8)
         var lines: [String] = []
-        for hour in (forecast.hours ?? []).prefix(tooltipHours) {
+        for hour in forecast.hours(notEndedAt: now).prefix(tooltipHours) {
             var line = Placeholder.clockText(hour.time, forecast, locale)
             if hour.hasConditionCode { line += " " + icons.icon(hour.conditionModel.kind, isDay: hour.isDay ?? true) }
             if let temperature = hour.temperature.map(DisplayRounding.temperature), !temperature.isEmpty {

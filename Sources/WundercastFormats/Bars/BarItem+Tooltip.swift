@@ -1,17 +1,22 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import WundercastSupport
 import WundercastModel
 
 extension BarItem {
-    /// The tooltip's sections, in this order, each only with lines (an empty one is left out):
+    /// The tooltip's sections as seen at wall-clock `now`, in this order, each only with lines (an empty one is left out):
     /// 1. official alerts in force (no heading);
     /// 2. **Now**: condition, temperature, humidity, wind, gusts, pressure;
-    /// 3. **Next hours**: ``hourLines(_:of:icons:locale:)``;
-    /// 4. **Next days**: ``dayLines(_:of:icons:locale:)``;
+    /// 3. **Next hours**: ``hourLines(_:now:of:icons:locale:)``;
+    /// 4. **Next days**: ``dayLines(_:now:of:icons:locale:)``;
     /// 5. **Sea**: the sea state's lines (`weather.marine`, ``seaLines(_:locale:)``);
     /// 6. **Sun and moon**: sunrise and sunset, the Moon (``sunAndMoonLines(_:values:locale:)``);
     /// 7. place, age and status (no heading).
     static func tooltipSections(
-        _ state: WeatherState, values: [Placeholder: String], icons: IconSet, locale: UserLocale
+        _ state: WeatherState, now: Date, values: [Placeholder: String], icons: IconSet, locale: UserLocale
     ) -> [TooltipSection] {
         var sections = [TooltipSection(lines: alertLines(state.alerts, locale))]
         sections.append(
@@ -20,11 +25,11 @@ extension BarItem {
             sections.append(
                 TooltipSection(
                     heading: locale.tr("Next hours"),
-                    lines: hourLines(forecast, of: state.weather, icons: icons, locale: locale)))
+                    lines: hourLines(forecast, now: now, of: state.weather, icons: icons, locale: locale)))
             sections.append(
                 TooltipSection(
                     heading: locale.tr("Next days"),
-                    lines: dayLines(forecast, of: state.weather, icons: icons, locale: locale)))
+                    lines: dayLines(forecast, now: now, of: state.weather, icons: icons, locale: locale)))
         }
         sections.append(
             TooltipSection(heading: locale.tr("Sea"), lines: seaLines(state.weather?.marine, locale: locale)))

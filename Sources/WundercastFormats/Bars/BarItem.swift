@@ -147,7 +147,7 @@ public struct BarItem: Sendable, Equatable {
         }
         // Any official alert in force asks for attention.
         if alert != nil, urgency == .idle || urgency == .info { urgency = .warning }
-        tooltipSections = Self.tooltipSections(state, values: values, icons: icons, locale: locale)
+        tooltipSections = Self.tooltipSections(state, now: now, values: values, icons: icons, locale: locale)
     }
 
     /// The item when there is no state: the daemon is down or silent (`offline`), or answered

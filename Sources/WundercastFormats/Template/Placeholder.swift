@@ -36,14 +36,16 @@ public enum Placeholder: String, Sendable, CaseIterable {
     /// `weather.forecast.pressureTendency`.
     case pressureTendency
     /// Chance of precipitation in the next hour, whole percent (`20%`). Source:
-    /// `weather.forecast.hours[0].precipitationProbability`.
+    /// `precipitationProbability` of the first of `weather.forecast.hours` not ended on the
+    /// reader's clock.
     case precipitationProbability
-    /// Today's high and low at the place, whole degrees (`-0` never). Source:
-    /// `weather.forecast.today.high`, `.low`.
+    /// Today's high and low at the place, whole degrees (`-0` never). Source: `high`, `low` of
+    /// the day of `weather.forecast.days` dated the place's today on the reader's clock (none
+    /// when the days have passed).
     case high
     case low
     /// Today's sunrise and sunset on the place's clock (`07:32`; with ` UTC` when the offset is
-    /// unknown). Source: `weather.forecast.today.sunrise`, `.sunset`, `weather.forecast.utcOffsetSeconds`.
+    /// unknown). Source: `sunrise`, `sunset` of that same day, `weather.forecast.utcOffsetSeconds`.
     case sunrise
     case sunset
     /// The place: the configured name, else `12 km NE of Regensburg` / `near Regensburg`.
@@ -160,7 +162,7 @@ public enum Placeholder: String, Sendable, CaseIterable {
             }
             values[.windDirection] = weather.windDirection.map { PlaceText.compass($0, locale) }
             if weather.windSpeed == 0 { values[.windDirection] = nil }
-            if let forecast = weather.forecast { forecastValues(forecast, locale, into: &values) }
+            if let forecast = weather.forecast { forecastValues(forecast, now: now, locale, into: &values) }
             if let marine = weather.marine { marineValues(marine, locale, into: &values) }
         }
         if let location = state.location {
@@ -179,21 +181,25 @@ public enum Placeholder: String, Sendable, CaseIterable {
         return values.filter { !$0.value.isEmpty }
     }
 
-    /// The values of the forecast's placeholders.
-    static func forecastValues(_ forecast: Forecast, _ locale: UserLocale, into values: inout [Placeholder: String]) {
+    /// The values of the forecast's placeholders; the day ones (`{high}`, `{low}`, `{sunrise}`,
+    /// `{sunset}`) of the day whose date is the place's day of wall-clock `now`, none without it.
+    static func forecastValues(
+        _ forecast: Forecast, now: Date, _ locale: UserLocale, into values: inout [Placeholder: String]
+    ) {
         let units = forecast.units
         values[.gusts] = forecast.windGusts.flatMap { withUnit(DisplayRounding.windSpeed($0), units.windGusts) }
         values[.pressure] = forecast.seaLevelPressure.flatMap {
             withUnit(locale.number(DisplayRounding.pressure($0, unit: units.seaLevelPressure)), units.seaLevelPressure)
         }
         values[.pressureTendency] = forecast.pressureTendency.map { tendencyText($0, locale) }
-        values[.precipitationProbability] = forecast.hours?.first?.precipitationProbability.flatMap {
+        values[.precipitationProbability] = forecast.hours(notEndedAt: now).first?.precipitationProbability.flatMap {
             withUnit(DisplayRounding.percent($0), "%", separator: "")
         }
-        values[.high] = forecast.today?.high.map(DisplayRounding.temperature)
-        values[.low] = forecast.today?.low.map(DisplayRounding.temperature)
-        values[.sunrise] = forecast.today?.sunrise.map { clockText($0, forecast, locale) }
-        values[.sunset] = forecast.today?.sunset.map { clockText($0, forecast, locale) }
+        let today = forecast.day(at: now)
+        values[.high] = today?.high.map(DisplayRounding.temperature)
+        values[.low] = today?.low.map(DisplayRounding.temperature)
+        values[.sunrise] = today?.sunrise.map { clockText($0, forecast, locale) }
+        values[.sunset] = today?.sunset.map { clockText($0, forecast, locale) }
     }
 
     /// `rising +1.3 hPa/3h`, `steady 0.0 hPa/3h`, `falling -2.0 hPa/3h`, `rising +0.04 inHg/3h`:

@@ -35,6 +35,9 @@ extension Forecast.Hour {
 }
 
 extension Forecast.Day {
+    /// As ``Weather/hasConditionCode``, for the day.
+    public var hasConditionCode: Bool { weatherCode != nil || openWeatherMapID != nil || symbolCode != nil }
+
     /// As ``Weather/conditionModel``, for the day.
     public var conditionModel: WeatherCondition {
         WeatherCondition.of(wmoCode: weatherCode, openWeatherMapID: openWeatherMapID, symbolCode: symbolCode)

@@ -19,8 +19,9 @@ import Foundation
 ///   published only when that reaches within ``endTolerance`` (6 h, met.no's longest step in
 ///   its first days) of the day's end, so the last days of a series, only partly covered, are
 ///   dropped. A published day whose coverage begins more than ``startTolerance`` (1 h) after
-///   its midnight (the first day: the series starts at the observation) is marked `partial`:
-///   its values are of the rest of the day only, never claimed for the whole day.
+///   its midnight (the first day: the series starts at the observation), or ends before its
+///   next midnight (the last, then with `coveredUntil`, the coverage's end), is marked
+///   `partial`: its values are of the covered part only, never claimed for the whole day.
 /// - Every day is marked `aggregated`.
 public enum DailyAggregation {
     /// One time step.
@@ -78,9 +79,12 @@ public enum DailyAggregation {
         for _ in 0..<count {
             let (start, end) = (span(date).lowerBound, span(date).upperBound)
             guard coverageEnd >= end.addingTimeInterval(-endTolerance) else { break }
-            let partial = first > start.addingTimeInterval(startTolerance)
+            let endsEarly = coverageEnd < end
+            let partial = first > start.addingTimeInterval(startTolerance) || endsEarly
             let noonOffset = utcOffset(start.addingTimeInterval(12 * 3600))
-            out.append(day(date, start..<end, noonOffset: noonOffset, steps, partial: partial, sun))
+            var published = day(date, start..<end, noonOffset: noonOffset, steps, partial: partial, sun)
+            if endsEarly { published?.coveredUntil = coverageEnd }
+            out.append(published)
             date = date.adding(days: 1)
         }
         return Forecast.consecutive(out, limit: count)

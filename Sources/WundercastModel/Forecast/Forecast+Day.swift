@@ -45,12 +45,15 @@ extension Forecast {
         /// `true` when the provider's steps cover only part of the day: its high, low, amounts
         /// and wind are of the covered part only (``DailyAggregation``). Absent for a whole day.
         public var partial: Bool?
+        /// For a ``partial`` day whose steps end before the day does (the last of a series): the
+        /// instant (UTC) they end, its values being of the day until then. Absent otherwise.
+        public var coveredUntil: Date?
 
         public init(
             date: String, high: Double? = nil, low: Double? = nil, precipitation: Double? = nil,
             precipitationProbability: Double? = nil, windSpeed: Double? = nil, windDirection: Double? = nil,
             weatherCode: Int? = nil, symbolCode: String? = nil, sunrise: Date? = nil, sunset: Date? = nil,
-            aggregated: Bool? = nil, partial: Bool? = nil
+            aggregated: Bool? = nil, partial: Bool? = nil, coveredUntil: Date? = nil
         ) {
             self.date = date
             self.high = high.map(Weather.noNegativeZero)
@@ -65,6 +68,7 @@ extension Forecast {
             self.sunset = sunset
             self.aggregated = aggregated
             self.partial = partial
+            self.coveredUntil = coveredUntil
             (condition, icon) = WeatherCondition.texts(weatherCode: weatherCode, symbolCode: symbolCode, isDay: true)
         }
 

@@ -23,6 +23,33 @@ extension Forecast {
         whole((instant.timeIntervalSince1970 + Double(utcOffsetSeconds)) / 86_400, .down)
     }
 
+    /// The place's local day of wall-clock `now`, as days since 1970-01-01, on the forecast's
+    /// clock (``utcOffsetSeconds``; UTC's when unknown, as the days were then counted).
+    public func localDay(at now: Date) -> Int {
+        Self.localDay(of: now, utcOffsetSeconds: utcOffsetSeconds ?? 0)
+    }
+
+    /// ``days`` not over at wall-clock `now`: those from the place's day of `now` on (weather
+    /// fetched before midnight, or an answer a day old, has days already past). A day whose
+    /// date cannot be read is kept. `[]` when none.
+    public func days(notBefore now: Date) -> [Day] {
+        let today = localDay(at: now)
+        return (days ?? []).filter { Self.day(ofDateText: $0.date).map { $0 >= today } ?? true }
+    }
+
+    /// The day of ``days`` whose date is the place's day of wall-clock `now`; `nil` when there is
+    /// none (the days have passed, or begin later).
+    public func day(at now: Date) -> Day? {
+        let today = localDay(at: now)
+        return days?.first { Self.day(ofDateText: $0.date) == today }
+    }
+
+    /// ``hours`` that have not ended at wall-clock `now` (each lasts an hour from its
+    /// ``Hour/time``). `[]` when none.
+    public func hours(notEndedAt now: Date) -> [Hour] {
+        (hours ?? []).filter { $0.time.addingTimeInterval(3600) > now }
+    }
+
     /// The local day that begins at `midnight`, an instant (as Open-Meteo's `daily.time` in
     /// `timeformat=unixtime`). Rounded, not cut: when the offset of that day differs from
     /// `utcOffsetSeconds` (a daylight-saving change between today and that day), its midnight

@@ -20,6 +20,7 @@ import Foundation
 /// A time outside that range is a provider's clock never set or a hostile answer (a year
 /// −1199 cannot even be written back as ISO 8601 that readers parse): the observation time,
 /// a sunrise or a sunset is left out, a forecast hour dropped.
+/// A day whose high is below its low has neither: which of the two is wrong cannot be told.
 /// A value whose unit label names no known unit is checked only where the unit does not matter
 /// (percentages, directions, signs).
 extension Weather {
@@ -123,6 +124,7 @@ extension Forecast {
             var day = day
             day.high = day.high.flatMap { Weather.temperature($0, temperatureUnit) }
             day.low = day.low.flatMap { Weather.temperature($0, temperatureUnit) }
+            if let high = day.high, let low = day.low, high < low { (day.high, day.low) = (nil, nil) }
             day.sunrise = day.sunrise.flatMap(Weather.plausibleTime)
             day.sunset = day.sunset.flatMap(Weather.plausibleTime)
             day.precipitationProbability = day.precipitationProbability.flatMap(Weather.percent)

@@ -18,10 +18,12 @@ struct BarDaemon {
 
     /// Starts both and returns once the daemon's state is `fresh` (weather fetched).
     /// `weatherCode` replaces the recorded WMO code (e.g. 95, a thunderstorm); `answer` serves
-    /// another recorded Open-Meteo answer (a fixture path) instead.
-    static func start(weatherCode: Int? = nil, answer: String? = nil) async throws -> BarDaemon {
+    /// another recorded Open-Meteo answer (a fixture path) instead, `body` an answer's text.
+    static func start(weatherCode: Int? = nil, answer: String? = nil, body: String? = nil) async throws -> BarDaemon {
         let http = try await FixtureHTTPServer()
-        if let answer {
+        if let body {
+            try http.respond(body: body)
+        } else if let answer {
             try http.respond(file: answer)
         } else if let weatherCode {
             let recorded = try String(

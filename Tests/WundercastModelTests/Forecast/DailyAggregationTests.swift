@@ -81,6 +81,10 @@ import WundercastModel
         let full = DailyAggregation.days(Self.hourly(from: start, count: 42), observed: start, count: 3, utcOffset: utc)
         // 42 steps reach 17:00 (+1 h period: 18:00) of the 6th: the 6th is kept, no 7th.
         #expect(full?.map(\.date) == ["2026-10-05", "2026-10-06"])
+        // The 6th, covered until 18:00Z, is partial (its high is 18:00's, not the evening's);
+        // the 5th, covered to its end, is whole.
+        #expect(full?[0].partial == nil && full?[0].coveredUntil == nil)
+        #expect(full?[1].partial == true && full?[1].coveredUntil == Self.instant("2026-10-06T18:00:00Z"))
         let short = DailyAggregation.days(
             Self.hourly(from: start, count: 41), observed: start, count: 3, utcOffset: utc)
         #expect(short?.map(\.date) == ["2026-10-05"])

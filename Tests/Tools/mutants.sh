@@ -110,6 +110,7 @@ mutants=(
   "review 19: an unchanged state keeps yesterday's Moon|Sources/WundercastServer/StateViewer.swift|view.location.map { moonAt(Coordinate(latitude: \$0.latitude, longitude: \$0.longitude)) == view.moon }|view.location.map { _ in true }|StateViewerMoonTests"
   "marine asked on land every refresh|Sources/WundercastPipeline/Marine/MarineCellBook.swift|return now - since >= Self.landMemory|return since == since|MarineCellBookTests\|MarineRequestLogTests"
   "public readers get the sunrise and sunset of the precise position|Sources/WundercastProtocol/StateViews.swift|publicView.weather?.forecast = state.weather?.forecast?.withSunTimes(at: rounded)|_ = rounded|StateViewsTests"
+  "days named by their place in the list, not their date (yesterday shown as Today)|Sources/WundercastModel/Forecast/Forecast+Window.swift|return (days ?? []).filter { Self.day(ofDateText: \$0.date).map { \$0 >= today } ?? true }|return days ?? []|ForecastDayNamesTests"
 )
 
 only=${MUTANT:-${1:-}}

@@ -17,7 +17,9 @@ extension OwnTracksDevice {
     /// - `tid`: ``trackerID``.
     /// - `alt` (metres), `vel` (km/h), `cog` (degrees, 0–359), integers, each only when given:
     ///   `altitude` in metres, `speed` in m/s and `track` in degrees true, as gpsd reports them
-    ///   (``WundercastModel/Fix``); the state does not carry them.
+    ///   (``WundercastModel/Fix``). The daemon passes none: the fleet publishes the public view,
+    ///   whose `location.motion` keeps `moving` alone (a speed and course beside a rounded
+    ///   position would let a reader follow the machine).
     ///
     /// `nil` when the state has no location, no time for it, or coordinates that are not finite.
     public func locationMessage(

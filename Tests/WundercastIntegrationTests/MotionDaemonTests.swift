@@ -35,16 +35,7 @@ import WundercastTestSupport
         let text = try await daemon.ctl("now", "--template", "{speed} {course}")
         #expect(text.stdout == "4.3 kn 212°\n", "\(text.stderr)")
 
-        let socat = try ChildProcess(
-            [
-                "/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/socat", "-t", "30",
-                "-", "UNIX-CONNECT:\(daemon.socketPath)",
-            ], stdinPipe: true, separateStderr: true)
-        socat.writeToStdin(Array("now\n".utf8))
-        socat.closeStdin()
-        #expect(try await socat.exited(timeout: .seconds(60)) == 0, "socat: \(socat.errorOutput.rawText)")
-        try await socat.output.waitForEnd("socat's output")
-        let line = try #require(socat.output.lines.first)
+        let line = try await daemon.firstLine(asNobody: "now")
         #expect(try SocketProtocol.decodeState(Array(line.utf8)).location?.motion == WeatherState.Motion(moving: true))
         #expect(!line.contains("speed") && !line.contains("course"), "\(line)")
         #expect(await daemon.stop() == 0)

@@ -40,16 +40,7 @@ import WundercastTestSupport
         #expect(precise[path: "location.place.name"] as? String == "Munich")
         #expect(precise[path: "location.place.distance"] as? Int != nil, "\(precise)")
 
-        let socat = try ChildProcess(
-            [
-                "/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/socat", "-t", "30",
-                "-", "UNIX-CONNECT:\(daemon.socketPath)",
-            ], stdinPipe: true, separateStderr: true)
-        socat.writeToStdin(Array("now\n".utf8))
-        socat.closeStdin()
-        #expect(try await socat.exited(timeout: .seconds(60)) == 0, "socat: \(socat.errorOutput.rawText)")
-        try await socat.output.waitForEnd("socat's output")
-        let line = try #require(socat.output.lines.first)
+        let line = try await daemon.firstLine(asNobody: "now")
         let shown = try #require(try SocketProtocol.decodeState(Array(line.utf8)).location)
         #expect(shown.latitude == 48.1 && shown.longitude == 11.6)
         #expect(shown.place?.name == "Munich", "\(line)")

@@ -58,6 +58,28 @@ public final class DaemonProcess: @unchecked Sendable {
         public var description: String
     }
 
+    /// The first line the daemon answers `request` with, asked as `nobody` (uid and gid 65534,
+    /// a public reader) through `socat` under `setpriv`; fails when socat does not end within
+    /// 60 s, ends with an error, or nothing was answered (``StartError``).
+    public func firstLine(asNobody request: String) async throws -> String {
+        let socat = try ChildProcess(
+            [
+                "/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/socat", "-t", "30",
+                "-", "UNIX-CONNECT:\(socketPath)",
+            ], stdinPipe: true, separateStderr: true)
+        socat.writeToStdin(Array((request + "\n").utf8))
+        socat.closeStdin()
+        let status = try await socat.exited(timeout: .seconds(60))
+        guard status == 0 else {
+            throw StartError(description: "socat as nobody exited \(status): \(socat.errorOutput.rawText)")
+        }
+        try await socat.output.waitForEnd("socat's output")
+        guard let line = socat.output.lines.first else {
+            throw StartError(description: "no answer to \(request) as nobody")
+        }
+        return line
+    }
+
     /// `configuration` with the tests' defaults: `Marine=no` in `[Weather]` unless it sets
     /// `Marine=` (the sea state, default auto, is off: the fixture servers answer every path with
     /// the weather's recording, and tests count requests).

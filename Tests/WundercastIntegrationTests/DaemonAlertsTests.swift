@@ -64,9 +64,13 @@ import WundercastTestSupport
         let daemon = try await DaemonProcess(
             configuration: Self.configuration(weather: weather, alerts: alerts, cities: cities),
             environment: ["WUNDERCAST_TEST_ALERTS_BACKOFF": "1"])
-        let down = try await daemon.waitForState(timeout: .seconds(30), "alerts unavailable, weather fresh") {
-            ($0["alerts"] as? [String: Any])?["status"] as? String == "unavailable"
-                && ($0["alerts"] as? [String: Any])?["error"] != nil && $0["status"] as? String == "fresh"
+        // Before its first answer the source is `unavailable` with "not asked yet"; the wait is
+        // for the answer (the 503), which a loaded machine may give after the weather is fresh.
+        let down = try await daemon.waitForState(timeout: .seconds(30), "alerts unavailable (503), weather fresh") {
+            let alerts = $0["alerts"] as? [String: Any]
+            let message = (alerts?["error"] as? [String: Any])?["message"] as? String
+            return alerts?["status"] as? String == "unavailable" && message?.contains("503") == true
+                && $0["status"] as? String == "fresh"
         }
         let error = try #require((down["alerts"] as? [String: Any])?["error"] as? [String: Any])
         #expect(error["code"] as? String == "alerts-unavailable")

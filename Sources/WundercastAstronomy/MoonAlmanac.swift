@@ -17,8 +17,8 @@ public enum MoonAlmanac {
     public static func day(
         _ date: CivilDate, at coordinate: Coordinate, utcOffset: (Date) -> Int, timeZone: String? = nil
     ) -> MoonDay {
-        let start = midnight(date, utcOffset)
-        let end = midnight(date.adding(days: 1), utcOffset)
+        let start = date.start(utcOffset: utcOffset)
+        let end = date.adding(days: 1).start(utcOffset: utcOffset)
         func zoned(_ t: Date) -> ZonedTime {
             // To the minute, as the almanacs; never past the day's last minute.
             let minute = min(
@@ -47,13 +47,6 @@ public enum MoonAlmanac {
         events: [MoonEvents.Event], upAtStart: Bool
     ) {
         MoonEvents.events(latitude: coordinate.latitude, longitude: coordinate.longitude, from: start, to: end)
-    }
-
-    /// The instant local `date` starts, where the clocks are `utcOffset(instant)` east of UTC
-    /// (the offset read at the guess, then again at the result, for a day after a change).
-    static func midnight(_ date: CivilDate, _ utcOffset: (Date) -> Int) -> Date {
-        let guess = date.midnight(utcOffset: utcOffset(date.midnight(utcOffset: 0)))
-        return date.midnight(utcOffset: utcOffset(guess))
     }
 }
 

@@ -105,12 +105,17 @@ mutants=(
   "moving: no hysteresis (stops below the start threshold)|Sources/WundercastPipeline/Location/MotionTracker.swift|} else if moving, mean.speed < Self.stopSpeed {|} else if moving, mean.speed < Self.startSpeed {"
   "moving: raw speeds, not smoothed|Sources/WundercastPipeline/Location/MotionTracker.swift|mean.speed += weight * (speed - mean.speed)|mean.speed = speed"
   "hot and cold: the band's colour over staleness|Sources/WundercastFormats/Bars/BarColors.swift|if let color = color(item.urgency) { return color }|if item.temperatureBand == nil, let color = color(item.urgency) { return color }"
-  "daily aggregation in UTC instead of the place's zone|Sources/WundercastModel/Forecast/DailyAggregation.swift|midnight(date, utcOffset)..<midnight(date.adding(days: 1), utcOffset)|midnight(date, { _ in 0 })..<midnight(date.adding(days: 1), { _ in 0 })|DailyAggregationTests\|DaysDecodingTests"
+  "daily aggregation in UTC instead of the place's zone|Sources/WundercastModel/Forecast/DailyAggregation.swift|date.start(utcOffset: utcOffset)..<date.adding(days: 1).start(utcOffset: utcOffset)|date.start(utcOffset: { _ in 0 })..<date.adding(days: 1).start(utcOffset: { _ in 0 })|DailyAggregationTests\|DaysDecodingTests"
   "review 19: impossible values judged after conversion (a force hides any wind)|Sources/WundercastProviders/Provider/Weather+Published.swift|try possibleValues().converted(to: wanted)|try converted(to: wanted).possibleValues()|ImpossibleWindTests"
   "review 19: an unchanged state keeps yesterday's Moon|Sources/WundercastServer/StateViewer.swift|view.location.map { moonAt(Coordinate(latitude: \$0.latitude, longitude: \$0.longitude)) == view.moon }|view.location.map { _ in true }|StateViewerMoonTests"
   "marine asked on land every refresh|Sources/WundercastPipeline/Marine/MarineCellBook.swift|return now - since >= Self.landMemory|return since == since|MarineCellBookTests\|MarineRequestLogTests"
   "public readers get the sunrise and sunset of the precise position|Sources/WundercastProtocol/StateViews.swift|publicView.weather?.forecast = state.weather?.forecast?.withSunTimes(at: rounded)|_ = rounded|StateViewsTests"
   "days named by their place in the list, not their date (yesterday shown as Today)|Sources/WundercastModel/Forecast/Forecast+Window.swift|return (days ?? []).filter { Self.day(ofDateText: \$0.date).map { \$0 >= today } ?? true }|return days ?? []|ForecastDayNamesTests"
+  # Review of issue 19, second pass.
+  "review 19b: a speed without a track keeps the course the car came with|Sources/WundercastPipeline/Location/MotionTracker.swift|let toward = sample ?? (east: 0, north: 0)|let toward = sample ?? velocity"
+  "review 19b: a day whose midnight was skipped starts the evening before|Sources/WundercastModel/TimeZone/CivilDate.swift|return skipped ? guess : result|return result"
+  "review 19b: impossible steps summed into a day|Sources/WundercastModel/Forecast/DailyAggregation.swift|let steps = steps.filter { \$0.time >= observed }.sorted { \$0.time < \$1.time }.map { \$0.possible(in: units) }|let steps = steps.filter { \$0.time >= observed }.sorted { \$0.time < \$1.time }"
+  "review 19b: a marine current without a time taken as the present|Sources/WundercastProviders/OpenMeteo/OpenMeteoBody+Marine.swift|guard let time = try instant(values[\"time\"], \"current.time\") else {|guard let time = try instant(values[\"time\"], \"current.time\") ?? Optional(now) else {"
 )
 
 only=${MUTANT:-${1:-}}

@@ -99,8 +99,8 @@ import WundercastTestSupport
         let change = try #require(ZonedTime(text: "2024-03-31T01:00:00Z")).instant
         let berlin: (Date) -> Int = { $0 < change ? 3600 : 7200 }
         let date = try Self.date("2024-03-31")
-        #expect(MoonAlmanac.midnight(date, berlin) == ZonedTime(text: "2024-03-30T23:00:00Z")?.instant)
-        #expect(MoonAlmanac.midnight(date.adding(days: 1), berlin) == ZonedTime(text: "2024-03-31T22:00:00Z")?.instant)
+        #expect(date.start(utcOffset: berlin) == ZonedTime(text: "2024-03-30T23:00:00Z")?.instant)
+        #expect(date.adding(days: 1).start(utcOffset: berlin) == ZonedTime(text: "2024-03-31T22:00:00Z")?.instant)
         let day = MoonAlmanac.day(date, at: Coordinate(latitude: 52.52, longitude: 13.405), utcOffset: berlin)
         for time in [day.rise, day.set].compactMap({ $0 }) {
             #expect(time.utcOffset == berlin(time.instant))

@@ -161,6 +161,26 @@ import WundercastTestSupport
         #expect(tracker.reading == Tracker.Reading(moving: true, speed: 3, course: nil))
     }
 
+    /// Two minutes north at 15 m/s, ten parked with a speed and no track (as bt451.log's
+    /// u-blox reports rest: `0.253,,`), then south at 5 m/s: the first moving reading after the
+    /// stop says south, not the course the car came with.
+    @Test func aCarThatParkedDrivesOffOnItsNewCourse() throws {
+        var tracker = Tracker()
+        var second = 0
+        func feed(_ count: Int, speed: Double, track: Double?) {
+            for _ in 0..<count {
+                tracker.fix(speed: speed, track: track, at: clock.at(.seconds(second)))
+                second += 1
+            }
+        }
+        feed(120, speed: 15, track: 0)
+        feed(600, speed: 0.1, track: nil)
+        #expect(tracker.reading == Tracker.Reading(moving: false))
+        while tracker.reading?.moving != true, second < 900 { feed(1, speed: 5, track: 180) }
+        let course = try #require(tracker.reading?.course, "\(String(describing: tracker.reading))")
+        #expect(abs(course - 180) < 1, "drove off south, read \(course)°")
+    }
+
     /// A receiver's glitch beyond any vehicle (900 kn once among rest readings at 1 Hz, 10⁹ m/s
     /// as a first fix) is ignored, not averaged: the machine stays stopped and no reading ever
     /// holds it. 300 m/s itself is still a speed.

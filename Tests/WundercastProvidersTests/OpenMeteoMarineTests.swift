@@ -120,6 +120,21 @@ import WundercastTestSupport
         #expect(try Self.decode(bytes, now: recorded - 3 * 3600).waveHeight == 0.76)
     }
 
+    /// A `current` block without a `time` is not known to be the present's: an error naming it,
+    /// not a sea state (nor land, when its values are all `null`).
+    @Test func currentWithoutATimeIsAnError() throws {
+        for body in [
+            #"{"current":{"wave_height":0.8,"sea_surface_temperature":14}}"#,
+            #"{"current":{"time":null,"wave_height":null}}"#,
+        ] {
+            #expect {
+                try Self.decode(Array(body.utf8))
+            } throws: {
+                "\($0)".contains("current.time is missing")
+            }
+        }
+    }
+
     /// Only an answer whose values are all `null` is land; one whose values are all impossible is
     /// an error (nothing is known, not even that it is land).
     @Test func everyValueImpossibleIsAnErrorNotLand() throws {

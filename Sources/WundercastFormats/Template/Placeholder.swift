@@ -41,7 +41,8 @@ public enum Placeholder: String, Sendable, CaseIterable {
     case precipitationProbability
     /// Today's high and low at the place, whole degrees (`-0` never). Source: `high`, `low` of
     /// the day of `weather.forecast.days` dated the place's today on the reader's clock (none
-    /// when the days have passed).
+    /// when the days have passed). A day marked `partial` (MET Norway's and OpenWeatherMap's
+    /// today, built from the steps from the observation on) gives those of the rest of the day.
     case high
     case low
     /// Today's sunrise and sunset on the place's clock (`07:32`; with ` UTC` when the offset is

@@ -63,16 +63,19 @@ public enum DailyAggregation {
     /// Up to `count` consecutive local days from the local day of `observed`, from the steps at
     /// or after `observed`; `sun(date, utcOffset)` gives a day's sunrise and sunset (either may
     /// be `nil`) where the clocks are `utcOffset` east of UTC at the day's noon. `nil` when no day is covered.
+    /// `units` labels the steps' values (temperature, precipitation, `windSpeed`): each value is
+    /// judged possible (``Weather/withoutImpossibleValues()``'s table) before it is summed or
+    /// compared, for a sum or a maximum would hide an impossible one.
     public static func days(
-        _ steps: [Step], observed: Date, count: Int, utcOffset: (Date) -> Int,
+        _ steps: [Step], observed: Date, count: Int, units: Forecast.Units, utcOffset: (Date) -> Int,
         sun: (CivilDate, Int) -> (sunrise: Date?, sunset: Date?) = { _, _ in (nil, nil) }
     ) -> [Forecast.Day]? {
-        let steps = steps.filter { $0.time >= observed }.sorted { $0.time < $1.time }
+        let steps = steps.filter { $0.time >= observed }.sorted { $0.time < $1.time }.map { $0.possible(in: units) }
         guard let first = steps.first?.time else { return nil }
         let coverageEnd = steps.map { max($0.time, $0.period?.upperBound ?? $0.time) }.max() ?? first
         // A local day from its midnight to the next on the place's clock (23 or 25 hours when the clocks change).
         func span(_ date: CivilDate) -> Range<Date> {
-            midnight(date, utcOffset)..<midnight(date.adding(days: 1), utcOffset)
+            date.start(utcOffset: utcOffset)..<date.adding(days: 1).start(utcOffset: utcOffset)
         }
         var date = CivilDate(observed, utcOffset: utcOffset(observed))
         var out: [Forecast.Day?] = []
@@ -114,12 +117,5 @@ public enum DailyAggregation {
             aggregated: true, partial: partial ? true : nil)
         if let hour = nearestNoon?.condition { day.takeCondition(of: hour) }
         return within.isEmpty && periods.isEmpty ? nil : day
-    }
-
-    /// The instant local `date` begins where the clocks are `utcOffset(instant)` east of UTC
-    /// (read at a guess, then again at the result, for a day after a change).
-    public static func midnight(_ date: CivilDate, _ utcOffset: (Date) -> Int) -> Date {
-        let guess = date.midnight(utcOffset: utcOffset(date.midnight(utcOffset: 0)))
-        return date.midnight(utcOffset: utcOffset(guess))
     }
 }

@@ -16,7 +16,7 @@ extension Forecast {
     public func withSunTimes(at coordinate: Coordinate) -> Forecast {
         guard let days else { return self }
         var copy = self
-        let offset = utcOffsetSeconds ?? Int((coordinate.longitude / 15).rounded()) * 3600
+        let offset = utcOffsetSeconds ?? ZoneOffset.nauticalOffset(longitude: coordinate.longitude)
         copy.days = days.map { day in
             guard day.sunrise != nil || day.sunset != nil else { return day }
             var day = day

@@ -112,9 +112,9 @@ public struct Forecast: Sendable, Equatable, Codable {
         }
     }
     /// The IANA name of the time zone whose clock ``days`` follow (`Europe/Amsterdam`, or
-    /// Open-Meteo's `Etc/GMT+9` at sea), when known. Source: Open-Meteo `timezone`; for the
-    /// other providers the time zone of the nearest city (absent for OpenWeatherMap, which gives
-    /// only an offset).
+    /// Open-Meteo's `Etc/GMT+9` at sea), when known. Source: Open-Meteo `timezone`; absent for
+    /// the other providers (MET Norway's days follow the nearest city's zone, which is not
+    /// named here; OpenWeatherMap gives only an offset).
     public var timeZone: String?
     /// `true` when ``days`` follow the nautical time zone of the place's longitude (at sea, far
     /// from any city: ``ZoneOffset/nauticalOffset(longitude:)``, or Open-Meteo's `Etc/GMT±h`);
@@ -137,6 +137,8 @@ public struct Forecast: Sendable, Equatable, Codable {
     /// `[Weather] Days=`: the fewest, default and most local days a forecast publishes.
     public static let dayRange = 1...7
     public static let defaultDays = 3
+    /// `asked` days brought into ``dayRange`` (a provider built with any number asks for 1…7).
+    public static func dayCount(_ asked: Int) -> Int { min(max(asked, dayRange.lowerBound), dayRange.upperBound) }
 
     public init(
         hours: [Hour]? = nil, days: [Day]? = nil, windGusts: Double? = nil,

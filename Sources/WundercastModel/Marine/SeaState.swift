@@ -6,14 +6,15 @@ import Foundation
 
 /// The sea where the position is, from Open-Meteo's Marine API (`weather.marine` in the state;
 /// docs/PROTOCOL.md). Every value is the API's `current` block (its 15-minute value) for the
-/// grid cell that answered; a value the API gave as `null` (a model without it, land) is absent,
+/// grid cell that answered (an answer with `hourly` values only: the hour that holds now); a value the API gave as `null` (a model without it, land) is absent,
 /// never invented. Directions are degrees clockwise from north: waves and swell come **from**
 /// them, the current flows **towards** its direction (the API's conventions).
 public struct SeaState: Sendable, Equatable, Codable {
     /// The unit of each quantity, as published.
     public struct Units: Sendable, Equatable, Codable {
         /// Wave, wind-wave and swell heights: `"m"` or `"ft"` (following `PrecipitationUnit=`:
-        /// inches give feet). Source: the answer's `current_units.wave_height`.
+        /// inches give feet), the unit asked for; the answer's `current_units.wave_height`
+        /// names the unit its values are converted from.
         public var height: String
         /// Periods: `"s"`.
         public var period: String

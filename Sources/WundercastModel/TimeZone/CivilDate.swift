@@ -69,6 +69,19 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
         Date(timeIntervalSince1970: Double(daysSince1970) * 86400 - Double(utcOffset))
     }
 
+    /// The instant the day starts where the clocks are `utcOffset(instant)` seconds east of UTC
+    /// at each instant (a zone's rules, ``ZoneInfo``): the offset is read at a first guess and
+    /// again at the result, for a day after a change. Where the clocks jump forward at midnight
+    /// (America/Santiago, 2024-09-08: 24:00 −04 became 01:00 −03) the day has no 00:00 and
+    /// starts at the jump; where they fall back at midnight, at the second 00:00.
+    public func start(utcOffset: (Date) -> Int) -> Date {
+        let guess = midnight(utcOffset: utcOffset(midnight(utcOffset: 0)))
+        let result = midnight(utcOffset: utcOffset(guess))
+        // Read at its own offset, `result` is still the day before: this day's midnight was skipped.
+        let skipped = result.addingTimeInterval(Double(utcOffset(result))) < midnight(utcOffset: 0)
+        return skipped ? guess : result
+    }
+
     /// The date `days` days later (earlier when negative).
     public func adding(days: Int) -> CivilDate { CivilDate(daysSince1970: daysSince1970 + days) }
 

@@ -38,8 +38,9 @@ public struct UnitPreferences: Sendable, Equatable {
             precipitation: precipitation ?? base.3)
     }
 
-    /// The unit of speeds that are not wind (ocean currents): the wind's, or knots when wind is
-    /// in Beaufort (a force is for wind only).
+    /// The unit of speeds that are not wind (the machine's speed over ground): the wind's, or
+    /// knots when wind is in Beaufort (a force is for wind only). Ocean currents take knots or
+    /// km/h from it (``currentSpeed``, the Marine API's two units).
     public var otherSpeeds: WindSpeedUnit { windSpeed == .bft ? .kn : windSpeed }
 
     /// °C, km/h, hPa, mm.

@@ -14,13 +14,15 @@ import Foundation
 /// | wind speed, gusts (a Beaufort force: as the speed it came from) | 0 … 150 m/s (540 km/h) | 113 m/s gust |
 /// | wind direction | 0 … 360° | |
 /// | sea-level pressure | 800 … 1100 hPa | 870 / 1084 hPa |
-/// | precipitation amount (per step) | 0 … 1000 mm | 305 mm in an hour |
+/// | precipitation amount | 0 … 1000 mm per step, 0 … 2000 mm a day | 305 mm in an hour, 1825 mm in a day |
 /// | observation time, forecast hours, sunrise and sunset | 2000-01-01 … 2100-01-01 UTC | |
 ///
 /// A time outside that range is a provider's clock never set or a hostile answer (a year
 /// −1199 cannot even be written back as ISO 8601 that readers parse): the observation time,
 /// a sunrise or a sunset is left out, a forecast hour dropped.
 /// A day whose high is below its low has neither: which of the two is wrong cannot be told.
+/// Days built from time steps (``DailyAggregation``) are built from possible steps only: a sum
+/// or a maximum would hide an impossible value.
 /// A value whose unit label names no known unit is checked only where the unit does not matter
 /// (percentages, directions, signs).
 extension Weather {
@@ -32,7 +34,7 @@ extension Weather {
         copy.apparentTemperature = apparentTemperature.flatMap { Self.temperature($0, temperatureUnit) }
         copy.relativeHumidity = relativeHumidity.flatMap(Self.percent)
         copy.windSpeed = windSpeed.flatMap { Self.wind($0, windUnit) }
-        copy.windDirection = windDirection.flatMap { (0...360).contains($0) ? $0 : nil }
+        copy.windDirection = windDirection.flatMap(Self.direction)
         copy.time = time.flatMap(Self.plausibleTime)
         copy.forecast = forecast?.withoutImpossibleValues()
         return copy
@@ -42,7 +44,8 @@ extension Weather {
     public static let plausibleTimes =
         Date(timeIntervalSince1970: 946_684_800)...Date(timeIntervalSince1970: 4_102_444_800)
 
-    static func plausibleTime(_ time: Date) -> Date? { plausibleTimes.contains(time) ? time : nil }
+    /// `time` when it is in ``plausibleTimes``, else `nil`.
+    public static func plausibleTime(_ time: Date) -> Date? { plausibleTimes.contains(time) ? time : nil }
 
     /// ``withoutImpossibleValues()``, refusing an answer with no measured value and no condition
     /// left (all impossible, or all missing): weather without a single value is not weather (a
@@ -88,6 +91,17 @@ extension Weather {
 
     static func percent(_ value: Double) -> Double? { (0...100).contains(value) ? value : nil }
 
+    /// A direction (wind, waves, current), degrees: kept in 0…360.
+    public static func direction(_ value: Double) -> Double? { (0...360).contains(value) ? value : nil }
+
+    /// A precipitation amount in `unit`: kept in 0…`limit` mm, 1000 for a step, 2000 for a day's
+    /// sum (an unknown unit keeps any amount that is not negative).
+    static func amount(_ value: Double, _ unit: PrecipitationUnit?, limit: Double = 1000) -> Double? {
+        guard value >= 0 else { return nil }
+        guard let unit else { return value }
+        return unit.toBase(value) <= limit ? value : nil
+    }
+
     static func temperature(_ value: Double, _ unit: TemperatureUnit?) -> Double? {
         guard let unit else { return value }
         return (-100...70).contains(unit.toBase(value)) ? value : nil
@@ -108,11 +122,7 @@ extension Forecast {
         var copy = self
         let temperatureUnit = units.temperature.flatMap(TemperatureUnit.init(label:))
         let amountUnit = units.precipitation.flatMap(PrecipitationUnit.init(label:))
-        func amount(_ value: Double) -> Double? {
-            guard value >= 0 else { return nil }
-            guard let amountUnit else { return value }
-            return amountUnit.toBase(value) <= 1000 ? value : nil
-        }
+        func amount(_ value: Double) -> Double? { Weather.amount(value, amountUnit) }
         copy.hours = hours?.filter { Weather.plausibleTimes.contains($0.time) }.map { hour in
             var hour = hour
             hour.temperature = hour.temperature.flatMap { Weather.temperature($0, temperatureUnit) }
@@ -128,11 +138,14 @@ extension Forecast {
             day.sunrise = day.sunrise.flatMap(Weather.plausibleTime)
             day.sunset = day.sunset.flatMap(Weather.plausibleTime)
             day.precipitationProbability = day.precipitationProbability.flatMap(Weather.percent)
-            day.precipitation = day.precipitation.flatMap(amount)
-            day.windSpeed = day.windSpeed.flatMap {
+            day.precipitation = day.precipitation.flatMap { Weather.amount($0, amountUnit, limit: 2000) }
+            // The direction is the strongest wind's: it goes with an impossible speed.
+            let windSpeed = day.windSpeed.flatMap {
                 Weather.wind($0, units.windSpeed.flatMap(WindSpeedUnit.init(label:)))
             }
-            day.windDirection = day.windDirection.flatMap { (0...360).contains($0) ? $0 : nil }
+            day.windDirection =
+                day.windSpeed != nil && windSpeed == nil ? nil : day.windDirection.flatMap(Weather.direction)
+            day.windSpeed = windSpeed
             return day
         }
         copy.windGusts = windGusts.flatMap { Weather.wind($0, units.windGusts.flatMap(WindSpeedUnit.init(label:))) }
@@ -145,5 +158,24 @@ extension Forecast {
             }
         }
         return copy
+    }
+}
+
+extension DailyAggregation.Step {
+    /// The step without impossible values (the table of ``Weather/withoutImpossibleValues()``),
+    /// judged in `units` (the labels of its temperature, precipitation and wind speed); an
+    /// impossible wind speed takes its direction with it.
+    public func possible(in units: Forecast.Units) -> DailyAggregation.Step {
+        var step = self
+        step.temperature = temperature.flatMap {
+            Weather.temperature($0, units.temperature.flatMap(TemperatureUnit.init(label:)))
+        }
+        step.precipitation = precipitation.flatMap {
+            Weather.amount($0, units.precipitation.flatMap(PrecipitationUnit.init(label:)))
+        }
+        step.precipitationProbability = precipitationProbability.flatMap(Weather.percent)
+        step.windSpeed = windSpeed.flatMap { Weather.wind($0, units.windSpeed.flatMap(WindSpeedUnit.init(label:))) }
+        step.windDirection = windSpeed != nil && step.windSpeed == nil ? nil : windDirection.flatMap(Weather.direction)
+        return step
     }
 }

@@ -17,10 +17,12 @@ import WundercastModel
 ///   that comes Δt after the one before weighs `1 − e^(−Δt/τ)`, so the several reports of one
 ///   epoch (one TPV per NMEA sentence) count once and a fix after a long gap counts almost
 ///   alone. The speed is averaged as a number; the course from the mean velocity (speed along
-///   the track's direction), so that 359° and 1° average to north, not south.
+///   the track's direction), so that 359° and 1° average to north, not south; a fix with a
+///   speed and no track counts as no velocity. The first fix with a speed starts the means on
+///   its own (a daemon started in a moving car says moving at once).
 /// - Hysteresis: stopped becomes moving when the mean speed reaches ``startSpeed``, moving
 ///   becomes stopped when it falls below ``stopSpeed``: a receiver's jitter at rest (a few
-///   tenths of a knot, with single spikes) does not flip it.
+///   tenths of a knot, with single spikes, once the mean has started) does not flip it.
 /// - ``reading`` is what to publish: it changes at once when the machine starts or stops, and
 ///   while it moves at most once per ``republishInterval`` (a state per fix would flood every
 ///   reader). Speed and course are in it only while moving.
@@ -75,15 +77,17 @@ public struct MotionTracker<Instant: InstantProtocol>: Sendable where Instant.Du
         if var mean {
             let weight = 1 - exp(-max(0, Self.seconds(mean.at.duration(to: now))) / Self.seconds(Self.timeConstant))
             mean.speed += weight * (speed - mean.speed)
-            if let sample {
-                if let velocity = mean.velocity {
-                    mean.velocity = (
-                        velocity.east + weight * (sample.east - velocity.east),
-                        velocity.north + weight * (sample.north - velocity.north)
-                    )
-                } else {
-                    mean.velocity = sample
-                }
+            if let velocity = mean.velocity {
+                // A speed without a track (receivers leave the course out at rest) is a velocity
+                // of no known direction: it pulls the mean towards none, or a car parked for
+                // minutes would drive off on the course it came with.
+                let toward = sample ?? (east: 0, north: 0)
+                mean.velocity = (
+                    velocity.east + weight * (toward.east - velocity.east),
+                    velocity.north + weight * (toward.north - velocity.north)
+                )
+            } else {
+                mean.velocity = sample
             }
             mean.at = max(mean.at, now)
             self.mean = mean

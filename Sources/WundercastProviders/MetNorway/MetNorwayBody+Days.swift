@@ -48,7 +48,12 @@ extension MetNorwayBody {
                     precipitation: amount.map { converter.value($0, "precipitation_amount") },
                     period: next.flatMap { step.time < $0 ? step.time..<$0 : nil }))
         }
-        forecast.days = DailyAggregation.days(steps, observed: observed, count: count, utcOffset: clock) {
+        let labels = Forecast.Units(
+            temperature: converter.label("air_temperature"), precipitation: converter.label("precipitation_amount"),
+            windSpeed: converter.label("wind_speed"))
+        forecast.days = DailyAggregation.days(
+            steps, observed: observed, count: count, units: labels, utcOffset: clock
+        ) {
             date, offset in
             let sun = Sun.day(at: coordinate, on: date, utcOffset: offset)
             return (sun.sunrise, sun.sunset)

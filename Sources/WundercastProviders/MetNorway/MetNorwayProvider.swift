@@ -81,7 +81,7 @@ public struct MetNorwayProvider: WeatherProvider {
         self.http = conditional
         self.forget = { conditional.forget($0) }
         self.utcOffset = utcOffset
-        self.days = days
+        self.days = Forecast.dayCount(days)
     }
 
     /// `wundercast/<version> (+<project URL>; <contact>)`, e.g.

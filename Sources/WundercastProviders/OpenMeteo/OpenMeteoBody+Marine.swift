@@ -33,7 +33,7 @@ extension OpenMeteoBody {
         }
         func direction(_ key: String) throws(WeatherError) -> Double? {
             guard try label(key).map({ $0 == "°" }) ?? true, let value = try number(key) else { return nil }
-            return (0...360).contains(value) ? Weather.noNegativeZero(value) : nil
+            return Weather.direction(value).map(Weather.noNegativeZero)
         }
         sea.waveHeight = try height("wave_height")
         sea.waveDirection = try direction("wave_direction")
@@ -76,8 +76,8 @@ extension OpenMeteoBody {
 
     /// The block read (`current`, or `hourly` at the hour containing `now`), its values, its
     /// unit labels and the values' time. Throws ``WeatherError/decoding(message:)`` when neither
-    /// block has values for `now`: no hour contains it, or `current.time` is more than
-    /// ``OpenMeteoMarineProvider/currentTolerance`` from it.
+    /// block has values for `now`: no hour contains it, or `current.time` is missing or more
+    /// than ``OpenMeteoMarineProvider/currentTolerance`` from it.
     private func marineValues(
         now: Date
     ) throws(WeatherError) -> (String, [String: JSONValue], [String: JSONValue], Date?) {
@@ -86,13 +86,15 @@ extension OpenMeteoBody {
                 throw .decoding(message: "current is \(current.kind), expected an object")
             }
             let labels = try ProviderDecoding.object(currentUnits, name: "current_units") ?? [:]
-            let time = try instant(values["time"], "current.time")
-            if let time, abs(time.timeIntervalSince(now)) > OpenMeteoMarineProvider.currentTolerance {
+            guard let time = try instant(values["time"], "current.time") else {
+                throw .decoding(message: "current.time is missing: not known to be the present sea state")
+            }
+            if abs(time.timeIntervalSince(now)) > OpenMeteoMarineProvider.currentTolerance {
                 let hours = Int((time.timeIntervalSince(now) / 3600).rounded(.towardZero))
                 throw .decoding(
                     message: "current.time is \(hours) hours from the present time: not the present sea state")
             }
-            return ("current", values, labels, time.flatMap(Self.plausible))
+            return ("current", values, labels, Weather.plausibleTime(time))
         }
         let labels = try ProviderDecoding.object(hourlyUnits, name: "hourly_units") ?? [:]
         guard let series = try ProviderDecoding.object(hourly, name: "hourly") else {
@@ -115,11 +117,9 @@ extension OpenMeteoBody {
                 }
                 values[key] = column[index]
             }
-            return ("hourly", values, labels, Self.plausible(start))
+            return ("hourly", values, labels, Weather.plausibleTime(start))
         }
         // No values for now is not land: nothing is known.
         throw .decoding(message: "no hour of hourly.time contains the present time")
     }
-
-    private static func plausible(_ time: Date) -> Date? { Weather.plausibleTimes.contains(time) ? time : nil }
 }

@@ -86,10 +86,10 @@ public struct OpenMeteoMarineProvider: Sendable {
     /// - Status, error bodies, limits and bodies that are not JSON throw as
     ///   ``OpenMeteoProvider/decode(status:body:requested:contentType:)`` does.
     /// - Values come from `current` (units from `current_units`), which throws
-    ///   ``WeatherError/decoding(message:)`` when its `time` is more than ``currentTolerance``
+    ///   ``WeatherError/decoding(message:)`` when its `time` is missing or more than ``currentTolerance``
     ///   from `now`; an answer with `hourly` only (as some recorded ones are) gives the hour that
     ///   contains `now`, and throws when no hour does.
-    /// - `null` values, and values beyond the plausible (``SeaState/withoutImpossibleValues()``,
+    /// - `null` values, and values beyond the plausible (``SeaState/plausibleHeight(_:)`` and its siblings,
     ///   checked in the answer's own units) or labelled with a unit that is not one of the
     ///   quantity, are left out. Every value `null` is land (an empty sea state); values present
     ///   but none kept throws ``WeatherError/decoding(message:)`` (nothing is learnt from it).

@@ -18,14 +18,16 @@ extension OpenMeteoProvider: BatchWeatherProvider {
 
     /// GETs ``requestURL(forEach:)`` and decodes the list with
     /// ``decodeBatch(status:body:count:requested:contentType:)``; failures of the request as a
-    /// whole are thrown as in ``currentWeather(at:)`` (with `Retry-After`).
+    /// whole are thrown as in ``currentWeather(at:)`` (with `Retry-After`), and each location
+    /// keeps at most ``days`` daily entries as there.
     public func currentWeather(
         atEach coordinates: [Coordinate]
     ) async throws(WeatherError) -> [Result<Weather, WeatherError>] {
-        try await get(requestURL(forEach: coordinates)) { [units] (response) throws(WeatherError) in
+        try await get(requestURL(forEach: coordinates)) { [units, days] (response) throws(WeatherError) in
             try Self.decodeBatch(
                 status: response.status, body: response.body, count: coordinates.count, requested: units,
-                contentType: response.headers["content-type"])
+                contentType: response.headers["content-type"]
+            ).map { $0.map { Self.keeping(days: days, of: $0) } }
         }
     }
 

@@ -67,7 +67,7 @@ public struct OpenMeteoProvider: WeatherProvider {
         baseURL: String, units: UnitPreferences, cell: CellSelection = .land, http: any HTTPClient,
         days: Int = Forecast.defaultDays
     ) {
-        self.days = min(max(days, Forecast.dayRange.lowerBound), Forecast.dayRange.upperBound)
+        self.days = Forecast.dayCount(days)
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
         self.baseURL = base
@@ -111,13 +111,19 @@ public struct OpenMeteoProvider: WeatherProvider {
     /// ``HTTPResponse/retryAfter`` (both forms), else the delta-seconds form of the header.
     public func currentWeather(at coordinate: Coordinate) async throws(WeatherError) -> Weather {
         try await get(requestURL(for: coordinate)) { [units, days] (response) throws(WeatherError) in
-            var weather = try Self.decode(
+            let weather = try Self.decode(
                 status: response.status, body: response.body, requested: units,
                 contentType: response.headers["content-type"])
-            // `forecast_days` asked for `days`; an answer that gives more publishes no more.
-            if let all = weather.forecast?.days { weather.forecast?.days = Array(all.prefix(days)) }
-            return weather
+            return Self.keeping(days: days, of: weather)
         }
+    }
+
+    /// `weather` with at most `days` daily entries: `forecast_days` asked for `days`, and an
+    /// answer that gives more publishes no more.
+    static func keeping(days: Int, of weather: Weather) -> Weather {
+        var weather = weather
+        if let all = weather.forecast?.days { weather.forecast?.days = Array(all.prefix(max(0, days))) }
+        return weather
     }
 
     /// GETs `url` and decodes the answer with `decode`; an HTTP error or a named limit it throws

@@ -73,6 +73,8 @@ public struct OpenWeatherMapForecastList: Sendable, Equatable {
     /// `rain.3h` + `snow.3h` in mm; `nil` when neither is there.
     static func amount(_ entry: JSONObject) throws(WeatherError) -> Double? {
         let parts = [try entry.object("rain")?.number("3h"), try entry.object("snow")?.number("3h")].compactMap { $0 }
-        return parts.isEmpty ? nil : OpenWeatherMapUnits.thousandths(parts.reduce(0, +))
+        // A negative part is impossible, and the sum would hide it.
+        guard !parts.isEmpty, parts.allSatisfy({ $0 >= 0 }) else { return nil }
+        return OpenWeatherMapUnits.thousandths(parts.reduce(0, +))
     }
 }

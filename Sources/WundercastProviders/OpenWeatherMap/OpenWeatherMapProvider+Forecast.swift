@@ -43,8 +43,11 @@ extension OpenWeatherMapProvider {
                 let now = DailyAggregation.Step(
                     time: observed, temperature: weather.temperature, windSpeed: weather.windSpeed,
                     windDirection: weather.windDirection)
+                let labels = Forecast.Units(
+                    temperature: weather.units.temperature, precipitation: "mm", windSpeed: weather.units.windSpeed)
                 result.days = DailyAggregation.days(
-                    [now] + (forecast?.dailySteps ?? []), observed: observed, count: days, utcOffset: { _ in offset }
+                    [now] + (forecast?.dailySteps ?? []), observed: observed, count: days, units: labels,
+                    utcOffset: { _ in offset }
                 ) { date, offset in
                     func first(rise: Bool) -> Date? {
                         instants.lazy.filter { $0.1 == rise }.compactMap(\.0)

@@ -51,7 +51,7 @@ public struct OpenWeatherMapProvider: WeatherProvider {
         baseURL: String, apiKey: String, units: UnitSystem, language: String? = nil, http: any HTTPClient,
         days: Int = Forecast.defaultDays
     ) {
-        self.days = days
+        self.days = Forecast.dayCount(days)
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
         self.baseURL = base

@@ -21,6 +21,9 @@ import WundercastModel
         }
     }
 
+    /// The labels of the steps' values.
+    static let units = Forecast.Units(temperature: "°C", precipitation: "mm", windSpeed: "km/h")
+
     static func clock(_ zone: String) throws -> (Date) -> Int {
         let info = try zones.zone(named: zone)
         return { info.offset(at: $0).utcOffset }
@@ -32,7 +35,7 @@ import WundercastModel
         let start = Self.instant("2026-10-24T00:00:00Z")  // 02:00 local on the 24th
         let days = try #require(
             DailyAggregation.days(
-                Self.hourly(from: start, count: 96), observed: start, count: 3,
+                Self.hourly(from: start, count: 96), observed: start, count: 3, units: Self.units,
                 utcOffset: try Self.clock("Europe/Berlin")))
         #expect(days.map(\.date) == ["2026-10-24", "2026-10-25", "2026-10-26"])
         // The 24th: from the first step (02:00 local, 2 h after midnight: partial) to 21:00Z.
@@ -50,7 +53,7 @@ import WundercastModel
         let start = Self.instant("2026-03-28T23:00:00Z")  // local midnight of the 29th
         let days = try #require(
             DailyAggregation.days(
-                Self.hourly(from: start, count: 72), observed: start, count: 2,
+                Self.hourly(from: start, count: 72), observed: start, count: 2, units: Self.units,
                 utcOffset: try Self.clock("Europe/Berlin")))
         #expect(days[0].date == "2026-03-29" && days[0].low == 0 && days[0].high == 22 && days[0].partial == nil)
         #expect(days[1].date == "2026-03-30" && days[1].low == 23 && days[1].high == 46)
@@ -62,11 +65,13 @@ import WundercastModel
         let start = Self.instant("2026-10-05T10:00:00Z")
         let steps = Self.hourly(from: start, count: 80)
         let east = try #require(
-            DailyAggregation.days(steps, observed: start, count: 3, utcOffset: try Self.clock("Pacific/Kiritimati")))
+            DailyAggregation.days(
+                steps, observed: start, count: 3, units: Self.units, utcOffset: try Self.clock("Pacific/Kiritimati")))
         #expect(east.map(\.date) == ["2026-10-06", "2026-10-07", "2026-10-08"])
         #expect(east[0].low == 0 && east[0].high == 23 && east[0].partial == nil)
         let west = try #require(
-            DailyAggregation.days(steps, observed: start, count: 3, utcOffset: try Self.clock("Pacific/Pago_Pago")))
+            DailyAggregation.days(
+                steps, observed: start, count: 3, units: Self.units, utcOffset: try Self.clock("Pacific/Pago_Pago")))
         #expect(west.map(\.date) == ["2026-10-04", "2026-10-05", "2026-10-06"])
         // The 4th holds one step (23:00 local), marked partial; the 5th starts at 11:00Z.
         #expect(west[0].low == 0 && west[0].high == 0 && west[0].partial == true)
@@ -78,7 +83,8 @@ import WundercastModel
     @Test func aDayTheSeriesEndsInIsDropped() throws {
         let start = Self.instant("2026-10-05T00:00:00Z")
         let utc: (Date) -> Int = { _ in 0 }
-        let full = DailyAggregation.days(Self.hourly(from: start, count: 42), observed: start, count: 3, utcOffset: utc)
+        let full = DailyAggregation.days(
+            Self.hourly(from: start, count: 42), observed: start, count: 3, units: Self.units, utcOffset: utc)
         // 42 steps reach 17:00 (+1 h period: 18:00) of the 6th: the 6th is kept, no 7th.
         #expect(full?.map(\.date) == ["2026-10-05", "2026-10-06"])
         // The 6th, covered until 18:00Z, is partial (its high is 18:00's, not the evening's);
@@ -86,9 +92,9 @@ import WundercastModel
         #expect(full?[0].partial == nil && full?[0].coveredUntil == nil)
         #expect(full?[1].partial == true && full?[1].coveredUntil == Self.instant("2026-10-06T18:00:00Z"))
         let short = DailyAggregation.days(
-            Self.hourly(from: start, count: 41), observed: start, count: 3, utcOffset: utc)
+            Self.hourly(from: start, count: 41), observed: start, count: 3, units: Self.units, utcOffset: utc)
         #expect(short?.map(\.date) == ["2026-10-05"])
-        #expect(DailyAggregation.days([], observed: start, count: 3, utcOffset: utc) == nil)
+        #expect(DailyAggregation.days([], observed: start, count: 3, units: Self.units, utcOffset: utc) == nil)
     }
 
     /// Wind: the strongest step's speed with its direction; the condition of the step nearest noon.
@@ -100,9 +106,37 @@ import WundercastModel
         steps[11].condition = Forecast.Hour(time: steps[11].time, isDay: true, symbolCode: "rain")
         steps[3].condition = Forecast.Hour(time: steps[3].time, isDay: false, symbolCode: "clearsky_night")
         let day = try #require(
-            DailyAggregation.days(steps, observed: start, count: 1, utcOffset: { _ in 0 })?.first)
+            DailyAggregation.days(steps, observed: start, count: 1, units: Self.units, utcOffset: { _ in 0 })?.first)
         #expect(day.windSpeed == 40 && day.windDirection == 270)
         #expect(day.symbolCode == "rain" && day.condition == "Rain")
+    }
+
+    /// Impossible step values (a provider's bug, a hostile answer) are left out before they are
+    /// summed or compared: a negative amount does not lower the day's sum, a wind of 200 m/s
+    /// (720 km/h) is not the day's strongest and its direction goes with it, a temperature of
+    /// 300 °C does not hide the real high, and the unit of each is the step's own.
+    @Test func impossibleStepsAreLeftOutBeforeTheyAreSummedOrCompared() throws {
+        let start = Self.instant("2026-10-05T00:00:00Z")
+        var steps = Self.hourly(from: start, count: 24)
+        steps[5].precipitation = -0.5
+        steps[6].precipitation = 3
+        steps[15].windSpeed = 720
+        steps[15].windDirection = 90
+        steps[16].windSpeed = 40
+        steps[16].windDirection = 270
+        steps[17].temperature = 300
+        steps[18].windDirection = 400
+        let day = try #require(
+            DailyAggregation.days(steps, observed: start, count: 1, units: Self.units, utcOffset: { _ in 0 })?.first)
+        #expect(abs((day.precipitation ?? 0) - (22 * 0.1 + 3)) < 1e-9, "\(String(describing: day.precipitation))")
+        #expect(day.windSpeed == 40 && day.windDirection == 270)
+        #expect(day.high == 23 && day.low == 0)
+        // 150 is possible in °F (65.6 °C): judged in the steps' unit.
+        let fahrenheit = Forecast.Units(temperature: "°F", precipitation: "mm", windSpeed: "km/h")
+        steps[17].temperature = 150
+        let hot = try #require(
+            DailyAggregation.days(steps, observed: start, count: 1, units: fahrenheit, utcOffset: { _ in 0 })?.first)
+        #expect(hot.high == 150)
     }
 }
 

@@ -35,6 +35,31 @@ import WundercastTestSupport
         #expect(found == ZoneOffset(utcOffset: offset, isDST: isDST, abbreviation: abbreviation))
     }
 
+    /// Days where the clocks change at midnight (America/Santiago, 2024): on 7 April 24:00 −03
+    /// became 23:00 −04, so 6 April lasts 25 h and 7 April starts at the second 00:00; on
+    /// 8 September 24:00 −04 became 01:00 −03, so 8 September has no 00:00, starts at the jump
+    /// and lasts 23 h (a day's forecast and Moon are built on these spans).
+    @Test func daysWhereTheClocksChangeAtMidnight() throws {
+        let santiago = try Self.database.zone(named: "America/Santiago")
+        let offset: (Date) -> Int = { santiago.offset(at: $0).utcOffset }
+        func start(_ month: Int, _ day: Int) -> Date {
+            CivilDate(year: 2024, month: month, day: day)!.start(utcOffset: offset)
+        }
+        #expect(start(4, 6) == Self.instant(2024, 4, 6, 3))
+        #expect(start(4, 7) == Self.instant(2024, 4, 7, 4))
+        #expect(start(4, 8) == Self.instant(2024, 4, 8, 4))
+        #expect(start(9, 7) == Self.instant(2024, 9, 7, 4))
+        #expect(start(9, 8) == Self.instant(2024, 9, 8, 4))
+        #expect(start(9, 9) == Self.instant(2024, 9, 9, 3))
+        // Each start reads as 00:00 or later on its own date, and the instant before it as the day before.
+        for (month, day) in [(4, 6), (4, 7), (9, 8), (9, 9)] {
+            let begins = start(month, day)
+            #expect(CivilDate(begins, utcOffset: offset(begins)) == CivilDate(year: 2024, month: month, day: day))
+            let before = begins.addingTimeInterval(-1)
+            #expect(CivilDate(before, utcOffset: offset(before)) == CivilDate(year: 2024, month: month, day: day - 1))
+        }
+    }
+
     /// Debian's files list transitions until 2037; later instants follow the footer's rule.
     @Test func farFutureInstantsFollowTheFooter() throws {
         let berlin = try Self.database.zone(named: "Europe/Berlin")

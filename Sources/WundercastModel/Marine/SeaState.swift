@@ -6,8 +6,8 @@ import Foundation
 
 /// The sea where the position is, from Open-Meteo's Marine API (`weather.marine` in the state;
 /// docs/PROTOCOL.md). Every value is the API's `current` block (its 15-minute value) for the
-/// grid cell that answered (an answer with `hourly` values only: the hour that holds now); a value the API gave as `null` (a model without it, land) is absent,
-/// never invented. Directions are degrees clockwise from north: waves and swell come **from**
+/// grid cell that answered (an answer with `hourly` values only: the hour that holds now); a
+/// value the API gave as `null` (a model without it, land) is absent, never invented. Directions are degrees clockwise from north: waves and swell come **from**
 /// them, the current flows **towards** its direction (the API's conventions).
 public struct SeaState: Sendable, Equatable, Codable {
     /// The unit of each quantity, as published.

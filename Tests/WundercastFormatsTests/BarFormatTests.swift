@@ -190,6 +190,16 @@ import WundercastTestSupport
         #expect(json["tooltip"] as? String == "wundercastd is not running")
         let error = try object(WaybarFormat.line(.unavailable(.error, reason: "refused")))
         #expect(error["class"] as? [String] == ["daemon-error"])
+        // wundercastctl's own advice is shown whole, with the longest socket path; the daemon's
+        // text is bounded as any text from outside.
+        let path = "/" + String(repeating: "p", count: 107)
+        let advice =
+            "wundercastd is not running (no daemon at \(path): No such file or directory); start it (systemctl start "
+            + "wundercast.socket, or wundercastd --config FILE), or check --socket / $WUNDERCAST_SOCKET"
+        let whole = try object(WaybarFormat.line(.unavailable(.offline, reason: advice)))
+        #expect(whole["tooltip"] as? String == advice)
+        let long = try object(WaybarFormat.line(.unavailable(.error, reason: String(repeating: "e", count: 300))))
+        #expect((long["tooltip"] as? String).map { $0.count <= 201 } == true, "200 and an ellipsis")
     }
 
     @Test func waybarEscapesMarkup() throws {

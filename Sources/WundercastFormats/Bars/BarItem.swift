@@ -151,15 +151,22 @@ public struct BarItem: Sendable, Equatable {
     }
 
     /// The item when there is no state: the daemon is down or silent (`offline`), or answered
-    /// with an `ERROR` (`error`); `reason` is shown in the tooltip (sanitized here, as it is).
+    /// with an `ERROR` (`error`); `reason` is shown in the tooltip (sanitized here, as it is):
+    /// wundercastctl's own advice when offline, up to ``offlineReasonLimit`` characters (its
+    /// text and a socket path of up to 108 bytes fit whole), the daemon's text bounded as any.
     public static func unavailable(_ kind: Unavailable, reason: String, locale: UserLocale = .english) -> BarItem {
         let text = "⚠ " + (kind == .offline ? locale.tr("wundercast offline") : locale.tr("wundercast error"))
+        let limit = kind == .offline ? offlineReasonLimit : UntrustedText.defaultLimit
         return BarItem(
-            text: text, shortText: "⚠", tooltip: [TooltipSection(lines: [UntrustedText.sanitized(reason)])],
+            text: text, shortText: "⚠",
+            tooltip: [TooltipSection(lines: [UntrustedText.sanitized(reason, limit: limit)])],
             classes: [kind.className],
             alt: kind.className, percentage: nil, urgency: kind == .offline ? .critical : .warning, isSevere: false,
             hasWeather: false, i3statusIcon: "weather_default")
     }
+
+    /// The bound of an offline reason: 400 characters.
+    public static let offlineReasonLimit = 400
 
     init(
         text: String, shortText: String, tooltip: [TooltipSection], classes: [String], alt: String, percentage: Int?,

@@ -114,8 +114,13 @@ mutants=(
   # Review of issue 19, second pass.
   "review 19b: a speed without a track keeps the course the car came with|Sources/WundercastPipeline/Location/MotionTracker.swift|let toward = sample ?? (east: 0, north: 0)|let toward = sample ?? velocity"
   "review 19b: a day whose midnight was skipped starts the evening before|Sources/WundercastModel/TimeZone/CivilDate.swift|return skipped ? guess : result|return result"
-  "review 19b: impossible steps summed into a day|Sources/WundercastModel/Forecast/DailyAggregation.swift|let steps = steps.filter { \$0.time >= observed }.sorted { \$0.time < \$1.time }.map { \$0.possible(in: units) }|let steps = steps.filter { \$0.time >= observed }.sorted { \$0.time < \$1.time }"
+  "review 19b: impossible steps summed into a day|Sources/WundercastModel/Forecast/DailyAggregation.swift|let steps = given.map { \$0.possible(in: units) }|let steps = given"
   "review 19b: a marine current without a time taken as the present|Sources/WundercastProviders/OpenMeteo/OpenMeteoBody+Marine.swift|guard let time = try instant(values[\"time\"], \"current.time\") else {|guard let time = try instant(values[\"time\"], \"current.time\") ?? Optional(now) else {"
+  "review 19b: a day's sum kept when one of its amounts was impossible|Sources/WundercastModel/Forecast/DailyAggregation.swift|if amountsLeftOut.contains(where: { (start..<end).contains(\$0) }) { published?.precipitation = nil }|_ = amountsLeftOut"
+  "review 19b: a repeated step counted twice|Sources/WundercastModel/Forecast/DailyAggregation.swift|seen.insert(\$0.time).inserted|true"
+  "review 19b: a wind direction kept with an impossible speed|Sources/WundercastModel/Units/Weather+Plausibility.swift|copy.windDirection = windSpeed != nil && copy.windSpeed == nil ? nil : windDirection.flatMap(Self.direction)|copy.windDirection = windDirection.flatMap(Self.direction)|ImpossibleValuesTests"
+  "review 19b: days dated 2200 kept|Sources/WundercastModel/Units/Weather+Plausibility.swift|return start >= Weather.plausibleTimes.lowerBound && start < Weather.plausibleTimes.upperBound|return true|ImpossibleValuesTests"
+  "review 19b: a kept state at the limits refused after a restart (no slack for rounding)|Sources/WundercastModel/Units/Weather+Plausibility.swift|let slack = 1e-5 * max(abs(limits.lowerBound), abs(limits.upperBound))|let slack = 0.0|ImpossibleValuesTests"
 )
 
 only=${MUTANT:-${1:-}}

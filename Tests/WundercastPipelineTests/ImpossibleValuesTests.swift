@@ -28,7 +28,7 @@ import WundercastTestSupport
         forecast.seaLevelPressure = 1e6
         forecast.units.seaLevelPressure = "hPa"
         forecast.pressureTendency = PressureTendency(change: 1.2, source: .hourly)
-        forecast.days = [.init(date: "1970-01-01", high: 120, low: -120)]
+        forecast.days = [.init(date: "2026-01-01", high: 120, low: -120)]
         weather.forecast = forecast
         return weather
     }
@@ -37,7 +37,7 @@ import WundercastTestSupport
     @Test func anInvertedHighAndLowAreBothLeftOut() throws {
         var weather = Self.weather(units: .requested(.metric))
         weather.forecast?.days = [
-            .init(date: "1970-01-01", high: 3, low: 10), .init(date: "1970-01-02", high: 10, low: 3),
+            .init(date: "2026-01-01", high: 3, low: 10), .init(date: "2026-01-02", high: 10, low: 3),
         ]
         let days = weather.withoutImpossibleValues().forecast?.days
         #expect(days?[0].high == nil && days?[0].low == nil)
@@ -81,6 +81,39 @@ import WundercastTestSupport
             #expect((clean.forecast?.today?.sunrise != nil) == kept && (clean.forecast?.today?.sunset != nil) == kept)
             #expect(clean.temperature == 3)
         }
+    }
+
+    /// A day dated outside the century (a provider's clock at 2200 or 1900) is no coming day:
+    /// it is dropped, as a forecast hour at such a time is; the edges are kept.
+    @Test func daysOutsideTheCenturyAreDropped() throws {
+        var forecast = Forecast(units: .init(temperature: "°C"))
+        forecast.days = ["1999-12-31", "2000-01-01", "2026-12-06", "2099-12-31", "2100-01-01", "2200-03-01", "soon"]
+            .map { Forecast.Day(date: $0, high: 5) }
+        #expect(forecast.withoutImpossibleValues().days?.map(\.date) == ["2000-01-01", "2026-12-06", "2099-12-31"])
+    }
+
+    /// The wind's direction goes with an impossible speed (now and a day's strongest); given
+    /// without a speed it stays.
+    @Test func aDirectionGoesWithAnImpossibleSpeed() throws {
+        let impossible = Weather(temperature: 3, windSpeed: 600, windDirection: 270, units: .requested(.metric))
+        #expect(impossible.withoutImpossibleValues().windDirection == nil)
+        let alone = Weather(temperature: 3, windDirection: 270, units: .requested(.metric))
+        #expect(alone.withoutImpossibleValues().windDirection == 270)
+    }
+
+    /// Values at the limits, converted and rounded to 4 decimals (150 m/s is 291.5767 kn; 1100 hPa
+    /// 32.4830 inHg; 1000 mm 39.3701 in), are still possible when the state is read back (a
+    /// restart must not set aside the weather it kept).
+    @Test func limitsSurviveConversionAndRounding() throws {
+        var weather = Weather(temperature: 3, windSpeed: 291.5767, units: .requested(.metric))
+        weather.units.windSpeed = "kn"
+        var forecast = Forecast(units: .init(precipitation: "inch", seaLevelPressure: "inHg"))
+        forecast.hours = [Self.hour(nil, probability: nil, amount: 39.3701)]
+        forecast.seaLevelPressure = 32.4830
+        weather.forecast = forecast
+        #expect(weather.withoutImpossibleValues() == weather)
+        weather.windSpeed = 291.6
+        #expect(weather.withoutImpossibleValues().windSpeed == nil, "150.01 m/s")
     }
 
     @Test func theUnitDecides() {

@@ -65,12 +65,20 @@ public enum DailyAggregation {
     /// be `nil`) where the clocks are `utcOffset` east of UTC at the day's noon. `nil` when no day is covered.
     /// `units` labels the steps' values (temperature, precipitation, `windSpeed`): each value is
     /// judged possible (``Weather/withoutImpossibleValues()``'s table) before it is summed or
-    /// compared, for a sum or a maximum would hide an impossible one.
+    /// compared, for a sum or a maximum would hide an impossible one; a day with a period whose
+    /// amount was impossible has no precipitation sum (it would be short by an unknown amount).
+    /// One step per instant: an answer that repeats a time has it counted once (the first).
     public static func days(
         _ steps: [Step], observed: Date, count: Int, units: Forecast.Units, utcOffset: (Date) -> Int,
         sun: (CivilDate, Int) -> (sunrise: Date?, sunset: Date?) = { _, _ in (nil, nil) }
     ) -> [Forecast.Day]? {
-        let steps = steps.filter { $0.time >= observed }.sorted { $0.time < $1.time }.map { $0.possible(in: units) }
+        var seen = Set<Date>()
+        let given = steps.filter { $0.time >= observed }.sorted { $0.time < $1.time }.filter {
+            seen.insert($0.time).inserted
+        }
+        let steps = given.map { $0.possible(in: units) }
+        let amountsLeftOut = zip(given, steps).filter { $0.precipitation != nil && $1.precipitation == nil }
+            .map { $1.period?.lowerBound ?? $1.time }
         guard let first = steps.first?.time else { return nil }
         let coverageEnd = steps.map { max($0.time, $0.period?.upperBound ?? $0.time) }.max() ?? first
         // A local day from its midnight to the next on the place's clock (23 or 25 hours when the clocks change).
@@ -86,6 +94,7 @@ public enum DailyAggregation {
             let partial = first > start.addingTimeInterval(startTolerance) || endsEarly
             let noonOffset = utcOffset(start.addingTimeInterval(12 * 3600))
             var published = day(date, start..<end, noonOffset: noonOffset, steps, partial: partial, sun)
+            if amountsLeftOut.contains(where: { (start..<end).contains($0) }) { published?.precipitation = nil }
             if endsEarly { published?.coveredUntil = coverageEnd }
             out.append(published)
             date = date.adding(days: 1)
@@ -112,7 +121,8 @@ public enum DailyAggregation {
         let (sunrise, sunset) = sun(date, noonOffset)
         var day = Forecast.Day(
             date: date.description, high: temperatures.max(), low: temperatures.min(),
-            precipitation: amounts.isEmpty ? nil : amounts.reduce(0, +), precipitationProbability: chances.max(),
+            precipitation: amounts.isEmpty ? nil : (amounts.reduce(0, +) * 10_000).rounded() / 10_000,
+            precipitationProbability: chances.max(),
             windSpeed: windiest?.windSpeed, windDirection: windiest?.windDirection, sunrise: sunrise, sunset: sunset,
             aggregated: true, partial: partial ? true : nil)
         if let hour = nearestNoon?.condition { day.takeCondition(of: hour) }

@@ -12,10 +12,10 @@ import Foundation
 /// | temperature, apparent temperature, hourly temperatures, highs and lows | −100 … +70 °C | −89.2 / +56.7 °C |
 /// | relative humidity, chance of precipitation | 0 … 100 % | |
 /// | wind speed, gusts (a Beaufort force: as the speed it came from) | 0 … 150 m/s (540 km/h) | 113 m/s gust |
-/// | wind direction | 0 … 360° | |
+/// | wind direction | 0 … 360°, and only with a possible speed when a speed is given | |
 /// | sea-level pressure | 800 … 1100 hPa | 870 / 1084 hPa |
 /// | precipitation amount | 0 … 1000 mm per step, 0 … 2000 mm a day | 305 mm in an hour, 1825 mm in a day |
-/// | observation time, forecast hours, sunrise and sunset | 2000-01-01 … 2100-01-01 UTC | |
+/// | observation time, forecast hours, days' dates, sunrise and sunset | 2000-01-01 … 2100-01-01 UTC | |
 ///
 /// A time outside that range is a provider's clock never set or a hostile answer (a year
 /// −1199 cannot even be written back as ISO 8601 that readers parse): the observation time,
@@ -34,7 +34,8 @@ extension Weather {
         copy.apparentTemperature = apparentTemperature.flatMap { Self.temperature($0, temperatureUnit) }
         copy.relativeHumidity = relativeHumidity.flatMap(Self.percent)
         copy.windSpeed = windSpeed.flatMap { Self.wind($0, windUnit) }
-        copy.windDirection = windDirection.flatMap(Self.direction)
+        // The direction is the wind's: it goes with an impossible speed.
+        copy.windDirection = windSpeed != nil && copy.windSpeed == nil ? nil : windDirection.flatMap(Self.direction)
         copy.time = time.flatMap(Self.plausibleTime)
         copy.forecast = forecast?.withoutImpossibleValues()
         return copy
@@ -91,6 +92,14 @@ extension Weather {
 
     static func percent(_ value: Double) -> Double? { (0...100).contains(value) ? value : nil }
 
+    /// Whether `base` (a value in base units) is within `limits`, give or take 10⁻⁵ of the larger
+    /// bound: a value kept at publication, converted and rounded to 4 decimals (150 m/s is
+    /// 291.5767 kn, 150.000013 m/s again), is kept when the state is read back after a restart.
+    static func within(_ base: Double, _ limits: ClosedRange<Double>) -> Bool {
+        let slack = 1e-5 * max(abs(limits.lowerBound), abs(limits.upperBound))
+        return base >= limits.lowerBound - slack && base <= limits.upperBound + slack
+    }
+
     /// A direction (wind, waves, current), degrees: kept in 0…360.
     public static func direction(_ value: Double) -> Double? { (0...360).contains(value) ? value : nil }
 
@@ -99,19 +108,19 @@ extension Weather {
     static func amount(_ value: Double, _ unit: PrecipitationUnit?, limit: Double = 1000) -> Double? {
         guard value >= 0 else { return nil }
         guard let unit else { return value }
-        return unit.toBase(value) <= limit ? value : nil
+        return within(unit.toBase(value), 0...limit) ? value : nil
     }
 
     static func temperature(_ value: Double, _ unit: TemperatureUnit?) -> Double? {
         guard let unit else { return value }
-        return (-100...70).contains(unit.toBase(value)) ? value : nil
+        return within(unit.toBase(value), -100...70) ? value : nil
     }
 
     static func wind(_ value: Double, _ unit: WindSpeedUnit?) -> Double? {
         guard value >= 0 else { return nil }
         // A force is no speed: judged as a speed before it became one (``possibleValues()``).
         guard let unit, unit.converts(to: .ms) else { return value }
-        return unit.toBase(value) <= 150 ? value : nil
+        return within(unit.toBase(value), 0...150) ? value : nil
     }
 }
 
@@ -130,7 +139,7 @@ extension Forecast {
             hour.precipitation = hour.precipitation.flatMap(amount)
             return hour
         }
-        copy.days = days?.map { day in
+        copy.days = days?.filter(\.hasPlausibleDate).map { day in
             var day = day
             day.high = day.high.flatMap { Weather.temperature($0, temperatureUnit) }
             day.low = day.low.flatMap { Weather.temperature($0, temperatureUnit) }
@@ -151,7 +160,7 @@ extension Forecast {
         copy.windGusts = windGusts.flatMap { Weather.wind($0, units.windGusts.flatMap(WindSpeedUnit.init(label:))) }
         if let pressure = seaLevelPressure {
             let unit = units.seaLevelPressure.flatMap(PressureUnit.init(label:))
-            let plausible = unit.map { (800...1100).contains($0.toBase(pressure)) } ?? (pressure > 0)
+            let plausible = unit.map { Weather.within($0.toBase(pressure), 800...1100) } ?? (pressure > 0)
             if !plausible {
                 copy.seaLevelPressure = nil
                 copy.pressureTendency = nil
@@ -177,5 +186,15 @@ extension DailyAggregation.Step {
         step.windSpeed = windSpeed.flatMap { Weather.wind($0, units.windSpeed.flatMap(WindSpeedUnit.init(label:))) }
         step.windDirection = windSpeed != nil && step.windSpeed == nil ? nil : windDirection.flatMap(Weather.direction)
         return step
+    }
+}
+
+extension Forecast.Day {
+    /// Whether ``date`` is a `yyyy-MM-dd` from 2000-01-01 to 2099-12-31 (the table's times): a
+    /// day dated 2200 or 1900 is a provider's clock never set, not a coming day.
+    var hasPlausibleDate: Bool {
+        guard let day = Forecast.day(ofDateText: date) else { return false }
+        let start = Date(timeIntervalSince1970: Double(day) * 86_400)
+        return start >= Weather.plausibleTimes.lowerBound && start < Weather.plausibleTimes.upperBound
     }
 }

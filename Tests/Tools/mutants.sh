@@ -121,6 +121,7 @@ mutants=(
   "review 19b: a wind direction kept with an impossible speed|Sources/WundercastModel/Units/Weather+Plausibility.swift|copy.windDirection = windSpeed != nil && copy.windSpeed == nil ? nil : windDirection.flatMap(Self.direction)|copy.windDirection = windDirection.flatMap(Self.direction)|ImpossibleValuesTests"
   "review 19b: days dated 2200 kept|Sources/WundercastModel/Units/Weather+Plausibility.swift|return start >= Weather.plausibleTimes.lowerBound && start < Weather.plausibleTimes.upperBound|return true|ImpossibleValuesTests"
   "review 19b: a kept state at the limits refused after a restart (no slack for rounding)|Sources/WundercastModel/Units/Weather+Plausibility.swift|let slack = 1e-5 * max(abs(limits.lowerBound), abs(limits.upperBound))|let slack = 0.0|ImpossibleValuesTests"
+  "review 19b: a MET Norway step dated 1999 taken as the current weather|Sources/WundercastProviders/MetNorway/MetNorwayBody.swift|self.steps = steps.filter { Weather.plausibleTimes.contains(\$0.time) && seen.insert(\$0.time).inserted }|self.steps = steps.filter { _ in seen.isEmpty }|MetNorwayVariantTests"
 )
 
 only=${MUTANT:-${1:-}}

@@ -253,4 +253,17 @@ import WundercastTestSupport
         let body = try MetNorwayRecordingTests.body(Self.newYork)
         #expect(try Self.decode(Self.steps { $0.reverse() }) == (try Self.decode(body)))
     }
+
+    /// A step dated 1999 (a clock never set) is dropped, not taken as the earliest, the current
+    /// weather; a step given twice counts once (the hours and the days are the recording's).
+    @Test func aStepOutsideTheCenturyOrRepeatedIsIgnored() throws {
+        let body = try MetNorwayRecordingTests.body(Self.newYork)
+        let stray = try Self.steps { steps in
+            var old = steps[5]
+            old["time"] = "1999-12-31T12:00:00Z"
+            steps.insert(old, at: 3)
+            steps += steps.prefix(4)
+        }
+        #expect(try Self.decode(stray) == (try Self.decode(body)))
+    }
 }

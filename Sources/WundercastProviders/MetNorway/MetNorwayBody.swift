@@ -54,7 +54,8 @@ struct MetNorwayBody {
 
     /// `properties.meta.units` (`{}` when absent).
     var units: [String: JSONValue]
-    /// The steps, oldest first.
+    /// The steps from 2000 to 2100 (``Weather/plausibleTimes``), one per time (the first
+    /// given), oldest first.
     var steps: [Step]
 
     init(_ document: JSONValue) throws(WeatherError) {
@@ -76,7 +77,11 @@ struct MetNorwayBody {
         for (index, entry) in series.enumerated() {
             if let step = try Self.step(entry, path: "properties.timeseries[\(index)]") { steps.append(step) }
         }
-        self.steps = steps.sorted { $0.time < $1.time }
+        // A step outside the century (a clock never set) is no time of weather, and would be the
+        // earliest: it is dropped, as a forecast hour at such a time is. A repeated time counts once.
+        var seen = Set<Date>()
+        self.steps = steps.filter { Weather.plausibleTimes.contains($0.time) && seen.insert($0.time).inserted }
+            .sorted { $0.time < $1.time }
     }
 
     /// The unit met.no gives for `key` in `meta.units`, else the documented one.

@@ -33,9 +33,7 @@ extension Weather {
         copy.temperature = temperature.flatMap { Self.temperature($0, temperatureUnit) }
         copy.apparentTemperature = apparentTemperature.flatMap { Self.temperature($0, temperatureUnit) }
         copy.relativeHumidity = relativeHumidity.flatMap(Self.percent)
-        copy.windSpeed = windSpeed.flatMap { Self.wind($0, windUnit) }
-        // The direction is the wind's: it goes with an impossible speed.
-        copy.windDirection = windSpeed != nil && copy.windSpeed == nil ? nil : windDirection.flatMap(Self.direction)
+        (copy.windSpeed, copy.windDirection) = Self.wind(windSpeed, windDirection, windUnit)
         copy.time = time.flatMap(Self.plausibleTime)
         copy.forecast = forecast?.withoutImpossibleValues()
         return copy
@@ -116,6 +114,15 @@ extension Weather {
         return within(unit.toBase(value), -100...70) ? value : nil
     }
 
+    /// A wind's speed and direction: each kept when possible, and the direction goes with an
+    /// impossible speed (it is that wind's).
+    static func wind(
+        _ speed: Double?, _ direction: Double?, _ unit: WindSpeedUnit?
+    ) -> (speed: Double?, direction: Double?) {
+        let kept = speed.flatMap { wind($0, unit) }
+        return (kept, speed != nil && kept == nil ? nil : direction.flatMap(Self.direction))
+    }
+
     static func wind(_ value: Double, _ unit: WindSpeedUnit?) -> Double? {
         guard value >= 0 else { return nil }
         // A force is no speed: judged as a speed before it became one (``possibleValues()``).
@@ -148,13 +155,8 @@ extension Forecast {
             day.sunset = day.sunset.flatMap(Weather.plausibleTime)
             day.precipitationProbability = day.precipitationProbability.flatMap(Weather.percent)
             day.precipitation = day.precipitation.flatMap { Weather.amount($0, amountUnit, limit: 2000) }
-            // The direction is the strongest wind's: it goes with an impossible speed.
-            let windSpeed = day.windSpeed.flatMap {
-                Weather.wind($0, units.windSpeed.flatMap(WindSpeedUnit.init(label:)))
-            }
-            day.windDirection =
-                day.windSpeed != nil && windSpeed == nil ? nil : day.windDirection.flatMap(Weather.direction)
-            day.windSpeed = windSpeed
+            (day.windSpeed, day.windDirection) = Weather.wind(
+                day.windSpeed, day.windDirection, units.windSpeed.flatMap(WindSpeedUnit.init(label:)))
             return day
         }
         copy.windGusts = windGusts.flatMap { Weather.wind($0, units.windGusts.flatMap(WindSpeedUnit.init(label:))) }
@@ -183,8 +185,8 @@ extension DailyAggregation.Step {
             Weather.amount($0, units.precipitation.flatMap(PrecipitationUnit.init(label:)))
         }
         step.precipitationProbability = precipitationProbability.flatMap(Weather.percent)
-        step.windSpeed = windSpeed.flatMap { Weather.wind($0, units.windSpeed.flatMap(WindSpeedUnit.init(label:))) }
-        step.windDirection = windSpeed != nil && step.windSpeed == nil ? nil : windDirection.flatMap(Weather.direction)
+        (step.windSpeed, step.windDirection) = Weather.wind(
+            windSpeed, windDirection, units.windSpeed.flatMap(WindSpeedUnit.init(label:)))
         return step
     }
 }
